@@ -1,0 +1,211 @@
+//! The command line as clap sees it: raw arguments, before validation.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXIT_CODES: &str = "\
+EXIT STATUS:
+    0  success; records may have been skipped (the summary says which and why)
+    2  an error: bad arguments, an unreadable store, or at least one input shard that could
+       not be read at all (the other shards are still processed and the store is written)";
+
+/// Near-duplicate detection for web crawls.
+#[derive(Debug, Parser)]
+#[command(name = "neardup", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar and no summary; errors are still printed.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Fingerprint crawl shards into a store.
+    #[command(after_help = FINGERPRINT_HELP)]
+    Fingerprint(FingerprintArgs),
+    /// Show a store's counts, parameters and skipped records by reason.
+    Info(InfoArgs),
+    /// Export fingerprints as TSV or as a raw u64 array.
+    #[command(after_help = EXPORT_HELP)]
+    Export(ExportArgs),
+    /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
+    SynthCrawl(SynthCrawlArgs),
+}
+
+/// `neardup synth-crawl`.
+#[derive(Debug, Args)]
+pub struct SynthCrawlArgs {
+    /// Directory to write the shards and `truth.tsv` into.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Number of HTML documents.
+    #[arg(long, default_value_t = 1000)]
+    pub docs: usize,
+    /// Number of WARC.gz shards.
+    #[arg(long, default_value_t = 2)]
+    pub shards: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// Share of exact copies.
+    #[arg(long, default_value_t = 0.1)]
+    pub exact_share: f64,
+    /// Share of near-duplicate variants.
+    #[arg(long, default_value_t = 0.2)]
+    pub near_share: f64,
+}
+
+const FINGERPRINT_HELP: &str = "\
+INPUTS:
+    Files and directories; directories are walked. Formats are detected from content:
+    WARC 1.0/1.1 and WARC/0.18 (ClueWeb09), plain or gzip (one member per record or one
+    stream), WET, JSON lines (plain or gzip), and single .html/.htm/.txt files (id = path
+    relative to the directory argument).
+
+EXAMPLES:
+    neardup fingerprint crawl/ -o crawl.store
+    neardup fingerprint CC-MAIN-*.warc.gz -o day.store --english --min-html-len 1000
+    neardup fingerprint docs.jsonl.gz --id-field doc_id --text-field html -o docs.store
+    neardup fingerprint pages/ --features simhash-py -o compat.store
+
+EXIT STATUS:
+    0 when every shard was read (records may have been skipped: see the summary),
+    2 when a shard could not be read at all or on any other error.";
+
+const EXPORT_HELP: &str = "\
+FORMATS (picked by the extension of -o, or --format):
+    .tsv   id, url, simhash64 (16 hex), simhash128 (32 hex), text_len; with a header line
+    .u64   raw little-endian u64 SimHash-64 array in store order (8 bytes per document)
+
+EXAMPLES:
+    neardup export crawl.store -o fps.tsv
+    neardup export a.store b.store -o fps.u64
+    neardup export crawl.store --format tsv -o - | head";
+
+/// `neardup fingerprint`.
+#[derive(Debug, Args)]
+pub struct FingerprintArgs {
+    /// Crawl files or directories.
+    #[arg(required = true, value_name = "CRAWL_DIR_OR_FILES")]
+    pub inputs: Vec<PathBuf>,
+    /// Store directory to create.
+    #[arg(short, long, value_name = "STORE_DIR")]
+    pub output: PathBuf,
+    /// Replace an existing store.
+    #[arg(long)]
+    pub force: bool,
+    /// Feature mode: term n-grams, or the python `simhash` package's character 4-grams.
+    #[arg(long, value_enum, default_value_t = Features::Native)]
+    pub features: Features,
+    /// Word n-gram sizes (1..8), comma separated.
+    #[arg(long, value_delimiter = ',', default_value = "3,5", value_name = "N,..")]
+    pub ngrams: Vec<usize>,
+    /// Keep case.
+    #[arg(long)]
+    pub no_lowercase: bool,
+    /// Keep stop words.
+    #[arg(long)]
+    pub no_stopwords: bool,
+    /// Do not stem.
+    #[arg(long)]
+    pub no_stem: bool,
+    /// Keep possessive 's.
+    #[arg(long)]
+    pub no_possessive: bool,
+    /// Seed of the feature hashes.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Keep records whatever their HTTP status (default: 200 only).
+    #[arg(long)]
+    pub any_status: bool,
+    /// Keep records whatever their media type (default: HTML and text only).
+    #[arg(long)]
+    pub any_content_type: bool,
+    /// Skip payloads shorter than this many bytes (Chuweb21 used 1000).
+    #[arg(long, default_value_t = 0, value_name = "BYTES")]
+    pub min_html_len: u64,
+    /// Flag documents with fewer terms as short: kept in the store, excluded from joins
+    /// (CopyCat used 10).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub min_terms: u32,
+    /// Keep only documents identified as English.
+    #[arg(long)]
+    pub english: bool,
+    /// JSONL field with the document id.
+    #[arg(long, default_value = "id")]
+    pub id_field: String,
+    /// JSONL field with the text (HTML or plain text).
+    #[arg(long, default_value = "text")]
+    pub text_field: String,
+    /// JSONL field with the URL.
+    #[arg(long, default_value = "url")]
+    pub url_field: String,
+    /// How JSONL text is read: sniffed per document, or always HTML, or always plain text.
+    #[arg(long, value_enum, default_value_t = TextFormat::Auto)]
+    pub text_format: TextFormat,
+    /// Split uncompressed shards larger than this (MiB) across workers; 0 never splits.
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    pub split_mib: u64,
+}
+
+/// Feature modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Features {
+    /// Lucene-style terms, word n-grams, XXH3.
+    Native,
+    /// Bit-for-bit the python `simhash` package (2.x) on the extracted text.
+    SimhashPy,
+}
+
+/// JSONL text handling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TextFormat {
+    /// HTML when the text starts with a tag.
+    Auto,
+    /// Always HTML.
+    Html,
+    /// Always plain text.
+    Text,
+}
+
+/// `neardup info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Store directories.
+    #[arg(required = true, value_name = "STORE_DIR")]
+    pub stores: Vec<PathBuf>,
+    /// Print the manifests as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `neardup export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Store directories (exported in order, as one corpus).
+    #[arg(required = true, value_name = "STORE_DIR")]
+    pub stores: Vec<PathBuf>,
+    /// Output file (`-` for standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Output format (default: from the extension of -o).
+    #[arg(long, value_enum)]
+    pub format: Option<ExportFormat>,
+}
+
+/// Export formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// Tab-separated text.
+    Tsv,
+    /// Raw little-endian u64 SimHash-64 array.
+    U64,
+}

@@ -1,0 +1,85 @@
+//! `neardup export`: fingerprints out of one or more stores, in store order.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::args::{ExportArgs, ExportFormat};
+use super::Outcome;
+use crate::fingerprint::store::{open_many, Store};
+
+/// Picks the format from `--format` or the output's extension.
+fn format_of(a: &ExportArgs) -> anyhow::Result<ExportFormat> {
+    if let Some(f) = a.format {
+        return Ok(f);
+    }
+    match a.output.extension().and_then(|e| e.to_str()) {
+        Some("tsv") => Ok(ExportFormat::Tsv),
+        Some("u64") => Ok(ExportFormat::U64),
+        _ => anyhow::bail!(
+            "cannot tell the format of {}: use a .tsv or .u64 name, or --format",
+            a.output.display()
+        ),
+    }
+}
+
+/// Writes every store's rows to `w`.
+pub fn write(stores: &[Store], format: ExportFormat, w: &mut dyn Write) -> std::io::Result<()> {
+    if format == ExportFormat::Tsv {
+        writeln!(w, "id\turl\tsimhash64\tsimhash128\ttext_len")?;
+    }
+    for s in stores {
+        match format {
+            ExportFormat::U64 => {
+                for fp in s.fp64() {
+                    w.write_all(&fp.to_le_bytes())?;
+                }
+            }
+            ExportFormat::Tsv => {
+                let (fp64, fp128, len) = (s.fp64(), s.fp128(), s.text_len());
+                for i in 0..s.len() {
+                    writeln!(
+                        w,
+                        "{}\t{}\t{:016x}\t{:016x}{:016x}\t{}",
+                        tsv_field(s.id(i)),
+                        tsv_field(s.url(i)),
+                        fp64[i],
+                        fp128[i][1],
+                        fp128[i][0],
+                        len[i]
+                    )?;
+                }
+            }
+        }
+    }
+    w.flush()
+}
+
+/// Ids and URLs with tabs or newlines would break the table; they are replaced by spaces.
+fn tsv_field(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains(['\t', '\n', '\r']) {
+        s.replace(['\t', '\n', '\r'], " ").into()
+    } else {
+        s.into()
+    }
+}
+
+/// Runs the command.
+pub fn run(a: ExportArgs) -> anyhow::Result<Outcome> {
+    let format = format_of(&a)?;
+    let stores = open_many(&a.stores)?;
+    if a.output == Path::new("-") {
+        let stdout = std::io::stdout();
+        let mut w = BufWriter::new(stdout.lock());
+        write(&stores, format, &mut w)?;
+    } else {
+        let f = File::create(&a.output)
+            .with_context(|| format!("cannot create {}", a.output.display()))?;
+        let mut w = BufWriter::with_capacity(1 << 20, f);
+        write(&stores, format, &mut w)
+            .with_context(|| format!("cannot write {}", a.output.display()))?;
+    }
+    Ok(Outcome::Clean)
+}

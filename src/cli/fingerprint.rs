@@ -1,0 +1,108 @@
+//! `neardup fingerprint`: validates options, runs the build, prints the summary.
+
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::args::{Features, FingerprintArgs, TextFormat};
+use super::progress::Bar;
+use super::Outcome;
+use crate::corpus::{discover, PayloadKind, ReadOptions};
+use crate::fingerprint::build::{build, BuildConfig};
+use crate::fingerprint::store::Filters;
+use crate::fingerprint::Params;
+use crate::text::TokenOptions;
+
+/// Turns raw arguments into a build configuration.
+pub fn config(a: &FingerprintArgs) -> anyhow::Result<BuildConfig> {
+    let mut ngrams = a.ngrams.clone();
+    ngrams.sort_unstable();
+    ngrams.dedup();
+    anyhow::ensure!(
+        !ngrams.is_empty() && ngrams.iter().all(|n| (1..=8).contains(n)),
+        "--ngrams takes sizes from 1 to 8, e.g. --ngrams 3,5"
+    );
+    let params = match a.features {
+        Features::SimhashPy => Params::simhash_py(),
+        Features::Native => Params {
+            ngrams,
+            tokens: TokenOptions {
+                lowercase: !a.no_lowercase,
+                stopwords: !a.no_stopwords,
+                stem: !a.no_stem,
+                possessive: !a.no_possessive,
+            },
+            seed: a.seed,
+            ..Params::default()
+        },
+    };
+    Ok(BuildConfig {
+        inputs: a.inputs.clone(),
+        output: a.output.clone(),
+        force: a.force,
+        read: ReadOptions {
+            id_field: a.id_field.clone(),
+            text_field: a.text_field.clone(),
+            url_field: a.url_field.clone(),
+            jsonl_kind: match a.text_format {
+                TextFormat::Auto => PayloadKind::Unknown,
+                TextFormat::Html => PayloadKind::Html,
+                TextFormat::Text => PayloadKind::Text,
+            },
+            split_bytes: a.split_mib << 20,
+        },
+        params,
+        filters: Filters {
+            status_200_only: !a.any_status,
+            html_text_only: !a.any_content_type,
+            min_html_len: a.min_html_len,
+            min_terms: a.min_terms,
+            english_only: a.english,
+        },
+    })
+}
+
+/// Runs the command.
+pub fn run(a: FingerprintArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    let cfg = config(&a)?;
+    let total: u64 = discover::discover(&cfg.inputs, &ReadOptions { split_bytes: 0, ..cfg.read.clone() })
+        .shards
+        .iter()
+        .map(|s| s.size)
+        .sum();
+    let bar = Bar::new(total, quiet);
+    let started = Instant::now();
+    let report = build(&cfg, &bar)
+        .with_context(|| format!("cannot build the store {}", cfg.output.display()))?;
+    bar.finish();
+    let secs = started.elapsed().as_secs_f64();
+    let s = &report.manifest.stats;
+    if !quiet {
+        eprintln!(
+            "{} documents from {} shards ({:.1} MB) in {secs:.2} s: {:.1} MB/s input, {:.1} MB/s payload, {:.0} docs/s",
+            report.manifest.docs,
+            report.manifest.shards.len(),
+            s.input_bytes as f64 / 1e6,
+            s.input_bytes as f64 / 1e6 / secs.max(1e-9),
+            s.payload_bytes as f64 / 1e6 / secs.max(1e-9),
+            report.manifest.docs as f64 / secs.max(1e-9),
+        );
+        eprintln!("{}", super::info::skip_summary(&report.manifest));
+        if !report.ignored.is_empty() {
+            eprintln!(
+                "{} files in the input directories are not a known format and were ignored (first: {})",
+                report.ignored.len(),
+                report.ignored[0].display()
+            );
+        }
+        eprintln!("store written to {}", report.path.display());
+    }
+    for e in &report.failed {
+        eprintln!("error: shard not read: {e}");
+    }
+    Ok(if report.failed.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Partial
+    })
+}

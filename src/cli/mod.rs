@@ -1,0 +1,44 @@
+//! From the command line to the library: argument parsing ([`args`]), validation into the
+//! library's configs, and one module per command. Nothing here computes fingerprints; it only
+//! wires, reports and maps outcomes to exit codes.
+
+pub mod args;
+mod export;
+mod fingerprint;
+mod info;
+mod progress;
+mod synth;
+
+use clap::Parser;
+
+pub use args::Cli;
+
+/// How a command ended when it did not fail outright.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything was read.
+    Clean,
+    /// Some inputs could not be read; the rest was processed.
+    Partial,
+}
+
+/// Parses `std::env::args` and runs the command.
+pub fn run() -> anyhow::Result<Outcome> {
+    let cli = Cli::parse();
+    run_cli(cli)
+}
+
+/// Runs a parsed command line.
+pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
+    if let Some(n) = cli.threads {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        // A pool built earlier in this process (tests) keeps its size; that is harmless.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
+    }
+    match cli.command {
+        args::Command::Fingerprint(a) => fingerprint::run(a, cli.quiet),
+        args::Command::Info(a) => info::run(a),
+        args::Command::Export(a) => export::run(a),
+        args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),
+    }
+}

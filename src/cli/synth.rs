@@ -1,0 +1,49 @@
+//! `neardup synth-crawl`: writes a synthetic crawl and its planted truth.
+
+use std::io::Write;
+
+use anyhow::Context;
+
+use super::args::SynthCrawlArgs;
+use super::Outcome;
+use crate::synth::{write_crawl, Origin, SynthConfig};
+
+/// Runs the command.
+pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&(a.exact_share + a.near_share)) && a.exact_share >= 0.0 && a.near_share >= 0.0,
+        "--exact-share and --near-share must be shares that add up to at most 1"
+    );
+    let cfg = SynthConfig {
+        docs: a.docs,
+        shards: a.shards,
+        seed: a.seed,
+        exact_share: a.exact_share,
+        near_share: a.near_share,
+        ..SynthConfig::default()
+    };
+    let (paths, truth) = write_crawl(&a.output, &cfg)?;
+    let tpath = a.output.join("truth.tsv");
+    let mut w = std::io::BufWriter::new(
+        std::fs::File::create(&tpath).with_context(|| format!("cannot create {}", tpath.display()))?,
+    );
+    writeln!(w, "id\torigin\tof")?;
+    for (id, o) in truth.ids.iter().zip(&truth.origins) {
+        match o {
+            Origin::Original => writeln!(w, "{id}\toriginal\t")?,
+            Origin::Exact { of } => writeln!(w, "{id}\texact\t{}", truth.ids[*of])?,
+            Origin::Near { of } => writeln!(w, "{id}\tnear\t{}", truth.ids[*of])?,
+        }
+    }
+    w.flush()?;
+    if !quiet {
+        eprintln!(
+            "wrote {} documents ({:.1} MB of HTML) in {} shards to {}",
+            truth.ids.len(),
+            truth.html_bytes as f64 / 1e6,
+            paths.len(),
+            a.output.display()
+        );
+    }
+    Ok(Outcome::Clean)
+}

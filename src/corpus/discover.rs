@@ -1,0 +1,288 @@
+//! Finding shards and cutting them into work units.
+//!
+//! Formats are detected from content: the first bytes (inflated, for gzip) tell WARC
+//! (`WARC/`) from JSONL (`{`); anything else is a single HTML or text document when it was named
+//! on the command line or carries an `.html`/`.htm`/`.txt` name inside a walked directory.
+//! Directories are walked in sorted order, so store order is reproducible. Uncompressed WARC and
+//! JSONL shards larger than the split size become several units cut at record boundaries.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::{mmap, warc, ReadOptions};
+use crate::{Error, Result};
+
+/// A shard's detected format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShardFormat {
+    /// Uncompressed WARC (any version, WET included).
+    Warc,
+    /// Gzip-compressed WARC, usually one member per record.
+    WarcGz,
+    /// JSON lines.
+    Jsonl,
+    /// Gzip-compressed JSON lines.
+    JsonlGz,
+    /// One HTML document.
+    HtmlFile,
+    /// One plain-text document.
+    TextFile,
+}
+
+impl ShardFormat {
+    /// Short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShardFormat::Warc => "warc",
+            ShardFormat::WarcGz => "warc.gz",
+            ShardFormat::Jsonl => "jsonl",
+            ShardFormat::JsonlGz => "jsonl.gz",
+            ShardFormat::HtmlFile => "html",
+            ShardFormat::TextFile => "text",
+        }
+    }
+}
+
+/// One input file.
+#[derive(Clone, Debug)]
+pub struct Shard {
+    /// The path as found.
+    pub path: PathBuf,
+    /// The path relative to the directory argument it was found under (the file's id for
+    /// single-document shards).
+    pub rel: String,
+    /// Detected format.
+    pub format: ShardFormat,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// A contiguous piece of one shard that one worker reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkUnit {
+    /// Index into the shard list.
+    pub shard: u32,
+    /// First byte (a record boundary).
+    pub start: u64,
+    /// End: records that start at or after it belong to the next unit.
+    pub end: u64,
+}
+
+/// What discovery found.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// Readable shards in order.
+    pub shards: Vec<Shard>,
+    /// Work units in shard order.
+    pub units: Vec<WorkUnit>,
+    /// Files that could not be opened or read.
+    pub failed: Vec<Error>,
+    /// Files in walked directories that are not a known format.
+    pub ignored: Vec<PathBuf>,
+}
+
+/// Walks `inputs` and detects every shard.
+pub fn discover(inputs: &[PathBuf], opts: &ReadOptions) -> Discovery {
+    let mut d = Discovery::default();
+    for input in inputs {
+        match std::fs::metadata(input) {
+            Err(e) => d.failed.push(Error::io(input, e)),
+            Ok(m) if m.is_dir() => {
+                let mut files = Vec::new();
+                walk(input, &mut files, &mut d.failed);
+                files.sort();
+                for f in files {
+                    let rel = f
+                        .strip_prefix(input)
+                        .unwrap_or(&f)
+                        .to_string_lossy()
+                        .into_owned();
+                    add_file(&mut d, f, rel, false);
+                }
+            }
+            Ok(_) => {
+                let rel = input.to_string_lossy().into_owned();
+                add_file(&mut d, input.clone(), rel, true);
+            }
+        }
+    }
+    for (i, shard) in d.shards.iter().enumerate() {
+        match split(i as u32, shard, opts.split_bytes) {
+            Ok(units) => d.units.extend(units),
+            Err(e) => d.failed.push(e),
+        }
+    }
+    d
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, failed: &mut Vec<Error>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => return failed.push(Error::io(dir, e)),
+    };
+    for entry in entries {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                failed.push(Error::io(dir, e));
+                continue;
+            }
+        };
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => walk(&path, out, failed),
+            Ok(t) if t.is_file() || t.is_symlink() => out.push(path),
+            Ok(_) => {}
+            Err(e) => failed.push(Error::io(&path, e)),
+        }
+    }
+}
+
+fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {
+    let size = match std::fs::metadata(&path) {
+        Ok(m) => m.len(),
+        Err(e) => return d.failed.push(Error::io(&path, e)),
+    };
+    match detect(&path, explicit) {
+        Ok(Some(format)) => d.shards.push(Shard {
+            path,
+            rel,
+            format,
+            size,
+        }),
+        Ok(None) => d.ignored.push(path),
+        Err(e) => d.failed.push(e),
+    }
+}
+
+/// Detects a file's format from its first bytes, falling back to its name.
+pub fn detect(path: &Path, explicit: bool) -> Result<Option<ShardFormat>> {
+    let mut head = [0u8; 4096];
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let n = read_up_to(&mut file, &mut head).map_err(|e| Error::io(path, e))?;
+    let head = &head[..n];
+    if head.starts_with(&[0x1f, 0x8b]) {
+        let mut inner = [0u8; 1024];
+        let mut dec = flate2::read::MultiGzDecoder::new(head);
+        // A short head can end mid-stream; whatever inflated is enough to sniff.
+        let m = read_up_to(&mut dec, &mut inner).unwrap_or(0);
+        return Ok(match sniff(&inner[..m]) {
+            Sniff::Warc => Some(ShardFormat::WarcGz),
+            Sniff::Json => Some(ShardFormat::JsonlGz),
+            // A gzip file that holds neither is not a format we read.
+            _ => {
+                if explicit {
+                    return Err(Error::Parse {
+                        path: path.to_path_buf(),
+                        offset: 0,
+                        msg: "gzip file that holds neither WARC nor JSON lines".into(),
+                    });
+                }
+                None
+            }
+        });
+    }
+    let by_name = name_format(path);
+    Ok(match sniff(head) {
+        Sniff::Warc => Some(ShardFormat::Warc),
+        Sniff::Json if by_name != Some(ShardFormat::TextFile) => Some(ShardFormat::Jsonl),
+        Sniff::Html => Some(ShardFormat::HtmlFile),
+        _ if by_name.is_some() => by_name,
+        _ if explicit => Some(ShardFormat::TextFile),
+        _ => None,
+    })
+}
+
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if n > 0 => {
+                let _ = e;
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+enum Sniff {
+    Warc,
+    Json,
+    Html,
+    Other,
+}
+
+fn sniff(head: &[u8]) -> Sniff {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let body = &head[start..];
+    if body.starts_with(b"WARC/") {
+        return Sniff::Warc;
+    }
+    if body.starts_with(b"{") {
+        return Sniff::Json;
+    }
+    let lower: Vec<u8> = body.iter().take(1024).map(u8::to_ascii_lowercase).collect();
+    let has = |s: &[u8]| memchr::memmem::find(&lower, s).is_some();
+    if has(b"<!doctype html") || has(b"<html") || has(b"<body") || has(b"<head") {
+        return Sniff::Html;
+    }
+    Sniff::Other
+}
+
+fn name_format(path: &Path) -> Option<ShardFormat> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "html" | "htm" | "xhtml" | "shtml" => Some(ShardFormat::HtmlFile),
+        "txt" | "text" => Some(ShardFormat::TextFile),
+        _ => None,
+    }
+}
+
+/// Cuts a shard into work units of about `split_bytes`, at record boundaries.
+fn split(index: u32, shard: &Shard, split_bytes: u64) -> Result<Vec<WorkUnit>> {
+    let whole = vec![WorkUnit {
+        shard: index,
+        start: 0,
+        end: shard.size,
+    }];
+    let splittable = matches!(shard.format, ShardFormat::Warc | ShardFormat::Jsonl);
+    if !splittable || split_bytes == 0 || shard.size <= split_bytes {
+        return Ok(whole);
+    }
+    let data = mmap::map(&shard.path)?;
+    let mut cuts = vec![0u64];
+    let mut at = split_bytes;
+    while at < data.len() as u64 {
+        let from = at as usize;
+        let next = match shard.format {
+            ShardFormat::Jsonl => memchr::memchr(b'\n', &data[from..]).map(|p| from + p + 1),
+            _ => warc::next_record_start(&data, from),
+        };
+        match next {
+            Some(p) if p < data.len() && p as u64 > *cuts.last().unwrap_or(&0) => {
+                cuts.push(p as u64);
+                at = p as u64 + split_bytes;
+            }
+            _ => break,
+        }
+    }
+    cuts.push(data.len() as u64);
+    Ok(cuts
+        .windows(2)
+        .map(|w| WorkUnit {
+            shard: index,
+            start: w[0],
+            end: w[1],
+        })
+        .collect())
+}

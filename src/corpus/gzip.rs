@@ -1,0 +1,174 @@
+//! Gzip WARC shards, inflated member by member.
+//!
+//! Common Crawl writes one gzip member per record, so a record's location is the member's offset
+//! and compressed length, which is what index tools use to fetch it again. Members are inflated
+//! into one reused window that the WARC parser reads in place, so memory is bounded by the
+//! largest record, not the shard; files compressed as a single stream work too (records then
+//! share a member and carry their inflated offset in `SourceLoc::inner`). A corrupt or truncated
+//! member ends the shard: every record before the cut is kept and the cut is reported with the
+//! member's offset.
+
+use std::io::Read;
+
+use flate2::bufread::GzDecoder;
+
+use super::mmap;
+use super::warc::{self, Parser, Step};
+use super::{Shard, Sink, Skip, SourceLoc, WorkUnit};
+use crate::Result;
+
+/// How much to inflate between parser calls.
+const CHUNK: usize = 1 << 20;
+
+/// A member seen in this shard: where its inflated bytes start in the stream, and where it lies
+/// in the file.
+#[derive(Clone, Copy)]
+struct Member {
+    inflated_start: u64,
+    offset: u64,
+    length: u64,
+}
+
+/// Reads a gzip WARC shard (always one work unit).
+pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Result<()> {
+    let map = mmap::map(&shard.path)?;
+    let data: &[u8] = &map;
+    let mut window: Vec<u8> = Vec::with_capacity(CHUNK * 2);
+    // Inflated stream position of window[0].
+    let mut window_base = 0u64;
+    let mut members: Vec<Member> = Vec::new();
+    let mut parser = Parser::default();
+    let mut pos = 0usize;
+    let mut inflated = 0u64;
+    let mut failure = None;
+
+    while pos < data.len() {
+        if !data[pos..].starts_with(&[0x1f, 0x8b]) {
+            // Trailing zero padding is common; anything else is junk after the last member.
+            if data[pos..].iter().any(|b| *b != 0) {
+                sink.skip(Skip::Garbage, pos as u64, "bytes after the last gzip member");
+            }
+            break;
+        }
+        let member_start = pos;
+        members.push(Member {
+            inflated_start: inflated,
+            offset: pos as u64,
+            length: 0,
+        });
+        let mut dec = GzDecoder::new(&data[pos..]);
+        let member_ok = loop {
+            let old = window.len();
+            window.resize(old + CHUNK, 0);
+            match dec.read(&mut window[old..]) {
+                Ok(0) => {
+                    window.truncate(old);
+                    break true;
+                }
+                Ok(n) => {
+                    window.truncate(old + n);
+                    inflated += n as u64;
+                    drain(
+                        &mut parser,
+                        &mut window,
+                        &mut window_base,
+                        &members,
+                        unit.shard,
+                        false,
+                        sink,
+                    );
+                }
+                Err(e) => {
+                    window.truncate(old);
+                    failure = Some(e);
+                    break false;
+                }
+            }
+        };
+        if !member_ok {
+            let e = failure.take().map_or_else(String::new, |e| e.to_string());
+            // Everything complete before the cut is delivered; the partial record is the skip.
+            drain(
+                &mut parser,
+                &mut window,
+                &mut window_base,
+                &members,
+                unit.shard,
+                false,
+                sink,
+            );
+            sink.skip(
+                Skip::Truncated,
+                member_start as u64,
+                &format!(
+                    "truncated or corrupt gzip member ({e}); records before it were kept, the rest of the shard is lost"
+                ),
+            );
+            return Ok(());
+        }
+        let rest = dec.into_inner();
+        pos = data.len() - rest.len();
+        if let Some(m) = members.last_mut() {
+            m.length = (pos - member_start) as u64;
+        }
+    }
+    drain(
+        &mut parser,
+        &mut window,
+        &mut window_base,
+        &members,
+        unit.shard,
+        true,
+        sink,
+    );
+    Ok(())
+}
+
+/// Hands every complete record in the window to the sink and drops the bytes it used.
+fn drain(
+    parser: &mut Parser,
+    window: &mut Vec<u8>,
+    window_base: &mut u64,
+    members: &[Member],
+    shard: u32,
+    eof: bool,
+    sink: &mut dyn Sink,
+) {
+    let mut pos = 0usize;
+    loop {
+        let stream_pos = *window_base + pos as u64;
+        match parser.next(&window[pos..], eof) {
+            Step::Record(rec) => {
+                let rec_pos = stream_pos + rec.start as u64;
+                let m = member_at(members, rec_pos);
+                let loc = SourceLoc {
+                    offset: m.offset,
+                    length: m.length,
+                    inner: rec_pos - m.inflated_start,
+                    shard,
+                    kind: SourceLoc::GZIP,
+                };
+                warc::deliver(&rec, loc, m.offset, sink);
+                pos += rec.consumed;
+            }
+            Step::Skip(n, reason) => {
+                if let Some(r) = reason {
+                    let m = member_at(members, stream_pos);
+                    sink.skip(r, m.offset, warc::skip_detail(r));
+                }
+                pos += n.max(1);
+            }
+            Step::NeedMore | Step::End => break,
+        }
+        if pos >= window.len() {
+            break;
+        }
+    }
+    window.drain(..pos.min(window.len()));
+    *window_base += pos as u64;
+}
+
+fn member_at(members: &[Member], stream_pos: u64) -> Member {
+    let i = members.partition_point(|m| m.inflated_start <= stream_pos);
+    members[i.saturating_sub(1)]
+}

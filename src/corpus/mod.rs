@@ -1,0 +1,162 @@
+//! Crawl shards in, documents out.
+//!
+//! A shard is one input file. [`discover`] walks the command line's paths, detects each file's
+//! format from its first bytes (not its name) and splits large uncompressed shards into work
+//! units at record boundaries. The readers ([`warc`], [`jsonl`], [`files`]) turn a unit into
+//! [`Document`]s and hand them, one at a time, to a [`Sink`]; a record that cannot be read is
+//! reported to the sink as a skip with its location and never stops the shard. Only a shard that
+//! cannot be opened or read at all is an error.
+//!
+//! Memory is bounded by the largest record: plain shards are memory-mapped and parsed in place,
+//! gzip shards are inflated member by member into one reused window.
+
+pub mod discover;
+pub mod files;
+pub mod gzip;
+pub mod http;
+pub mod jsonl;
+pub mod mmap;
+pub mod skip;
+pub mod warc;
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+pub use discover::{discover, Shard, ShardFormat, WorkUnit};
+pub use skip::{Skip, SkipCounts};
+
+/// Where a document's bytes live, so later stages can re-read the original record.
+///
+/// Stored as-is in the fingerprint store's `source` column; keep in sync with docs/FORMATS.md.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct SourceLoc {
+    /// Byte offset in the shard file: of the record (plain files), of the gzip member in which
+    /// the record starts (gzip files), or of the line (JSONL).
+    pub offset: u64,
+    /// Length in the file: of the record, of the gzip member, or of the line.
+    pub length: u64,
+    /// For gzip shards, the record's offset inside the inflated stream of its member; 0 otherwise.
+    pub inner: u64,
+    /// Index of the shard in the store's shard list.
+    pub shard: u32,
+    /// 0 = plain bytes, 1 = gzip member, 2 = whole file.
+    pub kind: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<SourceLoc>() == 32);
+
+impl SourceLoc {
+    /// `kind` for a location in an uncompressed file.
+    pub const PLAIN: u32 = 0;
+    /// `kind` for a location inside a gzip member.
+    pub const GZIP: u32 = 1;
+    /// `kind` for a document that is a whole file.
+    pub const FILE: u32 = 2;
+}
+
+/// How a payload should be turned into text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayloadKind {
+    /// HTML (or XHTML): tags are stripped.
+    Html,
+    /// Plain text: only whitespace is normalised.
+    Text,
+    /// Not declared: sniffed from the first bytes.
+    Unknown,
+}
+
+/// One document as a reader found it, before any filtering.
+#[derive(Debug)]
+pub struct Document<'a> {
+    /// Document id (WARC-TREC-ID, WARC-Record-ID, the JSONL id field, or the relative path).
+    pub id: Cow<'a, str>,
+    /// The URL, where the source has one.
+    pub url: Cow<'a, str>,
+    /// Where the record lives.
+    pub loc: SourceLoc,
+    /// HTTP status, where the record carried an HTTP response block.
+    pub http_status: Option<u16>,
+    /// The declared media type, lowercase, without parameters (e.g. `text/html`).
+    pub content_type: Option<Cow<'a, str>>,
+    /// The charset named by the HTTP header, if any.
+    pub charset: Option<Cow<'a, str>>,
+    /// What the payload is.
+    pub kind: PayloadKind,
+    /// The payload bytes (HTML or text), in whatever encoding the source used.
+    pub payload: Cow<'a, [u8]>,
+}
+
+/// Receives a reader's output. Implemented by the fingerprinting pipeline and by tests.
+pub trait Sink {
+    /// A document was read.
+    fn document(&mut self, doc: Document<'_>);
+    /// A record was skipped; `offset` is its position in the shard file.
+    fn skip(&mut self, skip: Skip, offset: u64, detail: &str);
+    /// A non-document record (warcinfo, request, metadata, ...) was passed over.
+    fn other_record(&mut self) {}
+    /// A record's Content-Length did not match its data and was repaired.
+    fn length_repaired(&mut self, _offset: u64) {}
+}
+
+/// Reads one work unit into `sink`. Errors are shard-level failures; everything before the
+/// failure has already been delivered.
+pub fn read_unit(
+    unit: &WorkUnit,
+    shards: &[Shard],
+    opts: &ReadOptions,
+    sink: &mut dyn Sink,
+) -> crate::Result<()> {
+    let shard = &shards[unit.shard as usize];
+    match shard.format {
+        ShardFormat::Warc => warc::read_plain(shard, unit, sink),
+        ShardFormat::WarcGz => gzip::read_warc_gz(shard, unit, sink),
+        ShardFormat::Jsonl | ShardFormat::JsonlGz => jsonl::read(shard, unit, opts, sink),
+        ShardFormat::HtmlFile | ShardFormat::TextFile => files::read(shard, unit, sink),
+    }
+}
+
+/// Convenience for tests and tools: reads every unit of every shard into `sink`.
+pub fn read_all(
+    shards: &[Shard],
+    units: &[WorkUnit],
+    opts: &ReadOptions,
+    sink: &mut dyn Sink,
+) -> Vec<crate::Error> {
+    units
+        .iter()
+        .filter_map(|u| read_unit(u, shards, opts, sink).err())
+        .collect()
+}
+
+/// Options for the readers that depend on the input format.
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    /// JSONL field holding the document id.
+    pub id_field: String,
+    /// JSONL field holding the document text (HTML or plain text).
+    pub text_field: String,
+    /// JSONL field holding the URL.
+    pub url_field: String,
+    /// How to treat JSONL text: `Unknown` sniffs each document.
+    pub jsonl_kind: PayloadKind,
+    /// Size above which uncompressed shards are split into several work units.
+    pub split_bytes: u64,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            id_field: "id".into(),
+            text_field: "text".into(),
+            url_field: "url".into(),
+            jsonl_kind: PayloadKind::Unknown,
+            split_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Path of a shard for messages.
+pub fn shard_path(shards: &[Shard], unit: &WorkUnit) -> PathBuf {
+    shards[unit.shard as usize].path.clone()
+}

@@ -1,0 +1,328 @@
+//! The fingerprinting pipeline: shards in, one store out.
+//!
+//! Work units (see `corpus::discover`) are read in parallel on the rayon pool, one worker per
+//! unit; each worker filters, decodes, extracts and fingerprints its documents into a small row
+//! buffer, and the calling thread writes finished units to the store in unit order, so the
+//! store order is the input order whatever the schedule. Memory per worker is bounded by its
+//! largest record plus its rows (about 100 bytes per document).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+use rayon::prelude::*;
+
+use super::store::{flags, Filters, Manifest, Row, ShardInfo, Stats, StoreWriter, FORMAT, VERSION};
+use super::{Fingerprinter, Params};
+use crate::corpus::{
+    self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
+};
+use crate::text::{charset, html, normalize};
+use crate::{Error, Result};
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    /// Files and directories to read.
+    pub inputs: Vec<PathBuf>,
+    /// Store directory to write.
+    pub output: PathBuf,
+    /// Replace an existing store.
+    pub force: bool,
+    /// Reader options.
+    pub read: ReadOptions,
+    /// Fingerprint parameters.
+    pub params: Params,
+    /// Record filters.
+    pub filters: Filters,
+}
+
+/// Receives progress from the workers (called concurrently).
+pub trait Progress: Sync {
+    /// `bytes` more input bytes and `docs` more documents were processed.
+    fn advance(&self, bytes: u64, docs: u64);
+    /// A message worth showing now (a damaged shard, say).
+    fn warn(&self, msg: &str);
+}
+
+/// A progress sink that shows nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn advance(&self, _: u64, _: u64) {}
+    fn warn(&self, _: &str) {}
+}
+
+/// The outcome of a build.
+#[derive(Debug)]
+pub struct BuildReport {
+    /// The manifest as written.
+    pub manifest: Manifest,
+    /// Where the store is.
+    pub path: PathBuf,
+    /// Shards that could not be read.
+    pub failed: Vec<Error>,
+    /// Files in walked directories that were not read.
+    pub ignored: Vec<PathBuf>,
+    /// Skips by reason.
+    pub skips: SkipCounts,
+}
+
+/// How many record-level messages one unit reports in full.
+const MESSAGES_PER_UNIT: usize = 5;
+
+/// Reads, fingerprints and stores everything in `cfg.inputs`.
+pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> {
+    let found = discover(&cfg.inputs, &cfg.read);
+    if found.shards.is_empty() && !found.failed.is_empty() {
+        // Nothing readable at all: report the first reason rather than write an empty store.
+        let mut failed = found.failed;
+        return Err(failed.swap_remove(0));
+    }
+    for e in &found.failed {
+        progress.warn(&e.to_string());
+    }
+    let mut writer = StoreWriter::create(&cfg.output, cfg.force)?;
+    let mut stats = Stats {
+        input_bytes: found.shards.iter().map(|s| s.size).sum(),
+        ..Stats::default()
+    };
+    let mut skips = SkipCounts::default();
+    let mut failed: Vec<Error> = found.failed;
+
+    let (tx, rx) = mpsc::channel::<(usize, UnitResult)>();
+    let shards = &found.shards;
+    let units = &found.units;
+    let write_result = std::thread::scope(|scope| -> Result<()> {
+        scope.spawn(move || {
+            units
+                .par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (i, unit)| {
+                    let r = run_unit(unit, shards, cfg, progress);
+                    let _ = tx.send((i, r));
+                });
+        });
+        // Write units in order as they finish.
+        let mut pending: BTreeMap<usize, UnitResult> = BTreeMap::new();
+        let mut next = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&next) {
+                for row in &r.rows {
+                    writer.push(row)?;
+                }
+                stats.other_records += r.other_records;
+                stats.length_repaired += r.length_repaired;
+                stats.payload_bytes += r.payload_bytes;
+                stats.text_bytes += r.text_bytes;
+                stats.short += r.short;
+                stats.no_features += r.no_features;
+                skips.merge(&r.skips);
+                if let Some(e) = r.error {
+                    failed.push(e);
+                }
+                next += 1;
+            }
+        }
+        Ok(())
+    });
+    write_result?;
+    stats.skipped = skips.to_map();
+    stats.failed_shards = failed.iter().map(|e| e.to_string()).collect();
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        version: VERSION,
+        docs: 0,
+        params: cfg.params.clone(),
+        filters: cfg.filters.clone(),
+        stats,
+        shards: shards
+            .iter()
+            .map(|s| ShardInfo {
+                path: s.path.to_string_lossy().into_owned(),
+                format: s.format,
+                bytes: s.size,
+            })
+            .collect(),
+        created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
+    };
+    let path = writer.finish(manifest.clone())?;
+    let manifest = super::store::Store::open(&path)?.manifest;
+    Ok(BuildReport {
+        manifest,
+        path,
+        failed,
+        ignored: found.ignored,
+        skips,
+    })
+}
+
+/// What one unit produced.
+#[derive(Default)]
+struct UnitResult {
+    rows: Vec<Row>,
+    skips: SkipCounts,
+    other_records: u64,
+    length_repaired: u64,
+    payload_bytes: u64,
+    text_bytes: u64,
+    short: u64,
+    no_features: u64,
+    error: Option<Error>,
+}
+
+fn run_unit(
+    unit: &WorkUnit,
+    shards: &[Shard],
+    cfg: &BuildConfig,
+    progress: &dyn Progress,
+) -> UnitResult {
+    let shard = &shards[unit.shard as usize];
+    let mut sink = UnitSink {
+        shard,
+        cfg,
+        progress,
+        fp: Fingerprinter::new(cfg.params.clone()),
+        text: String::new(),
+        out: UnitResult::default(),
+        messages: 0,
+        reported_to: unit.start,
+    };
+    if let Err(e) = corpus::read_unit(unit, shards, &cfg.read, &mut sink) {
+        progress.warn(&e.to_string());
+        sink.out.error = Some(e);
+    }
+    let done = unit.end.saturating_sub(sink.reported_to);
+    progress.advance(done, 0);
+    sink.out
+}
+
+struct UnitSink<'a> {
+    shard: &'a Shard,
+    cfg: &'a BuildConfig,
+    progress: &'a dyn Progress,
+    fp: Fingerprinter,
+    text: String,
+    out: UnitResult,
+    messages: usize,
+    reported_to: u64,
+}
+
+impl UnitSink<'_> {
+    fn skipped(&mut self, reason: Skip, offset: u64, detail: &str) {
+        self.out.skips.add(reason);
+        let loud = matches!(reason, Skip::Truncated | Skip::Garbage | Skip::MalformedRecord);
+        if loud && self.messages < MESSAGES_PER_UNIT {
+            self.messages += 1;
+            self.progress.warn(&format!(
+                "{}: at byte {offset}: {}: {detail}",
+                self.shard.path.display(),
+                reason.name()
+            ));
+        }
+    }
+
+    fn admit(&mut self, doc: &Document<'_>) -> Option<Skip> {
+        let f = &self.cfg.filters;
+        if f.status_200_only && doc.http_status.is_some_and(|s| s != 200) {
+            return Some(Skip::HttpStatus);
+        }
+        if f.html_text_only {
+            if let Some(ct) = doc.content_type.as_deref() {
+                let ok = ct.starts_with("text/") || ct.contains("html") || ct.is_empty();
+                if !ok {
+                    return Some(Skip::ContentType);
+                }
+            }
+        }
+        let head = &doc.payload[..doc.payload.len().min(1024)];
+        let utf16 = head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF");
+        if !utf16 && memchr::memchr(0, head).is_some() {
+            return Some(Skip::Binary);
+        }
+        if (doc.payload.len() as u64) < f.min_html_len {
+            return Some(Skip::HtmlTooShort);
+        }
+        None
+    }
+}
+
+impl Sink for UnitSink<'_> {
+    fn document(&mut self, doc: Document<'_>) {
+        if doc.loc.offset > self.reported_to {
+            self.progress.advance(doc.loc.offset - self.reported_to, 1);
+            self.reported_to = doc.loc.offset;
+        } else {
+            self.progress.advance(0, 1);
+        }
+        if let Some(reason) = self.admit(&doc) {
+            return self.skipped(reason, doc.loc.offset, "");
+        }
+        let is_html = match doc.kind {
+            PayloadKind::Html => true,
+            PayloadKind::Text => false,
+            PayloadKind::Unknown => looks_like_html(&doc.payload),
+        };
+        let decoded = charset::decode(&doc.payload, doc.charset.as_deref(), is_html);
+        self.text.clear();
+        if is_html {
+            html::to_text(&decoded, &mut self.text);
+        } else {
+            normalize::plain(&decoded, &mut self.text);
+        }
+        if self.cfg.filters.english_only && !is_english(&self.text) {
+            return self.skipped(Skip::NotEnglish, doc.loc.offset, "");
+        }
+        let fps = self.fp.fingerprint(&self.text);
+        let mut flag = 0;
+        if fps.terms < self.cfg.filters.min_terms {
+            flag |= flags::SHORT;
+            self.out.short += 1;
+        }
+        if fps.features == 0 {
+            flag |= flags::NO_FEATURES;
+            self.out.no_features += 1;
+        }
+        self.out.payload_bytes += doc.payload.len() as u64;
+        self.out.text_bytes += self.text.len() as u64;
+        self.out.rows.push(Row {
+            id: doc.id.into_owned(),
+            url: doc.url.into_owned(),
+            fp64: fps.fp64,
+            fp128: fps.fp128,
+            content_hash: fps.content_hash,
+            flags: flag,
+            text_len: self.text.len().min(u32::MAX as usize) as u32,
+            terms: fps.terms,
+            loc: doc.loc,
+        });
+    }
+
+    fn skip(&mut self, skip: Skip, offset: u64, detail: &str) {
+        self.skipped(skip, offset, detail);
+    }
+
+    fn other_record(&mut self) {
+        self.out.other_records += 1;
+    }
+
+    fn length_repaired(&mut self, _offset: u64) {
+        self.out.length_repaired += 1;
+    }
+}
+
+/// HTML when the first non-blank byte opens a tag.
+fn looks_like_html(payload: &[u8]) -> bool {
+    let p = payload.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(payload);
+    p.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
+/// Language identification on a prefix of the text (whatlang, trigram based).
+fn is_english(text: &str) -> bool {
+    let mut end = text.len().min(4096);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    whatlang::detect_lang(&text[..end]) == Some(whatlang::Lang::Eng)
+}

@@ -1,0 +1,136 @@
+//! The fingerprint store: a directory of memory-mappable columns and a manifest.
+//!
+//! Every column is a flat little-endian array with one entry per document in store order
+//! (docs/FORMATS.md is the reference). `manifest.json` is written last, inside a temporary
+//! directory that is renamed into place only when complete, so a directory with a manifest is
+//! always a whole store and an interrupted run leaves nothing that looks like one.
+
+pub mod reader;
+pub mod writer;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::Params;
+use crate::corpus::ShardFormat;
+
+pub use reader::{open_many, Store};
+pub use writer::{Row, StoreWriter};
+
+/// Store format name in the manifest.
+pub const FORMAT: &str = "neardup-store";
+/// Store format version; readers refuse other versions.
+pub const VERSION: u32 = 1;
+
+/// Column file names.
+pub mod col {
+    /// SimHash-64, u64 per document.
+    pub const FP64: &str = "fp64.u64";
+    /// SimHash-128, two u64 (low, high) per document.
+    pub const FP128: &str = "fp128.u128";
+    /// Content hash, two u64 (low, high) per document.
+    pub const CONTENT: &str = "content_hash.u128";
+    /// Flags, u8 per document (see [`super::flags`]).
+    pub const FLAGS: &str = "flags.u8";
+    /// Normalised text length in bytes, u32 per document.
+    pub const TEXT_LEN: &str = "text_len.u32";
+    /// Term count, u32 per document.
+    pub const TERMS: &str = "terms.u32";
+    /// Source location, 32 bytes per document (`corpus::SourceLoc`).
+    pub const SOURCE: &str = "source.loc";
+    /// Document ids, UTF-8, concatenated.
+    pub const IDS: &str = "ids.bin";
+    /// Offsets into `ids.bin`, u64, one more than documents.
+    pub const IDS_IDX: &str = "ids.idx";
+    /// URLs, UTF-8, concatenated.
+    pub const URLS: &str = "urls.bin";
+    /// Offsets into `urls.bin`, u64, one more than documents.
+    pub const URLS_IDX: &str = "urls.idx";
+    /// The manifest.
+    pub const MANIFEST: &str = "manifest.json";
+}
+
+/// Per-document flag bits.
+pub mod flags {
+    /// Fewer terms than `--min-terms`: kept in the store, excluded from joins.
+    pub const SHORT: u8 = 1;
+    /// No features at all (empty text): the fingerprint is 0 and meaningless.
+    pub const NO_FEATURES: u8 = 2;
+    /// The id was already used by an earlier document of this store.
+    pub const DUPLICATE_ID: u8 = 4;
+}
+
+/// Which records were admitted (not part of the fingerprint parameters).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Filters {
+    /// Only HTTP status 200 (records without an HTTP block pass).
+    pub status_200_only: bool,
+    /// Only HTML and text media types (records without one pass).
+    pub html_text_only: bool,
+    /// Minimum payload length in bytes.
+    pub min_html_len: u64,
+    /// Documents with fewer terms are flagged `short`.
+    pub min_terms: u32,
+    /// Only documents identified as English.
+    pub english_only: bool,
+}
+
+/// What happened while the store was built.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Documents stored.
+    pub documents: u64,
+    /// Records skipped, by reason.
+    pub skipped: BTreeMap<String, u64>,
+    /// Non-document WARC records passed over (warcinfo, request, metadata, ...).
+    pub other_records: u64,
+    /// Records whose Content-Length was wrong and repaired.
+    pub length_repaired: u64,
+    /// Documents flagged short.
+    pub short: u64,
+    /// Documents without features.
+    pub no_features: u64,
+    /// Documents whose id repeats an earlier one.
+    pub duplicate_ids: u64,
+    /// Shards that could not be read, with the reason.
+    pub failed_shards: Vec<String>,
+    /// Input bytes (as stored on disk).
+    pub input_bytes: u64,
+    /// Payload (HTML or text) bytes of the stored documents.
+    pub payload_bytes: u64,
+    /// Normalised text bytes of the stored documents.
+    pub text_bytes: u64,
+}
+
+/// One input shard as recorded in the manifest; `SourceLoc::shard` indexes this list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// Path as given.
+    pub path: String,
+    /// Detected format.
+    pub format: ShardFormat,
+    /// Size in bytes.
+    pub bytes: u64,
+}
+
+/// The manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Format version.
+    pub version: u32,
+    /// Number of documents.
+    pub docs: u64,
+    /// Fingerprint parameters.
+    pub params: Params,
+    /// Record filters.
+    pub filters: Filters,
+    /// Build statistics.
+    pub stats: Stats,
+    /// Input shards.
+    pub shards: Vec<ShardInfo>,
+    /// Program and version that wrote the store.
+    pub created_by: String,
+}

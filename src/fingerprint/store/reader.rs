@@ -1,0 +1,189 @@
+//! Opens stores read-only, by memory-mapping their columns.
+//!
+//! Opening checks the manifest's format and version and every column's length against the
+//! document count, so a truncated or foreign directory is refused with a message naming it.
+//! [`open_many`] opens several stores as one corpus and refuses to mix stores whose
+//! fingerprints were made with different parameters.
+
+use std::path::{Path, PathBuf};
+
+use super::{col, Manifest, FORMAT, VERSION};
+use crate::corpus::mmap::{self, Mapped};
+use crate::corpus::SourceLoc;
+use crate::{Error, Result};
+
+/// An open store.
+pub struct Store {
+    path: PathBuf,
+    /// The manifest.
+    pub manifest: Manifest,
+    fp64: Mapped,
+    fp128: Mapped,
+    content: Mapped,
+    flags: Mapped,
+    text_len: Mapped,
+    terms: Mapped,
+    source: Mapped,
+    ids: Mapped,
+    ids_idx: Mapped,
+    urls: Mapped,
+    urls_idx: Mapped,
+}
+
+impl Store {
+    /// Opens the store at `path`.
+    pub fn open(path: &Path) -> Result<Store> {
+        let mpath = path.join(col::MANIFEST);
+        let json = std::fs::read(&mpath).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::store(
+                    path,
+                    "no manifest.json: not a neardup store, or one whose writing did not finish",
+                )
+            } else {
+                Error::io(&mpath, e)
+            }
+        })?;
+        let manifest: Manifest = serde_json::from_slice(&json)
+            .map_err(|e| Error::store(path, format!("unreadable manifest.json: {e}")))?;
+        if manifest.format != FORMAT || manifest.version != VERSION {
+            return Err(Error::store(
+                path,
+                format!(
+                    "format {} version {} is not {FORMAT} version {VERSION}",
+                    manifest.format, manifest.version
+                ),
+            ));
+        }
+        let n = manifest.docs as usize;
+        let open = |name: &str, unit: usize, extra: usize| -> Result<Mapped> {
+            let p = path.join(name);
+            let m = mmap::map(&p)?;
+            let want = (n + extra) * unit;
+            if m.len() != want {
+                return Err(Error::store(
+                    path,
+                    format!("{name} has {} bytes, expected {want} for {n} documents", m.len()),
+                ));
+            }
+            Ok(m)
+        };
+        let ids_idx = open(col::IDS_IDX, 8, 1)?;
+        let urls_idx = open(col::URLS_IDX, 8, 1)?;
+        let ids_len = last_offset(&ids_idx);
+        let urls_len = last_offset(&urls_idx);
+        let s = Store {
+            path: path.to_path_buf(),
+            fp64: open(col::FP64, 8, 0)?,
+            fp128: open(col::FP128, 16, 0)?,
+            content: open(col::CONTENT, 16, 0)?,
+            flags: open(col::FLAGS, 1, 0)?,
+            text_len: open(col::TEXT_LEN, 4, 0)?,
+            terms: open(col::TERMS, 4, 0)?,
+            source: open(col::SOURCE, std::mem::size_of::<SourceLoc>(), 0)?,
+            ids: mmap::map(&path.join(col::IDS))?,
+            urls: mmap::map(&path.join(col::URLS))?,
+            ids_idx,
+            urls_idx,
+            manifest,
+        };
+        if s.ids.len() as u64 != ids_len || s.urls.len() as u64 != urls_len {
+            return Err(Error::store(path, "ids.bin or urls.bin does not match its index"));
+        }
+        Ok(s)
+    }
+
+    /// The store's directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.manifest.docs as usize
+    }
+
+    /// Whether the store holds no documents.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// SimHash-64 column.
+    pub fn fp64(&self) -> &[u64] {
+        bytemuck::cast_slice(&self.fp64)
+    }
+
+    /// SimHash-128 column as (low, high) pairs.
+    pub fn fp128(&self) -> &[[u64; 2]] {
+        bytemuck::cast_slice(&self.fp128)
+    }
+
+    /// Content hash column as (low, high) pairs.
+    pub fn content_hash(&self) -> &[[u64; 2]] {
+        bytemuck::cast_slice(&self.content)
+    }
+
+    /// Flags column.
+    pub fn flags(&self) -> &[u8] {
+        &self.flags
+    }
+
+    /// Text length column.
+    pub fn text_len(&self) -> &[u32] {
+        bytemuck::cast_slice(&self.text_len)
+    }
+
+    /// Term count column.
+    pub fn terms(&self) -> &[u32] {
+        bytemuck::cast_slice(&self.terms)
+    }
+
+    /// Source location column.
+    pub fn source(&self) -> &[SourceLoc] {
+        bytemuck::cast_slice(&self.source)
+    }
+
+    /// The id of document `i`.
+    pub fn id(&self, i: usize) -> &str {
+        string_at(&self.ids, &self.ids_idx, i)
+    }
+
+    /// The URL of document `i` (may be empty).
+    pub fn url(&self, i: usize) -> &str {
+        string_at(&self.urls, &self.urls_idx, i)
+    }
+}
+
+fn last_offset(idx: &[u8]) -> u64 {
+    let offs: &[u64] = bytemuck::cast_slice(idx);
+    offs.last().copied().unwrap_or(0)
+}
+
+fn string_at<'a>(data: &'a [u8], idx: &[u8], i: usize) -> &'a str {
+    let offs: &[u64] = bytemuck::cast_slice(idx);
+    let (a, b) = (offs[i] as usize, offs[i + 1] as usize);
+    let bytes = data.get(a..b).unwrap_or(&[]);
+    // Written from &str by the writer; a damaged file shows as an empty id, never a panic.
+    std::str::from_utf8(bytes).unwrap_or("")
+}
+
+/// Opens several stores as one corpus; they must share fingerprint parameters.
+pub fn open_many(paths: &[PathBuf]) -> Result<Vec<Store>> {
+    let stores = paths
+        .iter()
+        .map(|p| Store::open(p))
+        .collect::<Result<Vec<_>>>()?;
+    if let Some(first) = stores.first() {
+        for s in &stores[1..] {
+            let d = first.manifest.params.diff(&s.manifest.params);
+            if !d.is_empty() {
+                return Err(Error::Mismatch {
+                    a: first.path.clone(),
+                    b: s.path.clone(),
+                    what: d.join("; "),
+                });
+            }
+        }
+    }
+    Ok(stores)
+}

@@ -1,0 +1,215 @@
+//! Writes a store atomically.
+//!
+//! Columns are streamed into `<name>.tmp-<pid>/` beside the target; `finish` syncs them, writes
+//! the manifest, and renames the directory into place. Dropping an unfinished writer removes
+//! the temporary directory.
+
+use std::collections::HashSet;
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::{col, flags, Manifest};
+use crate::corpus::SourceLoc;
+use crate::{Error, Result};
+
+/// One document's row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Row {
+    /// Document id.
+    pub id: String,
+    /// URL (may be empty).
+    pub url: String,
+    /// SimHash-64.
+    pub fp64: u64,
+    /// SimHash-128.
+    pub fp128: u128,
+    /// Content hash.
+    pub content_hash: u128,
+    /// Flag bits (the writer adds `DUPLICATE_ID`).
+    pub flags: u8,
+    /// Normalised text length.
+    pub text_len: u32,
+    /// Term count.
+    pub terms: u32,
+    /// Source location.
+    pub loc: SourceLoc,
+}
+
+struct Columns {
+    fp64: BufWriter<File>,
+    fp128: BufWriter<File>,
+    content: BufWriter<File>,
+    flags: BufWriter<File>,
+    text_len: BufWriter<File>,
+    terms: BufWriter<File>,
+    source: BufWriter<File>,
+    ids: BufWriter<File>,
+    ids_idx: BufWriter<File>,
+    urls: BufWriter<File>,
+    urls_idx: BufWriter<File>,
+}
+
+/// Streams rows into a new store.
+pub struct StoreWriter {
+    target: PathBuf,
+    tmp: PathBuf,
+    cols: Option<Columns>,
+    docs: u64,
+    ids_len: u64,
+    urls_len: u64,
+    seen_ids: HashSet<u128>,
+    duplicate_ids: u64,
+}
+
+impl StoreWriter {
+    /// Starts a store at `target`. An existing store there is replaced only with `force`.
+    pub fn create(target: &Path, force: bool) -> Result<Self> {
+        if target.exists() && !force {
+            return Err(Error::store(
+                target,
+                "already exists (use --force to replace it)",
+            ));
+        }
+        let name = target
+            .file_name()
+            .ok_or_else(|| Error::store(target, "not a directory name"))?;
+        let tmp = target.with_file_name(format!(
+            "{}.tmp-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        if tmp.exists() {
+            fs::remove_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        }
+        fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let open = |n: &str| -> Result<BufWriter<File>> {
+            let p = tmp.join(n);
+            Ok(BufWriter::with_capacity(
+                1 << 16,
+                File::create(&p).map_err(|e| Error::io(&p, e))?,
+            ))
+        };
+        let mut cols = Columns {
+            fp64: open(col::FP64)?,
+            fp128: open(col::FP128)?,
+            content: open(col::CONTENT)?,
+            flags: open(col::FLAGS)?,
+            text_len: open(col::TEXT_LEN)?,
+            terms: open(col::TERMS)?,
+            source: open(col::SOURCE)?,
+            ids: open(col::IDS)?,
+            ids_idx: open(col::IDS_IDX)?,
+            urls: open(col::URLS)?,
+            urls_idx: open(col::URLS_IDX)?,
+        };
+        let zero = 0u64.to_le_bytes();
+        cols.ids_idx.write_all(&zero).map_err(|e| Error::io(&tmp, e))?;
+        cols.urls_idx.write_all(&zero).map_err(|e| Error::io(&tmp, e))?;
+        Ok(StoreWriter {
+            target: target.to_path_buf(),
+            tmp,
+            cols: Some(cols),
+            docs: 0,
+            ids_len: 0,
+            urls_len: 0,
+            seen_ids: HashSet::new(),
+            duplicate_ids: 0,
+        })
+    }
+
+    /// Appends one row.
+    pub fn push(&mut self, row: &Row) -> Result<()> {
+        let mut flags = row.flags;
+        if !self.seen_ids.insert(xxh3_128(row.id.as_bytes())) {
+            flags |= flags::DUPLICATE_ID;
+            self.duplicate_ids += 1;
+        }
+        let c = self.cols.as_mut().expect("push after finish");
+        let w = |f: &mut BufWriter<File>, b: &[u8]| f.write_all(b);
+        let res = (|| -> std::io::Result<()> {
+            w(&mut c.fp64, &row.fp64.to_le_bytes())?;
+            w(&mut c.fp128, &(row.fp128 as u64).to_le_bytes())?;
+            w(&mut c.fp128, &((row.fp128 >> 64) as u64).to_le_bytes())?;
+            w(&mut c.content, &(row.content_hash as u64).to_le_bytes())?;
+            w(&mut c.content, &((row.content_hash >> 64) as u64).to_le_bytes())?;
+            w(&mut c.flags, &[flags])?;
+            w(&mut c.text_len, &row.text_len.to_le_bytes())?;
+            w(&mut c.terms, &row.terms.to_le_bytes())?;
+            w(&mut c.source, bytemuck::bytes_of(&row.loc))?;
+            w(&mut c.ids, row.id.as_bytes())?;
+            self.ids_len += row.id.len() as u64;
+            w(&mut c.ids_idx, &self.ids_len.to_le_bytes())?;
+            w(&mut c.urls, row.url.as_bytes())?;
+            self.urls_len += row.url.len() as u64;
+            w(&mut c.urls_idx, &self.urls_len.to_le_bytes())
+        })();
+        res.map_err(|e| Error::io(&self.tmp, e))?;
+        self.docs += 1;
+        Ok(())
+    }
+
+    /// Documents written so far.
+    pub fn docs(&self) -> u64 {
+        self.docs
+    }
+
+    /// Duplicate ids seen so far.
+    pub fn duplicate_ids(&self) -> u64 {
+        self.duplicate_ids
+    }
+
+    /// Completes the store: `manifest.docs` and `stats.duplicate_ids` are filled in here.
+    pub fn finish(mut self, mut manifest: Manifest) -> Result<PathBuf> {
+        let cols = self.cols.take().expect("finish twice");
+        let tmp = self.tmp.clone();
+        for mut f in [
+            cols.fp64,
+            cols.fp128,
+            cols.content,
+            cols.flags,
+            cols.text_len,
+            cols.terms,
+            cols.source,
+            cols.ids,
+            cols.ids_idx,
+            cols.urls,
+            cols.urls_idx,
+        ] {
+            f.flush().map_err(|e| Error::io(&tmp, e))?;
+            let file = f.into_inner().map_err(|e| Error::io(&tmp, e.into_error()))?;
+            file.sync_all().map_err(|e| Error::io(&tmp, e))?;
+        }
+        manifest.docs = self.docs;
+        manifest.stats.documents = self.docs;
+        manifest.stats.duplicate_ids = self.duplicate_ids;
+        let json = serde_json::to_vec_pretty(&manifest)
+            .map_err(|e| Error::store(&tmp, e.to_string()))?;
+        let mpath = tmp.join(col::MANIFEST);
+        let mut f = File::create(&mpath).map_err(|e| Error::io(&mpath, e))?;
+        f.write_all(&json).map_err(|e| Error::io(&mpath, e))?;
+        f.sync_all().map_err(|e| Error::io(&mpath, e))?;
+        if self.target.exists() {
+            let old = self
+                .tmp
+                .with_extension(format!("old-{}", std::process::id()));
+            fs::rename(&self.target, &old).map_err(|e| Error::io(&self.target, e))?;
+            fs::rename(&tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
+            let _ = fs::remove_dir_all(&old);
+        } else {
+            fs::rename(&tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
+        }
+        Ok(self.target.clone())
+    }
+}
+
+impl Drop for StoreWriter {
+    fn drop(&mut self) {
+        // After a successful finish the temporary directory has been renamed away.
+        if self.tmp.exists() {
+            let _ = fs::remove_dir_all(&self.tmp);
+        }
+    }
+}

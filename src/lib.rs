@@ -1,0 +1,15 @@
+//! neardup: near-duplicate detection for web crawls.
+//!
+//! The crate is laid out as the data flows: [`corpus`] reads crawl shards into documents,
+//! [`text`] turns a document into normalised text and token features, [`fingerprint`] hashes
+//! them into SimHash fingerprints and persists them in a memory-mappable store, and [`cli`]
+//! wires the stages into the `neardup` commands.
+
+pub mod cli;
+pub mod corpus;
+pub mod error;
+pub mod fingerprint;
+pub mod synth;
+pub mod text;
+
+pub use error::{Error, Result};

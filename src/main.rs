@@ -1,0 +1,27 @@
+//! The `neardup` binary: parse, run, map the outcome to an exit code.
+//!
+//! 0 is success (records may have been skipped), 2 is an error, including a shard that could
+//! not be read while the others were; a closed pipe (`neardup export -o - | head`) is success.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match neardup::cli::run() {
+        Ok(neardup::cli::Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(neardup::cli::Outcome::Partial) => ExitCode::from(2),
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,303 @@
+//! Synthetic crawls with planted near-duplicates, for tests, benchmarks and demos.
+//!
+//! Pages are HTML built from a Zipfian vocabulary inside per-site boilerplate (navigation,
+//! inline script and style, footer). A share of pages are exact copies under another URL and a
+//! share are near-duplicate variants made by adding, deleting or changing one paragraph, in the
+//! manner of Ardi & Heidemann's mutation experiments. Everything is derived from one seed with
+//! SplitMix64, so the same arguments give the same bytes on every machine. Shards are WARC/1.0
+//! with one gzip member per record, as Common Crawl writes them, plus a warcinfo record, request
+//! records and a few non-200 responses that the filters must drop.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+
+use crate::{Error, Result};
+
+/// SplitMix64: tiny, fast, and fixed forever (unlike `rand`'s `StdRng`).
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in 0..n (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct SynthConfig {
+    /// Number of response documents.
+    pub docs: usize,
+    /// Number of shard files.
+    pub shards: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Share of documents that are exact copies of an earlier page.
+    pub exact_share: f64,
+    /// Share of documents that are near-duplicate variants of an earlier page.
+    pub near_share: f64,
+    /// Mean paragraphs per page.
+    pub paragraphs: usize,
+}
+
+impl Default for SynthConfig {
+    fn default() -> Self {
+        SynthConfig {
+            docs: 1000,
+            shards: 2,
+            seed: 7,
+            exact_share: 0.1,
+            near_share: 0.2,
+            paragraphs: 8,
+        }
+    }
+}
+
+/// How a generated document relates to the page it was made from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A new page.
+    Original,
+    /// An exact copy of document `of`.
+    Exact {
+        /// Index of the source page.
+        of: usize,
+    },
+    /// A one-paragraph mutation of document `of`.
+    Near {
+        /// Index of the source page.
+        of: usize,
+    },
+}
+
+/// The planted truth: one entry per response document, in generation order.
+#[derive(Clone, Debug, Default)]
+pub struct Truth {
+    /// Document ids (WARC-Record-ID without brackets).
+    pub ids: Vec<String>,
+    /// How each was made.
+    pub origins: Vec<Origin>,
+    /// Payload bytes generated.
+    pub html_bytes: u64,
+}
+
+struct Vocab {
+    words: Vec<String>,
+    cdf: Vec<f64>,
+}
+
+impl Vocab {
+    fn new(rng: &mut SplitMix64, size: usize) -> Self {
+        const SYL: [&str; 24] = [
+            "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "wen", "dor", "pel", "qua", "ris",
+            "tam", "ul", "xe", "bra", "cin", "fo", "gu", "hal", "jo", "ment", "tion",
+        ];
+        let words = (0..size)
+            .map(|_| {
+                let n = 1 + rng.below(3) as usize;
+                (0..n).map(|_| SYL[rng.below(SYL.len() as u64) as usize]).collect()
+            })
+            .collect();
+        let mut acc = 0.0;
+        let mut cdf: Vec<f64> = (1..=size)
+            .map(|r| {
+                acc += 1.0 / r as f64;
+                acc
+            })
+            .collect();
+        cdf.iter_mut().for_each(|c| *c /= acc);
+        Vocab { words, cdf }
+    }
+
+    fn word(&self, rng: &mut SplitMix64) -> &str {
+        let u = rng.unit();
+        let i = self.cdf.partition_point(|c| *c < u).min(self.words.len() - 1);
+        &self.words[i]
+    }
+
+    fn paragraph(&self, rng: &mut SplitMix64) -> String {
+        let n = 20 + rng.below(60) as usize;
+        let mut p = String::with_capacity(n * 8);
+        for i in 0..n {
+            if i > 0 {
+                p.push(' ');
+            }
+            p.push_str(self.word(rng));
+            if rng.below(12) == 0 {
+                p.push(',');
+            }
+        }
+        p.push('.');
+        p
+    }
+}
+
+fn page(site: usize, title: &str, paragraphs: &[String]) -> String {
+    let mut h = String::with_capacity(4096 + paragraphs.iter().map(|p| p.len() + 16).sum::<usize>());
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+    h.push_str(&format!("<title>{title} &mdash; site {site}</title>"));
+    h.push_str("<style>body{font-family:sans-serif;margin:0 auto;max-width:40em}.nav a{padding:4px}</style>");
+    h.push_str("<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}gtag('js',new Date());</script>");
+    h.push_str(&format!(
+        "</head><body><div class=\"nav\"><a href=\"/\">Home</a> <a href=\"/about\">About site {site}</a> <a href=\"/contact\">Contact</a></div><main><h1>{title}</h1>"
+    ));
+    for p in paragraphs {
+        h.push_str("<p class=\"text\">");
+        h.push_str(p);
+        h.push_str("</p>\n");
+    }
+    h.push_str(&format!(
+        "</main><footer><p>&copy; 2026 Site {site}. All rights reserved.</p></footer></body></html>\n"
+    ));
+    h
+}
+
+fn warc_record(wtype: &str, id: &str, uri: &str, ctype: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: {wtype}\r\nWARC-Date: 2026-11-22T00:00:00Z\r\nWARC-Record-ID: <{id}>\r\n"
+    );
+    if !uri.is_empty() {
+        r.push_str(&format!("WARC-Target-URI: {uri}\r\n"));
+    }
+    r.push_str(&format!(
+        "Content-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    ));
+    let mut v = r.into_bytes();
+    v.extend_from_slice(block);
+    v.extend_from_slice(b"\r\n\r\n");
+    v
+}
+
+fn http_response(status: u16, html: &str) -> Vec<u8> {
+    let reason = if status == 200 { "OK" } else { "Not Found" };
+    let mut v = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Length: {}\r\n\r\n",
+        html.len()
+    )
+    .into_bytes();
+    v.extend_from_slice(html.as_bytes());
+    v
+}
+
+/// Writes one record as its own gzip member.
+fn write_member(w: &mut impl Write, record: &[u8]) -> std::io::Result<()> {
+    let mut enc = GzEncoder::new(Vec::with_capacity(record.len() / 3), Compression::new(6));
+    enc.write_all(record)?;
+    w.write_all(&enc.finish()?)
+}
+
+/// Writes `cfg.shards` WARC.gz files into `dir` and returns their paths and the truth.
+pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth)> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut rng = SplitMix64(cfg.seed);
+    let vocab = Vocab::new(&mut rng, 20_000);
+    let shards = cfg.shards.max(1);
+    let paths: Vec<PathBuf> = (0..shards)
+        .map(|i| dir.join(format!("synth-{i:05}.warc.gz")))
+        .collect();
+    let mut writers = paths
+        .iter()
+        .map(|p| File::create(p).map(BufWriter::new).map_err(|e| Error::io(p, e)))
+        .collect::<Result<Vec<_>>>()?;
+    for (i, w) in writers.iter_mut().enumerate() {
+        let info = warc_record(
+            "warcinfo",
+            &format!("urn:uuid:info-{i}"),
+            "",
+            "application/warc-fields",
+            b"software: neardup synth\r\nformat: WARC File Format 1.0\r\n",
+        );
+        write_member(w, &info).map_err(|e| Error::io(&paths[i], e))?;
+    }
+    let mut truth = Truth::default();
+    let mut bodies: Vec<(usize, String, Vec<String>)> = Vec::new();
+    for d in 0..cfg.docs {
+        let roll = rng.unit();
+        let (origin, site, title, paras) = if d > 0 && roll < cfg.exact_share {
+            let of = rng.below(d as u64) as usize;
+            let (site, title, paras) = bodies[of].clone();
+            (Origin::Exact { of }, site, title, paras)
+        } else if d > 0 && roll < cfg.exact_share + cfg.near_share {
+            let of = rng.below(d as u64) as usize;
+            let (site, title, mut paras) = bodies[of].clone();
+            match rng.below(3) {
+                0 => {
+                    let at = rng.below(paras.len() as u64 + 1) as usize;
+                    paras.insert(at, vocab.paragraph(&mut rng));
+                }
+                1 if paras.len() > 2 => {
+                    let at = rng.below(paras.len() as u64) as usize;
+                    paras.remove(at);
+                }
+                _ => {
+                    let at = rng.below(paras.len() as u64) as usize;
+                    paras[at] = vocab.paragraph(&mut rng);
+                }
+            }
+            (Origin::Near { of }, site, title, paras)
+        } else {
+            let n = 2 + rng.below(2 * cfg.paragraphs as u64 - 2) as usize;
+            let paras: Vec<String> = (0..n).map(|_| vocab.paragraph(&mut rng)).collect();
+            let title = (0..4).map(|_| vocab.word(&mut rng)).collect::<Vec<_>>().join(" ");
+            (Origin::Original, rng.below(200) as usize, title, paras)
+        };
+        let html = page(site, &title, &paras);
+        bodies.push((site, title, paras));
+        let id = format!("urn:uuid:synth-{d:09}");
+        let uri = format!("https://site{site}.example/page/{d}");
+        let shard = d % shards;
+        let w = &mut writers[shard];
+        let req = warc_record(
+            "request",
+            &format!("urn:uuid:req-{d:09}"),
+            &uri,
+            "application/http; msgtype=request",
+            format!("GET /page/{d} HTTP/1.1\r\nHost: site{site}.example\r\n\r\n").as_bytes(),
+        );
+        let resp = warc_record(
+            "response",
+            &id,
+            &uri,
+            "application/http; msgtype=response",
+            &http_response(200, &html),
+        );
+        truth.html_bytes += html.len() as u64;
+        truth.ids.push(id);
+        truth.origins.push(origin);
+        let res = write_member(w, &req).and_then(|_| write_member(w, &resp));
+        if d % 97 == 50 {
+            // A not-found page that the status filter must drop.
+            let nf = warc_record(
+                "response",
+                &format!("urn:uuid:nf-{d:09}"),
+                &format!("{uri}/missing"),
+                "application/http; msgtype=response",
+                &http_response(404, "<html><body>Not found</body></html>"),
+            );
+            write_member(w, &nf).map_err(|e| Error::io(&paths[shard], e))?;
+        }
+        res.map_err(|e| Error::io(&paths[shard], e))?;
+    }
+    for (i, mut w) in writers.into_iter().enumerate() {
+        w.flush().map_err(|e| Error::io(&paths[i], e))?;
+    }
+    Ok((paths, truth))
+}

@@ -1,0 +1,105 @@
+//! Bytes to UTF-8 text.
+//!
+//! The encoding is taken, in order, from a byte-order mark, the HTTP `Content-Type` charset, a
+//! `<meta>` declaration in the first 1,024 bytes (HTML only), valid UTF-8, and finally
+//! `chardetng` run on a prefix only (it is slow on whole documents). Invalid bytes decode to
+//! U+FFFD; decoding never fails. Valid UTF-8 and ASCII come back borrowed, without a copy.
+
+use std::borrow::Cow;
+
+use encoding_rs::{Encoding, UTF_8};
+
+/// How many bytes `chardetng` sees.
+const DETECT_PREFIX: usize = 16 << 10;
+/// How far the `<meta>` prescan looks (as the HTML standard's prescan).
+const META_PREFIX: usize = 1024;
+
+/// Decodes `bytes` to text.
+pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> Cow<'a, str> {
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        return enc.decode_without_bom_handling(&bytes[bom_len..]).0;
+    }
+    let declared = header_charset
+        .and_then(|l| Encoding::for_label(l.trim().as_bytes()))
+        .or_else(|| if html { meta_charset(bytes) } else { None })
+        .map(|e| e.output_encoding());
+    if let Some(enc) = declared {
+        if enc == UTF_8 {
+            return String::from_utf8_lossy(bytes);
+        }
+        return enc.decode_without_bom_handling(bytes).0;
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(s);
+    }
+    let mut det = chardetng::EncodingDetector::new();
+    let prefix = &bytes[..bytes.len().min(DETECT_PREFIX)];
+    det.feed(prefix, prefix.len() == bytes.len());
+    det.guess(None, true).decode_without_bom_handling(bytes).0
+}
+
+/// The charset named by a `<meta charset>` or `<meta http-equiv content="...; charset=">`.
+fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head: Vec<u8> = bytes[..bytes.len().min(META_PREFIX)]
+        .iter()
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    let mut at = 0;
+    while let Some(p) = memchr::memmem::find(&head[at..], b"<meta") {
+        let tag_start = at + p;
+        let tag_end = memchr::memchr(b'>', &head[tag_start..]).map_or(head.len(), |e| tag_start + e);
+        let tag = &head[tag_start..tag_end];
+        if let Some(c) = memchr::memmem::find(tag, b"charset") {
+            let rest = &tag[c + 7..];
+            let rest = rest.trim_ascii_start();
+            if let Some(rest) = rest.strip_prefix(b"=") {
+                let rest = rest
+                    .trim_ascii_start()
+                    .strip_prefix(b"\"")
+                    .or_else(|| rest.trim_ascii_start().strip_prefix(b"'"))
+                    .unwrap_or(rest.trim_ascii_start());
+                let end = rest
+                    .iter()
+                    .position(|b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'/' | b'>'))
+                    .unwrap_or(rest.len());
+                if let Some(enc) = Encoding::for_label(&rest[..end]) {
+                    // The standard maps a UTF-16 declaration in a byte-oriented prescan to UTF-8.
+                    if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+                        return Some(UTF_8);
+                    }
+                    return Some(enc);
+                }
+            }
+        }
+        at = tag_end;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_of_evidence() {
+        // BOM wins over everything.
+        assert_eq!(decode(b"\xEF\xBB\xBFcaf\xC3\xA9", Some("latin1"), true), "café");
+        // Header beats meta.
+        let html = b"<meta charset=utf-8>caf\xE9";
+        assert_eq!(decode(html, Some("iso-8859-1"), true), "<meta charset=utf-8>café");
+        // Meta when no header.
+        let html = b"<html><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\">caf\xE9";
+        assert!(decode(html, None, true).ends_with("café"));
+        // Valid UTF-8 is borrowed.
+        assert!(matches!(decode("naïve".as_bytes(), None, true), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn invalid_bytes_are_replaced_not_fatal() {
+        let s = decode(b"ok \xFF\xFE\xFD bytes", Some("utf-8"), false);
+        assert!(s.starts_with("ok ") && s.ends_with(" bytes") && s.contains('\u{fffd}'));
+        // Undeclared non-UTF-8 goes to the detector and still decodes.
+        let s = decode(b"Gr\xFC\xDFe aus K\xF6ln, sch\xF6ne Gr\xFC\xDFe", None, false);
+        assert!(s.contains("Grüße"), "{s}");
+    }
+}

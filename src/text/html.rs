@@ -1,0 +1,243 @@
+//! HTML to text in one forward pass.
+//!
+//! A tag scanner, not a tree builder: it keeps no element stack, so deep nesting, unclosed
+//! tags and pages with hundreds of thousands of attributes all take time linear in the input
+//! and memory linear in the output. The content of `script`, `style`, `noscript` and `template`
+//! is dropped, comments and doctypes are dropped, character references are decoded, and
+//! block-level elements become line breaks. Everything else contributes its text.
+
+use super::entities::{self, Decoded};
+use super::normalize::TextBuilder;
+
+/// Elements whose content is not text (raw text up to the matching end tag).
+const SKIPPED: [&[u8]; 6] = [
+    b"script",
+    b"style",
+    b"noscript",
+    b"template",
+    b"svg",
+    b"math",
+];
+
+/// Extracts the text of `html` into `out` (appending).
+pub fn to_text(html: &str, out: &mut String) {
+    let mut tb = TextBuilder::new(out);
+    let b = html.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        let Some(p) = memchr::memchr(b'<', &b[i..]) else {
+            text(html, i, n, &mut tb);
+            break;
+        };
+        text(html, i, i + p, &mut tb);
+        i += p;
+        // b[i] == b'<'
+        let next = b.get(i + 1).copied().unwrap_or(b' ');
+        if b[i..].starts_with(b"<!--") {
+            i = memchr::memmem::find(&b[i + 4..], b"-->").map_or(n, |e| i + 4 + e + 3);
+        } else if next == b'!' || next == b'?' {
+            i = memchr::memchr(b'>', &b[i..]).map_or(n, |e| i + e + 1);
+        } else if next == b'/' || next.is_ascii_alphabetic() {
+            let closing = next == b'/';
+            let name_start = i + 1 + usize::from(closing);
+            let name_len = b[name_start..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
+                .count();
+            let end = tag_end(b, name_start + name_len);
+            if name_len == 0 {
+                // `</ >` and friends are bogus comments.
+                i = end;
+                continue;
+            }
+            let mut lower = [0u8; 12];
+            let name = &b[name_start..name_start + name_len];
+            let short = name.len() <= lower.len();
+            if short {
+                for (d, s) in lower.iter_mut().zip(name) {
+                    *d = s.to_ascii_lowercase();
+                }
+            }
+            let name = &lower[..if short { name_len } else { 0 }];
+            i = end;
+            if !closing && SKIPPED.contains(&name) {
+                // A self-closing `<svg/>` has no content to skip.
+                if !b[..end].ends_with(b"/>") {
+                    i = skip_raw_text(b, i, name);
+                }
+                tb.brk();
+            } else if is_block(name) {
+                tb.brk();
+            }
+        } else {
+            // A literal `<` in text.
+            tb.text("<", false);
+            i += 1;
+        }
+    }
+}
+
+/// Appends html[from..to] with character references decoded.
+fn text(html: &str, from: usize, to: usize, tb: &mut TextBuilder<'_>) {
+    if from >= to {
+        return;
+    }
+    let seg = &html[from..to];
+    let bytes = seg.as_bytes();
+    let mut i = 0;
+    let mut run = 0;
+    while let Some(p) = memchr::memchr(b'&', &bytes[i..]) {
+        let amp = i + p;
+        match entities::decode(&bytes[amp..]) {
+            Some((d, used)) => {
+                tb.text(&seg[run..amp], false);
+                let mut buf = [0u8; 4];
+                let s = match d {
+                    Decoded::Char(c) => &*c.encode_utf8(&mut buf),
+                    Decoded::Str(s) => s,
+                };
+                tb.text(s, false);
+                i = amp + used;
+                run = i;
+            }
+            None => i = amp + 1,
+        }
+    }
+    tb.text(&seg[run..], false);
+}
+
+/// Index just past the `>` that closes a tag whose attributes start at `from`. Quotes matter
+/// only for attribute values (after `=`), as in browsers.
+fn tag_end(b: &[u8], from: usize) -> usize {
+    let n = b.len();
+    let mut i = from;
+    while i < n {
+        match b[i] {
+            b'>' => return i + 1,
+            b'=' => {
+                i += 1;
+                while i < n && b[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                if i < n && (b[i] == b'"' || b[i] == b'\'') {
+                    let q = b[i];
+                    i = memchr::memchr(q, &b[i + 1..]).map_or(n, |e| i + 1 + e + 1);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    n
+}
+
+/// Skips raw text up to and including `</name ...>`, case-insensitively.
+fn skip_raw_text(b: &[u8], from: usize, name: &[u8]) -> usize {
+    let mut i = from;
+    let finder = memchr::memmem::Finder::new(b"</");
+    while let Some(p) = finder.find(&b[i..]) {
+        let at = i + p + 2;
+        let cand = &b[at..(at + name.len()).min(b.len())];
+        if cand.eq_ignore_ascii_case(name) {
+            let after = b.get(at + name.len()).copied().unwrap_or(b'>');
+            if after == b'>' || after.is_ascii_whitespace() || after == b'/' {
+                return tag_end(b, at + name.len());
+            }
+        }
+        i = at;
+    }
+    b.len()
+}
+
+fn is_block(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"address"
+            | b"article"
+            | b"aside"
+            | b"blockquote"
+            | b"body"
+            | b"br"
+            | b"caption"
+            | b"dd"
+            | b"details"
+            | b"dialog"
+            | b"div"
+            | b"dl"
+            | b"dt"
+            | b"fieldset"
+            | b"figcaption"
+            | b"figure"
+            | b"footer"
+            | b"form"
+            | b"h1"
+            | b"h2"
+            | b"h3"
+            | b"h4"
+            | b"h5"
+            | b"h6"
+            | b"head"
+            | b"header"
+            | b"hr"
+            | b"html"
+            | b"li"
+            | b"main"
+            | b"nav"
+            | b"ol"
+            | b"option"
+            | b"p"
+            | b"pre"
+            | b"section"
+            | b"summary"
+            | b"table"
+            | b"tbody"
+            | b"td"
+            | b"tfoot"
+            | b"th"
+            | b"thead"
+            | b"title"
+            | b"tr"
+            | b"ul"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_text;
+
+    fn text(html: &str) -> String {
+        let mut out = String::new();
+        to_text(html, &mut out);
+        out
+    }
+
+    #[test]
+    fn strips_markup_and_keeps_text() {
+        let html = "<!DOCTYPE html><html><head><title>T &amp; U</title>\
+            <script>var x = '<p>no</p>';</script><style>p{}</style></head>\
+            <body><!-- c --><p>Hello <b>wor</b>ld&nbsp;!</p><div>Next<br>line</div>\
+            <noscript>hidden</noscript><template><p>tpl</p></template>\
+            <a href=\"x>y\" title='a>b'>link</a> 1 < 2</body></html>";
+        assert_eq!(text(html), "T & U\nHello world !\nNext\nline\nlink 1 < 2");
+    }
+
+    #[test]
+    fn raw_text_end_tag_is_case_insensitive_and_unterminated_is_dropped() {
+        assert_eq!(text("a<SCRIPT>x</Script >b"), "a\nb");
+        assert_eq!(text("a<style>never closed"), "a");
+        assert_eq!(text("a<!-- never closed"), "a");
+        assert_eq!(text("a<p class='never closed"), "a");
+    }
+
+    #[test]
+    fn hostile_pages_are_linear() {
+        // 200k attributes and 100k nested divs: must finish quickly, in one pass.
+        let attrs: String = (0..200_000).map(|i| format!(" a{i}=\"v\"")).collect();
+        let html = format!("<div{attrs}>x</div>");
+        assert_eq!(text(&html), "x");
+        let deep = "<div>".repeat(100_000) + "deep" + &"</div>".repeat(100_000);
+        assert_eq!(text(&deep), "deep");
+        let lt = "<".repeat(100_000);
+        assert_eq!(text(&lt).len(), 100_000);
+    }
+}

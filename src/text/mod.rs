@@ -1,0 +1,17 @@
+//! From payload bytes to normalised text and features.
+//!
+//! [`charset`] decodes bytes to UTF-8, [`html`] strips markup into text (through
+//! [`normalize`], which also normalises plain text), [`tokenize`] splits text into Lucene-style
+//! terms ([`stop`] words, [`porter`] stems) and [`features`] hashes term n-grams into the
+//! 128-bit feature hashes that SimHash sums.
+
+pub mod charset;
+pub mod entities;
+pub mod features;
+pub mod html;
+pub mod normalize;
+pub mod porter;
+pub mod stop;
+pub mod tokenize;
+
+pub use tokenize::TokenOptions;
