@@ -106,7 +106,12 @@ pub struct FingerprintArgs {
     #[arg(long, value_enum, default_value_t = Features::Native)]
     pub features: Features,
     /// Word n-gram sizes (1..8), comma separated.
-    #[arg(long, value_delimiter = ',', default_value = "3,5", value_name = "N,..")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "3,5",
+        value_name = "N,.."
+    )]
     pub ngrams: Vec<usize>,
     /// Keep case.
     #[arg(long)]

@@ -65,11 +65,17 @@ pub fn config(a: &FingerprintArgs) -> anyhow::Result<BuildConfig> {
 /// Runs the command.
 pub fn run(a: FingerprintArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let cfg = config(&a)?;
-    let total: u64 = discover::discover(&cfg.inputs, &ReadOptions { split_bytes: 0, ..cfg.read.clone() })
-        .shards
-        .iter()
-        .map(|s| s.size)
-        .sum();
+    let total: u64 = discover::discover(
+        &cfg.inputs,
+        &ReadOptions {
+            split_bytes: 0,
+            ..cfg.read.clone()
+        },
+    )
+    .shards
+    .iter()
+    .map(|s| s.size)
+    .sum();
     let bar = Bar::new(total, quiet);
     let started = Instant::now();
     let report = build(&cfg, &bar)

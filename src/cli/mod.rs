@@ -33,7 +33,9 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
     if let Some(n) = cli.threads {
         anyhow::ensure!(n > 0, "--threads must be at least 1");
         // A pool built earlier in this process (tests) keeps its size; that is harmless.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
     }
     match cli.command {
         args::Command::Fingerprint(a) => fingerprint::run(a, cli.quiet),

@@ -11,7 +11,9 @@ use crate::synth::{write_crawl, Origin, SynthConfig};
 /// Runs the command.
 pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(
-        (0.0..=1.0).contains(&(a.exact_share + a.near_share)) && a.exact_share >= 0.0 && a.near_share >= 0.0,
+        (0.0..=1.0).contains(&(a.exact_share + a.near_share))
+            && a.exact_share >= 0.0
+            && a.near_share >= 0.0,
         "--exact-share and --near-share must be shares that add up to at most 1"
     );
     let cfg = SynthConfig {
@@ -25,7 +27,8 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let (paths, truth) = write_crawl(&a.output, &cfg)?;
     let tpath = a.output.join("truth.tsv");
     let mut w = std::io::BufWriter::new(
-        std::fs::File::create(&tpath).with_context(|| format!("cannot create {}", tpath.display()))?,
+        std::fs::File::create(&tpath)
+            .with_context(|| format!("cannot create {}", tpath.display()))?,
     );
     writeln!(w, "id\torigin\tof")?;
     for (id, o) in truth.ids.iter().zip(&truth.origins) {

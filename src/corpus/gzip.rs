@@ -18,7 +18,7 @@ use super::{Shard, Sink, Skip, SourceLoc, WorkUnit};
 use crate::Result;
 
 /// How much to inflate between parser calls.
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 256 << 10;
 
 /// A member seen in this shard: where its inflated bytes start in the stream, and where it lies
 /// in the file.
@@ -34,6 +34,8 @@ pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Resu
     let map = mmap::map(&shard.path)?;
     let data: &[u8] = &map;
     let mut window: Vec<u8> = Vec::with_capacity(CHUNK * 2);
+    // Inflate target, zeroed once: zeroing per read would cost more than inflating.
+    let mut chunk = vec![0u8; CHUNK];
     // Inflated stream position of window[0].
     let mut window_base = 0u64;
     let mut members: Vec<Member> = Vec::new();
@@ -46,7 +48,11 @@ pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Resu
         if !data[pos..].starts_with(&[0x1f, 0x8b]) {
             // Trailing zero padding is common; anything else is junk after the last member.
             if data[pos..].iter().any(|b| *b != 0) {
-                sink.skip(Skip::Garbage, pos as u64, "bytes after the last gzip member");
+                sink.skip(
+                    Skip::Garbage,
+                    pos as u64,
+                    "bytes after the last gzip member",
+                );
             }
             break;
         }
@@ -58,15 +64,10 @@ pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Resu
         });
         let mut dec = GzDecoder::new(&data[pos..]);
         let member_ok = loop {
-            let old = window.len();
-            window.resize(old + CHUNK, 0);
-            match dec.read(&mut window[old..]) {
-                Ok(0) => {
-                    window.truncate(old);
-                    break true;
-                }
+            match dec.read(&mut chunk) {
+                Ok(0) => break true,
                 Ok(n) => {
-                    window.truncate(old + n);
+                    window.extend_from_slice(&chunk[..n]);
                     inflated += n as u64;
                     drain(
                         &mut parser,
@@ -79,7 +80,6 @@ pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Resu
                     );
                 }
                 Err(e) => {
-                    window.truncate(old);
                     failure = Some(e);
                     break false;
                 }

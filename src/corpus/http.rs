@@ -47,7 +47,10 @@ fn parse_head(body: &[u8]) -> Result<HttpHead<'_>, ()> {
             break;
         }
         if let Some(colon) = memchr::memchr(b':', l) {
-            if l[..colon].trim_ascii().eq_ignore_ascii_case(b"content-type") {
+            if l[..colon]
+                .trim_ascii()
+                .eq_ignore_ascii_case(b"content-type")
+            {
                 content_type = Some(l[colon + 1..].trim_ascii());
             }
         }

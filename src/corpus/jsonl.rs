@@ -11,8 +11,8 @@ use std::io::{BufRead, BufReader};
 use serde_json::{Map, Value};
 
 use super::mmap;
-use super::{Document, ReadOptions, Shard, ShardFormat, Sink, Skip, SourceLoc};
 use super::WorkUnit;
+use super::{Document, ReadOptions, Shard, ShardFormat, Sink, Skip, SourceLoc};
 use crate::Result;
 
 /// Reads a JSONL work unit.
@@ -124,4 +124,3 @@ fn line(
         payload: Cow::Owned(body.into_bytes()),
     });
 }
-

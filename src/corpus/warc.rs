@@ -86,11 +86,7 @@ impl Parser {
             .unwrap_or(buf.len());
         let b = &buf[ws..];
         if b.is_empty() {
-            return if eof {
-                end_or_skip(ws)
-            } else {
-                Step::NeedMore
-            };
+            return if eof { end_or_skip(ws) } else { Step::NeedMore };
         }
         if b.len() < 8 && !eof {
             return Step::NeedMore;
@@ -285,7 +281,11 @@ pub fn deliver(rec: &Record<'_>, loc: SourceLoc, file_offset: u64, sink: &mut dy
             (Some(head.status), ct, cs, &rec.body[head.payload_start..])
         }
         Some(Err(())) => {
-            sink.skip(Skip::MalformedHttp, file_offset, "unparseable HTTP status line");
+            sink.skip(
+                Skip::MalformedHttp,
+                file_offset,
+                "unparseable HTTP status line",
+            );
             return;
         }
         None => {

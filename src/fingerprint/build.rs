@@ -212,7 +212,10 @@ struct UnitSink<'a> {
 impl UnitSink<'_> {
     fn skipped(&mut self, reason: Skip, offset: u64, detail: &str) {
         self.out.skips.add(reason);
-        let loud = matches!(reason, Skip::Truncated | Skip::Garbage | Skip::MalformedRecord);
+        let loud = matches!(
+            reason,
+            Skip::Truncated | Skip::Garbage | Skip::MalformedRecord
+        );
         if loud && self.messages < MESSAGES_PER_UNIT {
             self.messages += 1;
             self.progress.warn(&format!(

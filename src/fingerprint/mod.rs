@@ -15,7 +15,7 @@ pub use params::{FeatureMode, Params};
 
 use xxhash_rust::xxh3::xxh3_128;
 
-use crate::text::{features, tokenize};
+use crate::text::features::{self, TermHasher};
 use simhash::Accumulator;
 
 /// What is computed for each document.
@@ -38,7 +38,7 @@ pub struct Fingerprints {
 pub struct Fingerprinter {
     params: Params,
     term_hashes: Vec<u64>,
-    scratch: Vec<u8>,
+    terms: TermHasher,
     acc: Accumulator,
 }
 
@@ -46,9 +46,9 @@ impl Fingerprinter {
     /// A fingerprinter for `params`.
     pub fn new(params: Params) -> Self {
         Fingerprinter {
+            terms: TermHasher::new(params.tokens, params.seed),
             params,
             term_hashes: Vec::new(),
-            scratch: Vec::new(),
             acc: Accumulator::default(),
         }
     }
@@ -76,10 +76,7 @@ impl Fingerprinter {
             FeatureMode::Native => {
                 self.term_hashes.clear();
                 let seed = self.params.seed;
-                let hashes = &mut self.term_hashes;
-                tokenize::for_each_term(text, self.params.tokens, &mut self.scratch, |t| {
-                    hashes.push(features::term_hash(t, seed))
-                });
+                self.terms.push_terms(text, &mut self.term_hashes);
                 self.acc.reset();
                 let acc = &mut self.acc;
                 features::for_each_feature(&self.term_hashes, &self.params.ngrams, seed, |h| {

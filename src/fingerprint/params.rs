@@ -67,9 +67,21 @@ impl Params {
                 d.push(format!("{name}: {a} vs {b}"));
             }
         };
-        check("features", format!("{:?}", self.features), format!("{:?}", other.features));
-        check("ngrams", format!("{:?}", self.ngrams), format!("{:?}", other.ngrams));
-        check("tokens", format!("{:?}", self.tokens), format!("{:?}", other.tokens));
+        check(
+            "features",
+            format!("{:?}", self.features),
+            format!("{:?}", other.features),
+        );
+        check(
+            "ngrams",
+            format!("{:?}", self.ngrams),
+            format!("{:?}", other.ngrams),
+        );
+        check(
+            "tokens",
+            format!("{:?}", self.tokens),
+            format!("{:?}", other.tokens),
+        );
         check("seed", self.seed.to_string(), other.seed.to_string());
         check("hash", self.hash.clone(), other.hash.clone());
         d

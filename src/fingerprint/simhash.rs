@@ -56,8 +56,11 @@ impl Accumulator {
     /// Adds one feature with weight 1.
     #[inline]
     pub fn add(&mut self, h: u128) {
-        for (k, lane) in self.lanes.iter_mut().enumerate() {
-            *lane += SPREAD[((h >> (8 * k)) & 0xff) as usize];
+        // Two u64 halves: shifting a u128 costs more than two u64 shifts.
+        let (lo, hi) = (h as u64, (h >> 64) as u64);
+        for k in 0..8 {
+            self.lanes[k] += SPREAD[((lo >> (8 * k)) & 0xff) as usize];
+            self.lanes[8 + k] += SPREAD[((hi >> (8 * k)) & 0xff) as usize];
         }
         self.pending += 1;
         self.total += 1;

@@ -40,7 +40,11 @@ fn is_word_char(c: char) -> bool {
 /// The 128-bit python-compatible SimHash of `text`; the low 64 bits are `Simhash(text).value`
 /// and all 128 bits are `Simhash(text, f=128).value`.
 pub fn simhash(text: &str) -> u128 {
-    let chars: Vec<char> = text.to_lowercase().chars().filter(|c| is_word_char(*c)).collect();
+    let chars: Vec<char> = text
+        .to_lowercase()
+        .chars()
+        .filter(|c| is_word_char(*c))
+        .collect();
     let mut counts: HashMap<&[char], u64> = HashMap::new();
     if chars.len() < 4 {
         counts.insert(&chars[..], 1);
@@ -75,7 +79,10 @@ mod tests {
 
     #[test]
     fn case_and_punctuation_do_not_matter() {
-        assert_eq!(simhash("How are you? I am fine."), simhash("howareyouiamfine"));
+        assert_eq!(
+            simhash("How are you? I am fine."),
+            simhash("howareyouiamfine")
+        );
         assert_ne!(simhash("how are you"), simhash("how are yov"));
     }
 }

@@ -112,7 +112,9 @@ impl Vocab {
         let words = (0..size)
             .map(|_| {
                 let n = 1 + rng.below(3) as usize;
-                (0..n).map(|_| SYL[rng.below(SYL.len() as u64) as usize]).collect()
+                (0..n)
+                    .map(|_| SYL[rng.below(SYL.len() as u64) as usize])
+                    .collect()
             })
             .collect();
         let mut acc = 0.0;
@@ -128,7 +130,10 @@ impl Vocab {
 
     fn word(&self, rng: &mut SplitMix64) -> &str {
         let u = rng.unit();
-        let i = self.cdf.partition_point(|c| *c < u).min(self.words.len() - 1);
+        let i = self
+            .cdf
+            .partition_point(|c| *c < u)
+            .min(self.words.len() - 1);
         &self.words[i]
     }
 
@@ -150,7 +155,8 @@ impl Vocab {
 }
 
 fn page(site: usize, title: &str, paragraphs: &[String]) -> String {
-    let mut h = String::with_capacity(4096 + paragraphs.iter().map(|p| p.len() + 16).sum::<usize>());
+    let mut h =
+        String::with_capacity(4096 + paragraphs.iter().map(|p| p.len() + 16).sum::<usize>());
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
     h.push_str(&format!("<title>{title} &mdash; site {site}</title>"));
     h.push_str("<style>body{font-family:sans-serif;margin:0 auto;max-width:40em}.nav a{padding:4px}</style>");
@@ -215,7 +221,11 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
         .collect();
     let mut writers = paths
         .iter()
-        .map(|p| File::create(p).map(BufWriter::new).map_err(|e| Error::io(p, e)))
+        .map(|p| {
+            File::create(p)
+                .map(BufWriter::new)
+                .map_err(|e| Error::io(p, e))
+        })
         .collect::<Result<Vec<_>>>()?;
     for (i, w) in writers.iter_mut().enumerate() {
         let info = warc_record(
@@ -256,7 +266,10 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
         } else {
             let n = 2 + rng.below(2 * cfg.paragraphs as u64 - 2) as usize;
             let paras: Vec<String> = (0..n).map(|_| vocab.paragraph(&mut rng)).collect();
-            let title = (0..4).map(|_| vocab.word(&mut rng)).collect::<Vec<_>>().join(" ");
+            let title = (0..4)
+                .map(|_| vocab.word(&mut rng))
+                .collect::<Vec<_>>()
+                .join(" ");
             (Origin::Original, rng.below(200) as usize, title, paras)
         };
         let html = page(site, &title, &paras);

@@ -47,7 +47,8 @@ fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
     let mut at = 0;
     while let Some(p) = memchr::memmem::find(&head[at..], b"<meta") {
         let tag_start = at + p;
-        let tag_end = memchr::memchr(b'>', &head[tag_start..]).map_or(head.len(), |e| tag_start + e);
+        let tag_end =
+            memchr::memchr(b'>', &head[tag_start..]).map_or(head.len(), |e| tag_start + e);
         let tag = &head[tag_start..tag_end];
         if let Some(c) = memchr::memmem::find(tag, b"charset") {
             let rest = &tag[c + 7..];
@@ -83,15 +84,24 @@ mod tests {
     #[test]
     fn order_of_evidence() {
         // BOM wins over everything.
-        assert_eq!(decode(b"\xEF\xBB\xBFcaf\xC3\xA9", Some("latin1"), true), "café");
+        assert_eq!(
+            decode(b"\xEF\xBB\xBFcaf\xC3\xA9", Some("latin1"), true),
+            "café"
+        );
         // Header beats meta.
         let html = b"<meta charset=utf-8>caf\xE9";
-        assert_eq!(decode(html, Some("iso-8859-1"), true), "<meta charset=utf-8>café");
+        assert_eq!(
+            decode(html, Some("iso-8859-1"), true),
+            "<meta charset=utf-8>café"
+        );
         // Meta when no header.
         let html = b"<html><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\">caf\xE9";
         assert!(decode(html, None, true).ends_with("café"));
         // Valid UTF-8 is borrowed.
-        assert!(matches!(decode("naïve".as_bytes(), None, true), Cow::Borrowed(_)));
+        assert!(matches!(
+            decode("naïve".as_bytes(), None, true),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -99,7 +109,11 @@ mod tests {
         let s = decode(b"ok \xFF\xFE\xFD bytes", Some("utf-8"), false);
         assert!(s.starts_with("ok ") && s.ends_with(" bytes") && s.contains('\u{fffd}'));
         // Undeclared non-UTF-8 goes to the detector and still decodes.
-        let s = decode(b"Gr\xFC\xDFe aus K\xF6ln, sch\xF6ne Gr\xFC\xDFe", None, false);
+        let s = decode(
+            b"Gr\xFC\xDFe aus K\xF6ln, sch\xF6ne Gr\xFC\xDFe",
+            None,
+            false,
+        );
         assert!(s.contains("Grüße"), "{s}");
     }
 }

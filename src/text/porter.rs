@@ -10,7 +10,11 @@ pub fn stem(word: &mut [u8]) -> usize {
     if word.len() <= 2 {
         return word.len();
     }
-    let mut s = Stemmer { b: word, k: 0, j: 0 };
+    let mut s = Stemmer {
+        b: word,
+        k: 0,
+        j: 0,
+    };
     s.k = s.b.len() - 1;
     s.step1ab();
     if s.k > 0 {
@@ -380,7 +384,9 @@ mod tests {
 
     #[test]
     fn never_panics_on_short_or_odd_words() {
-        for w in ["", "s", "ss", "eed", "ing", "ation", "ational", "y", "yed", "ying", "e", "ll"] {
+        for w in [
+            "", "s", "ss", "eed", "ing", "ation", "ational", "y", "yed", "ying", "e", "ll",
+        ] {
             let _ = stem_str(w);
         }
         let letters = b"aeiouysltnbd";

@@ -10,10 +10,43 @@ pub const ENGLISH: [&str; 33] = [
 
 /// Whether `word` (already lowercased) is a stop word.
 pub fn is_stop(word: &[u8]) -> bool {
-    word.len() <= 5
-        && ENGLISH
-            .binary_search_by(|w| w.as_bytes().cmp(word))
-            .is_ok()
+    // A literal match compiles to a length switch and a few word compares; a test below keeps
+    // it equal to the list.
+    matches!(
+        word,
+        b"a" | b"an"
+            | b"and"
+            | b"are"
+            | b"as"
+            | b"at"
+            | b"be"
+            | b"but"
+            | b"by"
+            | b"for"
+            | b"if"
+            | b"in"
+            | b"into"
+            | b"is"
+            | b"it"
+            | b"no"
+            | b"not"
+            | b"of"
+            | b"on"
+            | b"or"
+            | b"such"
+            | b"that"
+            | b"the"
+            | b"their"
+            | b"then"
+            | b"there"
+            | b"these"
+            | b"they"
+            | b"this"
+            | b"to"
+            | b"was"
+            | b"will"
+            | b"with"
+    )
 }
 
 #[cfg(test)]
@@ -26,5 +59,9 @@ mod tests {
         }
         assert!(!super::is_stop(b"rose"));
         assert!(!super::is_stop(b"The"));
+        // Nothing outside the list matches.
+        for w in ["", "th", "thee", "these1", "withe", "an ", "ist"] {
+            assert!(!super::is_stop(w.as_bytes()), "{w}");
+        }
     }
 }

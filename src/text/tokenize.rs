@@ -33,6 +33,110 @@ impl Default for TokenOptions {
     }
 }
 
+/// Calls `f` with each word of `text`: the UAX #29 word segments (those holding a letter or
+/// digit) of each whitespace-separated chunk. Pure-ASCII chunks take a fast path that applies
+/// the same rules (WB5-WB13b restricted to ASCII); a test checks it against
+/// `unicode-segmentation`.
+pub fn for_each_word<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
+    for chunk in text.split(|c: char| c.is_ascii_whitespace()) {
+        if chunk.is_empty() {
+            continue;
+        }
+        if chunk.is_ascii() {
+            ascii_words(chunk, &mut f);
+        } else {
+            chunk.unicode_words().for_each(&mut f);
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Letter,
+    Digit,
+    Underscore,
+    /// `:` (MidLetter)
+    MidLetter,
+    /// `.` and `'` (MidNumLet, Single_Quote)
+    MidNumLet,
+    /// `,` and `;` (MidNum)
+    MidNum,
+    Other,
+}
+
+fn class(b: u8) -> Class {
+    match b {
+        b'a'..=b'z' | b'A'..=b'Z' => Class::Letter,
+        b'0'..=b'9' => Class::Digit,
+        b'_' => Class::Underscore,
+        b':' => Class::MidLetter,
+        b'.' | b'\'' => Class::MidNumLet,
+        b',' | b';' => Class::MidNum,
+        _ => Class::Other,
+    }
+}
+
+fn ascii_words<'t>(chunk: &'t str, f: &mut impl FnMut(&'t str)) {
+    use Class::*;
+    let b = chunk.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        if !matches!(class(b[i]), Letter | Digit | Underscore) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut alnum = class(b[i]) != Underscore;
+        i += 1;
+        while i < n {
+            let c = class(b[i]);
+            if matches!(c, Letter | Digit | Underscore) {
+                alnum |= c != Underscore;
+                i += 1;
+                continue;
+            }
+            let (prev, next) = (class(b[i - 1]), b.get(i + 1).map_or(Other, |x| class(*x)));
+            let letters = prev == Letter && next == Letter && matches!(c, MidLetter | MidNumLet);
+            let digits = prev == Digit && next == Digit && matches!(c, MidNum | MidNumLet);
+            if letters || digits {
+                i += 2;
+                continue;
+            }
+            break;
+        }
+        if alnum {
+            f(&chunk[start..i]);
+        }
+    }
+}
+
+/// Runs the analysis chain on one word; `None` when it is dropped (a stop word, or nothing
+/// left). The term is left in `scratch`.
+pub fn analyze<'s>(word: &str, opts: TokenOptions, scratch: &'s mut Vec<u8>) -> Option<&'s [u8]> {
+    scratch.clear();
+    if opts.lowercase {
+        if word.is_ascii() {
+            scratch.extend(word.bytes().map(|b| b.to_ascii_lowercase()));
+        } else {
+            scratch.extend_from_slice(word.to_lowercase().as_bytes());
+        }
+    } else {
+        scratch.extend_from_slice(word.as_bytes());
+    }
+    if opts.possessive {
+        strip_possessive(scratch);
+    }
+    if scratch.is_empty() || (opts.stopwords && stop::is_stop(scratch)) {
+        return None;
+    }
+    if opts.stem && scratch.is_ascii() {
+        let n = porter::stem(scratch);
+        scratch.truncate(n);
+    }
+    Some(scratch)
+}
+
 /// Calls `f` with each term of `text`. `scratch` is reused between calls to avoid allocation.
 pub fn for_each_term(
     text: &str,
@@ -40,29 +144,11 @@ pub fn for_each_term(
     scratch: &mut Vec<u8>,
     mut f: impl FnMut(&[u8]),
 ) {
-    for word in text.unicode_words() {
-        scratch.clear();
-        if opts.lowercase {
-            if word.is_ascii() {
-                scratch.extend(word.bytes().map(|b| b.to_ascii_lowercase()));
-            } else {
-                scratch.extend_from_slice(word.to_lowercase().as_bytes());
-            }
-        } else {
-            scratch.extend_from_slice(word.as_bytes());
+    for_each_word(text, |word| {
+        if let Some(t) = analyze(word, opts, scratch) {
+            f(t);
         }
-        if opts.possessive {
-            strip_possessive(scratch);
-        }
-        if scratch.is_empty() || (opts.stopwords && stop::is_stop(scratch)) {
-            continue;
-        }
-        if opts.stem && scratch.is_ascii() {
-            let n = porter::stem(scratch);
-            scratch.truncate(n);
-        }
-        f(scratch);
-    }
+    });
 }
 
 fn strip_possessive(w: &mut Vec<u8>) {
@@ -70,7 +156,10 @@ fn strip_possessive(w: &mut Vec<u8>) {
     if n >= 2 && matches!(w[n - 1], b's' | b'S') {
         if w[n - 2] == b'\'' {
             w.truncate(n - 2);
-        } else if n >= 4 && (w[n - 4..n - 1] == *"\u{2019}".as_bytes() || w[n - 4..n - 1] == *"\u{201b}".as_bytes()) {
+        } else if n >= 4
+            && (w[n - 4..n - 1] == *"\u{2019}".as_bytes()
+                || w[n - 4..n - 1] == *"\u{201b}".as_bytes())
+        {
             w.truncate(n - 4);
         }
     }
@@ -110,9 +199,35 @@ mod tests {
             stem: false,
             possessive: false,
         };
-        assert_eq!(terms("The rose's Petals", opts), ["The", "rose's", "Petals"]);
+        assert_eq!(
+            terms("The rose's Petals", opts),
+            ["The", "rose's", "Petals"]
+        );
         let curly = terms("John\u{2019}s book", TokenOptions::default());
         assert_eq!(curly, ["john", "book"]);
+    }
+
+    fn lcg(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *state >> 33
+    }
+
+    #[test]
+    fn ascii_fast_path_equals_unicode_segmentation() {
+        let alphabet = b"aZk9 0_.:,;'-!x\t\n\"(";
+        let mut s = 1;
+        for _ in 0..20_000 {
+            let len = (lcg(&mut s) % 24) as usize;
+            let text: String = (0..len)
+                .map(|_| alphabet[(lcg(&mut s) % alphabet.len() as u64) as usize] as char)
+                .collect();
+            let mut fast = Vec::new();
+            for_each_word(&text, |w| fast.push(w));
+            let slow: Vec<&str> = text.unicode_words().collect();
+            assert_eq!(fast, slow, "text {text:?}");
+        }
     }
 
     #[test]

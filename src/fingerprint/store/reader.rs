@@ -63,7 +63,10 @@ impl Store {
             if m.len() != want {
                 return Err(Error::store(
                     path,
-                    format!("{name} has {} bytes, expected {want} for {n} documents", m.len()),
+                    format!(
+                        "{name} has {} bytes, expected {want} for {n} documents",
+                        m.len()
+                    ),
                 ));
             }
             Ok(m)
@@ -88,7 +91,10 @@ impl Store {
             manifest,
         };
         if s.ids.len() as u64 != ids_len || s.urls.len() as u64 != urls_len {
-            return Err(Error::store(path, "ids.bin or urls.bin does not match its index"));
+            return Err(Error::store(
+                path,
+                "ids.bin or urls.bin does not match its index",
+            ));
         }
         Ok(s)
     }

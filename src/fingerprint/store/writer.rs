@@ -106,8 +106,12 @@ impl StoreWriter {
             urls_idx: open(col::URLS_IDX)?,
         };
         let zero = 0u64.to_le_bytes();
-        cols.ids_idx.write_all(&zero).map_err(|e| Error::io(&tmp, e))?;
-        cols.urls_idx.write_all(&zero).map_err(|e| Error::io(&tmp, e))?;
+        cols.ids_idx
+            .write_all(&zero)
+            .map_err(|e| Error::io(&tmp, e))?;
+        cols.urls_idx
+            .write_all(&zero)
+            .map_err(|e| Error::io(&tmp, e))?;
         Ok(StoreWriter {
             target: target.to_path_buf(),
             tmp,
@@ -134,7 +138,10 @@ impl StoreWriter {
             w(&mut c.fp128, &(row.fp128 as u64).to_le_bytes())?;
             w(&mut c.fp128, &((row.fp128 >> 64) as u64).to_le_bytes())?;
             w(&mut c.content, &(row.content_hash as u64).to_le_bytes())?;
-            w(&mut c.content, &((row.content_hash >> 64) as u64).to_le_bytes())?;
+            w(
+                &mut c.content,
+                &((row.content_hash >> 64) as u64).to_le_bytes(),
+            )?;
             w(&mut c.flags, &[flags])?;
             w(&mut c.text_len, &row.text_len.to_le_bytes())?;
             w(&mut c.terms, &row.terms.to_le_bytes())?;
@@ -179,14 +186,16 @@ impl StoreWriter {
             cols.urls_idx,
         ] {
             f.flush().map_err(|e| Error::io(&tmp, e))?;
-            let file = f.into_inner().map_err(|e| Error::io(&tmp, e.into_error()))?;
+            let file = f
+                .into_inner()
+                .map_err(|e| Error::io(&tmp, e.into_error()))?;
             file.sync_all().map_err(|e| Error::io(&tmp, e))?;
         }
         manifest.docs = self.docs;
         manifest.stats.documents = self.docs;
         manifest.stats.duplicate_ids = self.duplicate_ids;
-        let json = serde_json::to_vec_pretty(&manifest)
-            .map_err(|e| Error::store(&tmp, e.to_string()))?;
+        let json =
+            serde_json::to_vec_pretty(&manifest).map_err(|e| Error::store(&tmp, e.to_string()))?;
         let mpath = tmp.join(col::MANIFEST);
         let mut f = File::create(&mpath).map_err(|e| Error::io(&mpath, e))?;
         f.write_all(&json).map_err(|e| Error::io(&mpath, e))?;

@@ -1,0 +1,120 @@
+//! Helpers shared by the integration tests: WARC records, gzip members and running the binary.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+
+/// A WARC record with the given version, line ending, extra header lines and block.
+pub fn record(version: &str, nl: &str, headers: &[(&str, &str)], block: &[u8]) -> Vec<u8> {
+    record_with_length(version, nl, headers, block, block.len())
+}
+
+/// Like [`record`], with a declared Content-Length that may be wrong.
+pub fn record_with_length(
+    version: &str,
+    nl: &str,
+    headers: &[(&str, &str)],
+    block: &[u8],
+    declared: usize,
+) -> Vec<u8> {
+    let mut r = format!("{version}{nl}");
+    for (k, v) in headers {
+        r.push_str(&format!("{k}: {v}{nl}"));
+    }
+    r.push_str(&format!("Content-Length: {declared}{nl}{nl}"));
+    let mut v = r.into_bytes();
+    v.extend_from_slice(block);
+    v.extend_from_slice(format!("{nl}{nl}").as_bytes());
+    v
+}
+
+/// A response record (WARC/1.0, CRLF) for an HTTP 200 HTML page.
+pub fn response(id: &str, url: &str, html: &str) -> Vec<u8> {
+    response_with(id, url, 200, "text/html; charset=utf-8", html.as_bytes())
+}
+
+/// A response record with any status, content type and payload bytes.
+pub fn response_with(id: &str, url: &str, status: u16, ctype: &str, payload: &[u8]) -> Vec<u8> {
+    let mut block = format!("HTTP/1.1 {status} X\r\nContent-Type: {ctype}\r\n\r\n").into_bytes();
+    block.extend_from_slice(payload);
+    record(
+        "WARC/1.0",
+        "\r\n",
+        &[
+            ("WARC-Type", "response"),
+            ("WARC-Record-ID", &format!("<{id}>")),
+            ("WARC-Target-URI", url),
+            ("Content-Type", "application/http; msgtype=response"),
+        ],
+        &block,
+    )
+}
+
+/// One gzip member holding `data`.
+pub fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// A page with enough distinct words to pass the short-document threshold.
+pub fn page(seed: usize, words: usize) -> String {
+    let body: Vec<String> = (0..words)
+        .map(|i| format!("w{}x{}", (i * 7919 + seed * 104729) % 5003, i % 13))
+        .collect();
+    format!("<html><body><p>{}</p></body></html>", body.join(" "))
+}
+
+/// Runs the binary.
+pub fn neardup(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_neardup"))
+        .args(args)
+        .output()
+        .expect("run neardup")
+}
+
+/// Runs `neardup fingerprint` on `inputs` into `store` and returns the output.
+pub fn fingerprint(inputs: &[&Path], store: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<String> = vec!["fingerprint".into(), "-q".into()];
+    args.extend(inputs.iter().map(|p| p.to_string_lossy().into_owned()));
+    args.extend([
+        "-o".into(),
+        store.to_string_lossy().into_owned(),
+        "--force".into(),
+    ]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    neardup(&refs)
+}
+
+/// Exports a store as TSV rows (header dropped), split into fields.
+pub fn export_tsv(store: &Path) -> Vec<Vec<String>> {
+    let out = neardup(&[
+        "export",
+        &store.to_string_lossy(),
+        "--format",
+        "tsv",
+        "-o",
+        "-",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
