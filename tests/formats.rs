@@ -204,7 +204,7 @@ fn store_is_the_same_for_any_thread_count_and_split() {
         split_bytes: 10_000,
         ..ReadOptions::default()
     };
-    let found = discover(&[shard.clone()], &read);
+    let found = discover(std::slice::from_ref(&shard), &read);
     assert!(found.units.len() > 10, "{} units", found.units.len());
     let cfg = BuildConfig {
         inputs: vec![shard.clone()],

@@ -50,7 +50,7 @@ impl Progress for Bar {
         if bytes > 0 {
             self.bar.inc(bytes);
         }
-        if docs > 0 && total % 1024 == 0 {
+        if docs > 0 && total.is_multiple_of(1024) {
             let secs = self.started.elapsed().as_secs_f64().max(1e-3);
             self.bar
                 .set_message(format!("{total} docs, {:.0} docs/s", total as f64 / secs));

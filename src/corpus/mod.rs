@@ -1,6 +1,6 @@
 //! Crawl shards in, documents out.
 //!
-//! A shard is one input file. [`discover`] walks the command line's paths, detects each file's
+//! A shard is one input file. [`mod@discover`] walks the command line's paths, detects each file's
 //! format from its first bytes (not its name) and splits large uncompressed shards into work
 //! units at record boundaries. The readers ([`warc`], [`jsonl`], [`files`]) turn a unit into
 //! [`Document`]s and hand them, one at a time, to a [`Sink`]; a record that cannot be read is

@@ -383,7 +383,10 @@ mod tests {
         )
     }
 
-    fn parse_all(data: &[u8]) -> (Vec<(usize, Vec<u8>, bool)>, Vec<Skip>) {
+    /// (offset, body, repaired) per record.
+    type Parsed = Vec<(usize, Vec<u8>, bool)>;
+
+    fn parse_all(data: &[u8]) -> (Parsed, Vec<Skip>) {
         let mut p = Parser::default();
         let mut pos = 0;
         let (mut recs, mut skips) = (vec![], vec![]);
