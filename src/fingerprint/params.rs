@@ -33,7 +33,7 @@ pub struct Params {
 }
 
 /// The current feature hashing scheme; bump when `text::features` changes its bits.
-pub const HASH_SCHEME: &str = "xxh3-64 terms, xxh3-128 n-grams, v1";
+pub const HASH_SCHEME: &str = "xxh3-64 terms, mix128 n-grams, v1";
 
 impl Default for Params {
     fn default() -> Self {

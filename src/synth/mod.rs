@@ -154,23 +154,61 @@ impl Vocab {
     }
 }
 
+/// A page in a site's template. The boilerplate (head, navigation, inline script, JSON-LD,
+/// sidebar, footer) makes markup about two thirds of the bytes, as on typical crawled pages.
 fn page(site: usize, title: &str, paragraphs: &[String]) -> String {
     let mut h =
-        String::with_capacity(4096 + paragraphs.iter().map(|p| p.len() + 16).sum::<usize>());
+        String::with_capacity(12_288 + paragraphs.iter().map(|p| p.len() + 32).sum::<usize>());
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     h.push_str(&format!("<title>{title} &mdash; site {site}</title>"));
-    h.push_str("<style>body{font-family:sans-serif;margin:0 auto;max-width:40em}.nav a{padding:4px}</style>");
-    h.push_str("<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}gtag('js',new Date());</script>");
     h.push_str(&format!(
-        "</head><body><div class=\"nav\"><a href=\"/\">Home</a> <a href=\"/about\">About site {site}</a> <a href=\"/contact\">Contact</a></div><main><h1>{title}</h1>"
+        "<link rel=\"stylesheet\" href=\"https://cdn.site{site}.example/css/main.min.css?v=20261122\">\
+         <link rel=\"canonical\" href=\"https://site{site}.example/\">"
+    ));
+    h.push_str("<style>body{font-family:-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:72em;color:#222}\
+        .nav a{padding:4px 8px;text-decoration:none}.sidebar{float:right;width:18em}.cookie{position:fixed;bottom:0}</style>");
+    h.push_str("<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}\
+        gtag('js',new Date());gtag('config','G-XXXXXXX',{anonymize_ip:true});\
+        (function(w,d,s,l,i){w[l]=w[l]||[];w[l].push({'gtm.start':new Date().getTime(),event:'gtm.js'});\
+        var f=d.getElementsByTagName(s)[0],j=d.createElement(s),dl=l!='dataLayer'?'&l='+l:'';j.async=true;\
+        j.src='https://www.googletagmanager.com/gtm.js?id='+i+dl;f.parentNode.insertBefore(j,f);})\
+        (window,document,'script','dataLayer','GTM-XXXX');</script>");
+    h.push_str(&format!(
+        "<script type=\"application/ld+json\">{{\"@context\":\"https://schema.org\",\"@type\":\"Article\",\
+         \"headline\":\"{title}\",\"publisher\":{{\"@type\":\"Organization\",\"name\":\"Site {site}\"}}}}</script>"
+    ));
+    h.push_str("</head><body><header class=\"site-header\"><nav class=\"nav\" role=\"navigation\"><ul class=\"menu\">");
+    for i in 0..24 {
+        h.push_str(&format!(
+            "<li class=\"menu-item menu-item-{i}\"><a class=\"nav-link\" href=\"https://site{site}.example/section/{i}/\" data-track=\"nav-{i}\">Section {i}</a></li>"
+        ));
+    }
+    h.push_str("</ul></nav></header><div class=\"container\"><main id=\"content\" class=\"post\">");
+    h.push_str(&format!(
+        "<article><h1 class=\"entry-title\">{title}</h1><div class=\"entry-content\">"
     ));
     for p in paragraphs {
-        h.push_str("<p class=\"text\">");
+        h.push_str("<p>");
         h.push_str(p);
         h.push_str("</p>\n");
     }
+    h.push_str("</div></article></main><aside class=\"sidebar\"><h3>Related</h3><ul>");
+    for i in 0..8 {
+        h.push_str(&format!(
+            "<li><a href=\"https://site{site}.example/related/{i}\" class=\"related-link\" rel=\"bookmark\">Related story {i}</a></li>"
+        ));
+    }
+    h.push_str("</ul></aside></div><footer class=\"site-footer\"><div class=\"footer-links\">");
+    for i in 0..12 {
+        h.push_str(&format!(
+            "<a href=\"https://site{site}.example/page-{i}\" class=\"footer-link\">Link {i}</a> "
+        ));
+    }
     h.push_str(&format!(
-        "</main><footer><p>&copy; 2026 Site {site}. All rights reserved.</p></footer></body></html>\n"
+        "</div><p>&copy; 2026 Site {site}. All rights reserved.</p></footer>\
+         <div class=\"cookie\" id=\"cookie-banner\">We use cookies to improve your experience. <button onclick=\"this.parentNode.remove()\">OK</button></div>\
+         <script src=\"https://cdn.site{site}.example/js/app.min.js\" defer></script></body></html>\n"
     ));
     h
 }

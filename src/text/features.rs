@@ -1,9 +1,10 @@
 //! Term n-grams to 128-bit feature hashes.
 //!
 //! Fingerprints are persisted, so feature hashing must give the same bits on every machine and
-//! in every future version. It uses XXH3, whose output is specified and frozen (unlike the
-//! std, ahash or foldhash hashers): a term's hash is `xxh3_64(term bytes, seed)`, and an n-gram's
-//! feature is `xxh3_128` of its n term hashes as little-endian bytes, seeded with `seed ^ n`.
+//! in every future version. Terms are hashed with XXH3, whose output is specified and frozen
+//! (unlike the std, ahash or foldhash hashers): a term's hash is `xxh3_64(term bytes, seed)`.
+//! An n-gram's feature is a fixed, documented mix of its n term hashes ([`ngram_hash`]); a
+//! test pins its output so any change is caught and must bump `params::HASH_SCHEME`.
 //! The low 64 bits of a feature feed SimHash-64 and all 128 bits SimHash-128, so the low half
 //! of every 128-bit fingerprint equals the 64-bit one (as in the python `simhash` package).
 //!
@@ -11,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use xxhash_rust::xxh3::{xxh3_128_with_seed, xxh3_64_with_seed};
+use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 use super::tokenize::{self, TokenOptions};
 
@@ -21,14 +22,53 @@ pub fn term_hash(term: &[u8], seed: u64) -> u64 {
     xxh3_64_with_seed(term, seed)
 }
 
-/// Feature hash of one n-gram of term hashes.
+/// Murmur3's 64-bit finaliser: full avalanche of a 64-bit word.
+#[inline]
+fn fmix64(mut k: u64) -> u64 {
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^ (k >> 33)
+}
+
+/// Per-position odd multipliers, so that the order of the terms matters.
+const MUL_LO: [u64; MAX_N] = [
+    0x9E37_79B9_7F4A_7C15,
+    0xC2B2_AE3D_27D4_EB4F,
+    0x1656_67B1_9E37_79F9,
+    0x85EB_CA77_C2B2_AE63,
+    0x27D4_EB2F_1656_67C5,
+    0xFF51_AFD7_ED55_8CCD,
+    0xC4CE_B9FE_1A85_EC53,
+    0xD6E8_FEB8_6659_FD93,
+];
+const MUL_HI: [u64; MAX_N] = [
+    0xA076_1D64_78BD_642F,
+    0xE703_7ED1_A0B4_28DB,
+    0x8EBC_6AF0_9C88_C6E3,
+    0x5899_65CC_7537_4CC3,
+    0x1D8E_4E27_C47D_124F,
+    0xBF58_476D_1CE4_E5B9,
+    0x94D0_49BB_1331_11EB,
+    0x2545_F491_4F6C_DD1D,
+];
+
+/// Feature hash of one n-gram of term hashes: two independent multiply-xorshift lanes over the
+/// (already uniformly random) term hashes, each finished by Murmur3's finaliser. Term hashes
+/// are XXH3 outputs, so this cheap mix gives uniform, order-sensitive 128-bit features.
 #[inline]
 pub fn ngram_hash(terms: &[u64], seed: u64) -> u128 {
-    let mut buf = [0u8; 8 * MAX_N];
-    for (chunk, h) in buf.chunks_exact_mut(8).zip(terms) {
-        chunk.copy_from_slice(&h.to_le_bytes());
+    let n = terms.len() as u64;
+    let mut a = seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut b = !seed ^ n.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    for (i, &h) in terms.iter().enumerate() {
+        a = (a ^ h).wrapping_mul(MUL_LO[i]);
+        a ^= a >> 32;
+        b = (b ^ h.rotate_left(23)).wrapping_mul(MUL_HI[i]);
+        b ^= b >> 29;
     }
-    xxh3_128_with_seed(&buf[..8 * terms.len()], seed ^ terms.len() as u64)
+    ((fmix64(b) as u128) << 64) | fmix64(a) as u128
 }
 
 /// Largest supported n.
@@ -138,12 +178,37 @@ mod tests {
     #[test]
     fn hashes_are_frozen() {
         // These values are persisted in stores; a change here breaks every existing store.
-        assert_eq!(term_hash(b"rose", 0), xxh3_64_with_seed(b"rose", 0));
+        assert_eq!(format!("{:016x}", term_hash(b"rose", 0)), PINNED_ROSE);
         let a = ngram_hash(&[1, 2, 3], 0);
         let b = ngram_hash(&[1, 2, 3], 0);
         assert_eq!(a, b);
         assert_ne!(ngram_hash(&[1, 2, 3], 0), ngram_hash(&[3, 2, 1], 0));
         assert_ne!(ngram_hash(&[1, 2, 3], 0), ngram_hash(&[1, 2, 3], 1));
+        assert_ne!(ngram_hash(&[1, 2], 0), ngram_hash(&[1, 2, 0], 0));
+        assert_eq!(
+            format!("{:032x}", ngram_hash(&[term_hash(b"rose", 0); 3], 0)),
+            PINNED_ROSE3
+        );
+    }
+
+    const PINNED_ROSE3: &str = "004f0f3d393f1ddfb883d4bfbe6325a4";
+    const PINNED_ROSE: &str = "d6ea2b8b8a72aca7";
+
+    #[test]
+    fn feature_bits_are_balanced() {
+        // Every output bit is set for about half of 100,000 distinct n-grams.
+        let mut counts = [0u32; 128];
+        let n = 100_000u64;
+        for i in 0..n {
+            let h = ngram_hash(&[term_hash(&i.to_le_bytes(), 0), 7, 9], 0);
+            for (j, c) in counts.iter_mut().enumerate() {
+                *c += ((h >> j) & 1) as u32;
+            }
+        }
+        for (j, c) in counts.iter().enumerate() {
+            let share = *c as f64 / n as f64;
+            assert!((0.49..0.51).contains(&share), "bit {j}: {share}");
+        }
     }
 
     #[test]
