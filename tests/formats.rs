@@ -254,3 +254,50 @@ fn fast_fingerprint_equals_the_plain_reference() {
 }
 
 const PINNED_FP64: &str = "2a075c6d0c812c80";
+
+#[test]
+fn bundled_sample_plants_duplicates_that_fingerprints_find() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
+    let store = dir.path().join("s");
+    let out = fingerprint(&[&sample], &store, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = Store::open(&store).unwrap();
+    let truth = fs::read_to_string(sample.join("truth.tsv")).unwrap();
+    let index: std::collections::HashMap<&str, usize> = (0..s.len()).map(|i| (s.id(i), i)).collect();
+    assert_eq!(index.len(), truth.lines().count() - 1);
+    let d = |a: &str, b: &str| (s.fp64()[index[a]] ^ s.fp64()[index[b]]).count_ones();
+    let (mut exact, mut near, mut near_dist) = (0, 0, Vec::new());
+    for line in truth.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[1] {
+            "exact" => {
+                exact += 1;
+                assert_eq!(d(f[0], f[2]), 0, "{line}");
+            }
+            "near" => {
+                near += 1;
+                near_dist.push(d(f[0], f[2]));
+            }
+            _ => {}
+        }
+    }
+    assert!(exact > 0 && near > 0);
+    // One changed paragraph of about ten moves a 64-bit SimHash by a few bits, while unrelated
+    // pages differ in about half of them.
+    near_dist.sort_unstable();
+    let median = near_dist[near_dist.len() / 2];
+    assert!(median <= 12, "median near-duplicate distance {median}: {near_dist:?}");
+    let originals: Vec<&str> = truth
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains("\toriginal\t"))
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    let mut far = Vec::new();
+    for w in originals.windows(2) {
+        far.push(d(w[0], w[1]));
+    }
+    far.sort_unstable();
+    assert!(far[far.len() / 2] >= 20, "unrelated pages too close: {far:?}");
+}
