@@ -264,7 +264,8 @@ fn bundled_sample_plants_duplicates_that_fingerprints_find() {
     assert!(out.status.success(), "{}", stderr(&out));
     let s = Store::open(&store).unwrap();
     let truth = fs::read_to_string(sample.join("truth.tsv")).unwrap();
-    let index: std::collections::HashMap<&str, usize> = (0..s.len()).map(|i| (s.id(i), i)).collect();
+    let index: std::collections::HashMap<&str, usize> =
+        (0..s.len()).map(|i| (s.id(i), i)).collect();
     assert_eq!(index.len(), truth.lines().count() - 1);
     let d = |a: &str, b: &str| (s.fp64()[index[a]] ^ s.fp64()[index[b]]).count_ones();
     let (mut exact, mut near, mut near_dist) = (0, 0, Vec::new());
@@ -287,7 +288,10 @@ fn bundled_sample_plants_duplicates_that_fingerprints_find() {
     // pages differ in about half of them.
     near_dist.sort_unstable();
     let median = near_dist[near_dist.len() / 2];
-    assert!(median <= 12, "median near-duplicate distance {median}: {near_dist:?}");
+    assert!(
+        median <= 12,
+        "median near-duplicate distance {median}: {near_dist:?}"
+    );
     let originals: Vec<&str> = truth
         .lines()
         .skip(1)
@@ -299,5 +303,83 @@ fn bundled_sample_plants_duplicates_that_fingerprints_find() {
         far.push(d(w[0], w[1]));
     }
     far.sort_unstable();
-    assert!(far[far.len() / 2] >= 20, "unrelated pages too close: {far:?}");
+    assert!(
+        far[far.len() / 2] >= 20,
+        "unrelated pages too close: {far:?}"
+    );
+}
+
+#[test]
+fn wet_conversion_and_clueweb22_bare_payloads() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "plain extracted text of a page with more than ten words in it for sure";
+    // WET: conversion records carry text; a warcinfo without Content-Length (ClueWeb22) is
+    // passed over by reading up to the next record.
+    let mut data =
+        b"WARC/1.0\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:info>\r\n\r\nsoftware: x\r\n\r\n"
+            .to_vec();
+    data.extend(record(
+        "WARC/1.0",
+        "\r\n",
+        &[
+            ("WARC-Type", "conversion"),
+            ("WARC-Record-ID", "<urn:wet1>"),
+            ("WARC-Target-URI", "http://wet/1"),
+            ("Content-Type", "text/plain"),
+        ],
+        text.as_bytes(),
+    ));
+    // ClueWeb22 style: a response whose block is the bare HTML, no HTTP head.
+    let html = format!("<html><body><p>{text}</p><script>skip()</script></body></html>");
+    data.extend(record(
+        "WARC/1.0",
+        "\r\n",
+        &[
+            ("WARC-Type", "response"),
+            ("WARC-Record-ID", "<urn:cw22>"),
+            ("Content-Type", "text/html"),
+        ],
+        html.as_bytes(),
+    ));
+    let path = dir.path().join("x.warc.wet");
+    fs::write(&path, &data).unwrap();
+    let store = dir.path().join("s");
+    let out = fingerprint(&[&path], &store, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = Store::open(&store).unwrap();
+    assert_eq!(
+        (0..s.len()).map(|i| s.id(i)).collect::<Vec<_>>(),
+        ["urn:wet1", "urn:cw22"]
+    );
+    assert_eq!(s.text_len()[0] as usize, text.len());
+    // Same words, same fingerprint, whichever the container.
+    assert_eq!(s.fp64()[0], s.fp64()[1]);
+    assert_eq!(s.content_hash()[0], s.content_hash()[1]);
+    assert_eq!(s.manifest.stats.other_records, 1);
+}
+
+#[test]
+fn english_filter_drops_other_languages() {
+    let dir = tempfile::tempdir().unwrap();
+    let en = "The committee published its annual report on water quality in the northern \
+              rivers, noting that pollution levels had fallen for the third year in a row.";
+    let de = "Der Ausschuss veröffentlichte seinen Jahresbericht über die Wasserqualität der \
+              nördlichen Flüsse und stellte fest, dass die Belastung das dritte Jahr in Folge sank.";
+    let mut data = response("urn:en", "", &format!("<p>{en}</p>"));
+    data.extend(response("urn:de", "", &format!("<p>{de}</p>")));
+    let path = dir.path().join("lang.warc");
+    fs::write(&path, &data).unwrap();
+    let store = dir.path().join("s");
+    assert!(fingerprint(&[&path], &store, &["--english"])
+        .status
+        .success());
+    let s = Store::open(&store).unwrap();
+    assert_eq!(
+        (0..s.len()).map(|i| s.id(i)).collect::<Vec<_>>(),
+        ["urn:en"]
+    );
+    assert_eq!(s.manifest.stats.skipped.get("not_english"), Some(&1));
+    assert!(s.manifest.filters.english_only);
+    assert!(fingerprint(&[&path], &store, &[]).status.success());
+    assert_eq!(Store::open(&store).unwrap().len(), 2);
 }

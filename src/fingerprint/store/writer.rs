@@ -222,3 +222,87 @@ impl Drop for StoreWriter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::store::{reader::Store, Filters, Stats, FORMAT, VERSION};
+
+    fn manifest() -> Manifest {
+        Manifest {
+            format: FORMAT.into(),
+            version: VERSION,
+            docs: 0,
+            params: Default::default(),
+            filters: Filters::default(),
+            stats: Stats::default(),
+            shards: vec![],
+            created_by: "test".into(),
+        }
+    }
+
+    #[test]
+    fn an_unfinished_store_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("s");
+        {
+            let mut w = StoreWriter::create(&target, false).unwrap();
+            w.push(&Row::default()).unwrap();
+            // Dropped without finish, as when a run is interrupted.
+        }
+        assert!(!target.exists());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn finish_round_trips_and_replaces_only_with_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("s");
+        let mut w = StoreWriter::create(&target, false).unwrap();
+        for i in 0..3u64 {
+            w.push(&Row {
+                id: format!("id{i}"),
+                url: if i == 1 {
+                    String::new()
+                } else {
+                    format!("u{i}")
+                },
+                fp64: i * 7,
+                fp128: (u128::from(i) << 64) | u128::from(i * 7),
+                ..Row::default()
+            })
+            .unwrap();
+        }
+        w.push(&Row {
+            id: "id0".into(),
+            ..Row::default()
+        })
+        .unwrap();
+        w.finish(manifest()).unwrap();
+        let s = Store::open(&target).unwrap();
+        assert_eq!(s.len(), 4);
+        assert_eq!(s.id(2), "id2");
+        assert_eq!(s.url(1), "");
+        assert_eq!(s.fp64(), &[0, 7, 14, 0]);
+        assert_eq!(s.fp128()[2], [14, 2]);
+        assert_eq!(s.flags()[3], flags::DUPLICATE_ID);
+        assert_eq!(s.manifest.stats.duplicate_ids, 1);
+        assert!(StoreWriter::create(&target, false).is_err());
+        let w = StoreWriter::create(&target, true).unwrap();
+        w.finish(manifest()).unwrap();
+        assert_eq!(Store::open(&target).unwrap().len(), 0);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_truncated_column_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("s");
+        let mut w = StoreWriter::create(&target, false).unwrap();
+        w.push(&Row::default()).unwrap();
+        w.finish(manifest()).unwrap();
+        fs::write(target.join(col::FP64), [0u8; 4]).unwrap();
+        let err = Store::open(&target).err().unwrap().to_string();
+        assert!(err.contains("fp64.u64"), "{err}");
+    }
+}
