@@ -103,8 +103,21 @@ const CACHE_WORDS: usize = 1 << 20;
 pub struct TermHasher {
     opts: TokenOptions,
     seed: u64,
-    cache: HashMap<Box<[u8]>, Option<u64>, foldhash::fast::FixedState>,
+    /// Words of up to 15 bytes, packed with their length into a u128 key: no allocation and
+    /// no byte-string compare on the hot path.
+    short: HashMap<u128, Option<u64>, foldhash::fast::FixedState>,
+    long: HashMap<Box<[u8]>, Option<u64>, foldhash::fast::FixedState>,
     scratch: Vec<u8>,
+}
+
+fn short_key(w: &[u8]) -> Option<u128> {
+    if w.len() > 15 {
+        return None;
+    }
+    let mut k = [0u8; 16];
+    k[..w.len()].copy_from_slice(w);
+    k[15] = w.len() as u8;
+    Some(u128::from_le_bytes(k))
 }
 
 impl TermHasher {
@@ -113,7 +126,8 @@ impl TermHasher {
         TermHasher {
             opts,
             seed,
-            cache: HashMap::with_hasher(foldhash::fast::FixedState::default()),
+            short: HashMap::with_hasher(foldhash::fast::FixedState::default()),
+            long: HashMap::with_hasher(foldhash::fast::FixedState::default()),
             scratch: Vec::new(),
         }
     }
@@ -122,19 +136,35 @@ impl TermHasher {
     /// `tokenize::for_each_term` and [`term_hash`] on each term.
     pub fn push_terms(&mut self, text: &str, out: &mut Vec<u64>) {
         let (opts, seed) = (self.opts, self.seed);
-        let cache = &mut self.cache;
+        let (short, long) = (&mut self.short, &mut self.long);
         let scratch = &mut self.scratch;
+        let mut analyze =
+            |word: &str| tokenize::analyze(word, opts, scratch).map(|t| term_hash(t, seed));
         tokenize::for_each_word(text, |word| {
-            let h = match cache.get(word.as_bytes()) {
-                Some(h) => *h,
-                None => {
-                    let h = tokenize::analyze(word, opts, scratch).map(|t| term_hash(t, seed));
-                    if cache.len() >= CACHE_WORDS {
-                        cache.clear();
+            let bytes = word.as_bytes();
+            let h = match short_key(bytes) {
+                Some(k) => match short.get(&k) {
+                    Some(h) => *h,
+                    None => {
+                        let h = analyze(word);
+                        if short.len() >= CACHE_WORDS {
+                            short.clear();
+                        }
+                        short.insert(k, h);
+                        h
                     }
-                    cache.insert(word.as_bytes().into(), h);
-                    h
-                }
+                },
+                None => match long.get(bytes) {
+                    Some(h) => *h,
+                    None => {
+                        let h = analyze(word);
+                        if long.len() >= CACHE_WORDS {
+                            long.clear();
+                        }
+                        long.insert(bytes.into(), h);
+                        h
+                    }
+                },
             };
             if let Some(h) = h {
                 out.push(h);
@@ -154,6 +184,7 @@ mod tests {
             "a rose is a rose is a rose; 3.14 e.g. don't ΣΊΣΥΦΟΣ naïve",
             "",
             "the the the",
+            "supercalifragilistic incomprehensibilities internationalization's a",
         ];
         for opts in [
             TokenOptions::default(),

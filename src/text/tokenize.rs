@@ -38,11 +38,26 @@ impl Default for TokenOptions {
 /// the same rules (WB5-WB13b restricted to ASCII); a test checks it against
 /// `unicode-segmentation`.
 pub fn for_each_word<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
-    for chunk in text.split(|c: char| c.is_ascii_whitespace()) {
-        if chunk.is_empty() {
-            continue;
+    // One byte-level pass finds the chunks and whether each is ASCII; chunk boundaries are
+    // ASCII bytes, so slicing the str there is always valid.
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    loop {
+        while i < n && b[i].is_ascii_whitespace() {
+            i += 1;
         }
-        if chunk.is_ascii() {
+        if i == n {
+            return;
+        }
+        let start = i;
+        let mut high = 0u8;
+        while i < n && !b[i].is_ascii_whitespace() {
+            high |= b[i];
+            i += 1;
+        }
+        let chunk = &text[start..i];
+        if high < 0x80 {
             ascii_words(chunk, &mut f);
         } else {
             chunk.unicode_words().for_each(&mut f);
