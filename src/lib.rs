@@ -9,6 +9,7 @@ pub mod cli;
 pub mod corpus;
 pub mod error;
 pub mod fingerprint;
+pub mod join;
 pub mod synth;
 pub mod text;
 

@@ -1,0 +1,199 @@
+//! Partition plans: which key bits each table groups fingerprints by.
+//!
+//! A table is a 64-bit mask; two fingerprints meet in a table when they agree on every masked
+//! bit. An exact plan guarantees that every pair within distance tau meets in at least one
+//! table (pigeonhole: split the 64 bits into m blocks; a pair differing in at most tau bits
+//! agrees on at least m - tau whole blocks, so one table per choice of m - tau blocks finds it).
+//! A random plan samples B bit positions T times (Chuweb21D, Algorithm 3) and finds a pair at
+//! distance h with probability 1 - (1 - C(64-h, B) / C(64, B))^T.
+
+use crate::synth::SplitMix64;
+
+/// A list of key masks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// One mask per table, in the order pairs are attributed to tables.
+    pub tables: Vec<u64>,
+    /// Whether the plan finds every pair within the tau it was made for.
+    pub exact: bool,
+    /// A short description for reports.
+    pub name: String,
+}
+
+/// Masks of `m` contiguous blocks covering the 64 bits (sizes differ by at most one).
+pub fn blocks(m: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(m);
+    let mut start = 0;
+    for i in 0..m {
+        let size = 64 / m + usize::from(i < 64 % m);
+        let mask = if size == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << size) - 1) << start
+        };
+        out.push(mask);
+        start += size;
+    }
+    out
+}
+
+fn combinations(n: usize, k: usize, f: &mut impl FnMut(&[usize])) {
+    fn go(start: usize, n: usize, k: usize, cur: &mut Vec<usize>, f: &mut impl FnMut(&[usize])) {
+        if cur.len() == k {
+            return f(cur);
+        }
+        for i in start..n {
+            if n - i < k - cur.len() {
+                break;
+            }
+            cur.push(i);
+            go(i + 1, n, k, cur, f);
+            cur.pop();
+        }
+    }
+    go(0, n, k, &mut Vec::with_capacity(k), f);
+}
+
+/// The pigeonhole plan with `m` blocks for distance `tau`: C(m, tau) tables, each keyed on
+/// m - tau blocks.
+pub fn pigeonhole(m: usize, tau: u32) -> Plan {
+    let tau = tau as usize;
+    assert!(m > tau && m <= 64, "need tau < m <= 64");
+    let b = blocks(m);
+    let mut tables = Vec::new();
+    combinations(m, m - tau, &mut |c| {
+        tables.push(c.iter().fold(0, |acc, i| acc | b[*i]))
+    });
+    Plan {
+        tables,
+        exact: true,
+        name: format!(
+            "exact: {m} blocks, {} tables of {} choose {}",
+            binomial(m, tau),
+            m,
+            m - tau
+        ),
+    }
+}
+
+/// C(n, k) as f64.
+pub fn binomial(n: usize, k: usize) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// Expected work of a plan on `n` uniformly spread fingerprints: a pass over all of them per
+/// table, plus the pairs that share the table's key.
+pub fn cost(plan: &Plan, n: usize) -> f64 {
+    let n = n as f64;
+    plan.tables
+        .iter()
+        .map(|m| n + n * n / 2f64.powi(m.count_ones() as i32 + 1))
+        .sum()
+}
+
+/// Most tables an exact plan may have.
+const MAX_TABLES: f64 = 5000.0;
+
+/// The cheapest exact pigeonhole plan for `n` fingerprints at distance `tau`.
+pub fn cheapest_exact(n: usize, tau: u32) -> Plan {
+    let mut best: Option<(f64, Plan)> = None;
+    for m in (tau as usize + 1)..=64 {
+        if binomial(m, tau as usize) > MAX_TABLES {
+            break;
+        }
+        let p = pigeonhole(m, tau);
+        let c = cost(&p, n);
+        if best.as_ref().is_none_or(|(bc, _)| c < *bc) {
+            best = Some((c, p));
+        }
+    }
+    best.map(|(_, p)| p).expect("tau < 64 always has a plan")
+}
+
+/// `iterations` tables of `bits` distinct random bit positions each.
+pub fn random(bits: u32, iterations: u32, seed: u64) -> Plan {
+    let mut rng = SplitMix64(seed);
+    let tables = (0..iterations)
+        .map(|_| {
+            let mut positions: Vec<u32> = (0..64).collect();
+            // Partial Fisher-Yates: the first `bits` positions are a uniform sample.
+            for i in 0..bits.min(64) as usize {
+                let j = i + rng.below(64 - i as u64) as usize;
+                positions.swap(i, j);
+            }
+            positions[..bits.min(64) as usize]
+                .iter()
+                .fold(0u64, |acc, p| acc | (1 << p))
+        })
+        .collect();
+    Plan {
+        tables,
+        exact: false,
+        name: format!("random: {iterations} tables of {bits} sampled bits, seed {seed}"),
+    }
+}
+
+/// Probability that a random plan finds a pair at distance `h`.
+pub fn random_recall(bits: u32, iterations: u32, h: u32) -> f64 {
+    let p = binomial(64 - h as usize, bits as usize) / binomial(64, bits as usize);
+    1.0 - (1.0 - p).powi(iterations as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_every_bit_once() {
+        for m in 1..=64 {
+            let b = blocks(m);
+            assert_eq!(b.len(), m);
+            assert_eq!(b.iter().fold(0, |a, x| a | x), u64::MAX);
+            assert_eq!(b.iter().map(|x| x.count_ones()).sum::<u32>(), 64);
+        }
+    }
+
+    #[test]
+    fn named_plans_have_the_published_shapes() {
+        let p = pigeonhole(4, 3);
+        assert_eq!(p.tables.len(), 4);
+        assert!(p.tables.iter().all(|m| m.count_ones() == 16));
+        let p = pigeonhole(8, 6);
+        assert_eq!(p.tables.len(), 28);
+        assert!(p.tables.iter().all(|m| m.count_ones() == 16));
+    }
+
+    #[test]
+    fn pigeonhole_plans_catch_every_pattern_within_tau() {
+        // Any set of at most tau differing bits leaves some table's mask untouched.
+        let mut s = SplitMix64(3);
+        for tau in 0..=8u32 {
+            let p = cheapest_exact(1_000_000, tau);
+            for _ in 0..2000 {
+                let mut diff = 0u64;
+                for _ in 0..tau {
+                    diff |= 1 << s.below(64);
+                }
+                assert!(
+                    p.tables.iter().any(|m| m & diff == 0),
+                    "tau {tau} {}",
+                    p.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn chuweb_random_parameters_reach_97_percent() {
+        for h in 0..=6 {
+            assert!(random_recall(16, 20, h) > 0.97, "h {h}");
+        }
+        let p = random(16, 20, 1);
+        assert!(p.tables.iter().all(|m| m.count_ones() == 16));
+        assert_eq!(p, random(16, 20, 1));
+    }
+}
