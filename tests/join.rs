@@ -122,3 +122,101 @@ fn random_plans_report_each_pair_once_and_meet_their_recall() {
     let ratio = found / expected;
     assert!((0.95..=1.05).contains(&ratio), "found / expected = {ratio}");
 }
+
+#[test]
+fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
+    use neardup::fingerprint::store::Store;
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_neardup");
+    let dir = tempfile::tempdir().unwrap();
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
+    let run = |args: &[&str]| {
+        let out = Command::new(exe).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let s0 = dir.path().join("s0");
+    let s1 = dir.path().join("s1");
+    let shard = |i: usize| sample.join(format!("synth-0000{i}.warc.gz"));
+    run(&[
+        "fingerprint",
+        "-q",
+        &shard(0).to_string_lossy(),
+        "-o",
+        &s0.to_string_lossy(),
+    ]);
+    run(&[
+        "fingerprint",
+        "-q",
+        &shard(1).to_string_lossy(),
+        "-o",
+        &s1.to_string_lossy(),
+    ]);
+    let (a, b) = (Store::open(&s0).unwrap(), Store::open(&s1).unwrap());
+    let ids: Vec<String> = (0..a.len())
+        .map(|i| a.id(i).to_string())
+        .chain((0..b.len()).map(|i| b.id(i).to_string()))
+        .collect();
+    let fps: Vec<u64> = a.fp64().iter().chain(b.fp64()).copied().collect();
+    let parse = |tsv: &str| {
+        let mut rows: Vec<String> = tsv.lines().skip(1).map(str::to_string).collect();
+        rows.sort();
+        rows
+    };
+    for tau in [0u32, 3, 6] {
+        let tsv = run(&[
+            "join",
+            "-q",
+            &s0.to_string_lossy(),
+            &s1.to_string_lossy(),
+            "--tau",
+            &tau.to_string(),
+            "-o",
+            "-",
+        ]);
+        let mut want = Vec::new();
+        let mut cross = Vec::new();
+        for i in 0..fps.len() {
+            for j in i + 1..fps.len() {
+                let d = (fps[i] ^ fps[j]).count_ones();
+                if d <= tau {
+                    let (x, y) = if ids[i] <= ids[j] {
+                        (&ids[i], &ids[j])
+                    } else {
+                        (&ids[j], &ids[i])
+                    };
+                    let row = format!("{x}\t{y}\t{d}");
+                    if (i < a.len()) != (j < a.len()) {
+                        cross.push(row.clone());
+                    }
+                    want.push(row);
+                }
+            }
+        }
+        want.sort();
+        cross.sort();
+        let strip = |rows: Vec<String>| -> Vec<String> {
+            rows.iter()
+                .map(|r| r.rsplitn(2, '\t').nth(1).unwrap().to_string())
+                .collect()
+        };
+        assert!(!want.is_empty() || tau == 0);
+        assert_eq!(strip(parse(&tsv)), want, "tau {tau}");
+        let tsv = run(&[
+            "join",
+            "-q",
+            &s0.to_string_lossy(),
+            "--against",
+            &s1.to_string_lossy(),
+            "--tau",
+            &tau.to_string(),
+            "-o",
+            "-",
+        ]);
+        assert_eq!(strip(parse(&tsv)), cross, "cross tau {tau}");
+    }
+}

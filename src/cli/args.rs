@@ -36,8 +36,64 @@ pub enum Command {
     /// Export fingerprints as TSV or as a raw u64 array.
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
+    /// Find all pairs of documents within a Hamming distance (CPU backend).
+    #[command(after_help = JOIN_HELP)]
+    Join(JoinArgs),
     /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
     SynthCrawl(SynthCrawlArgs),
+}
+
+const JOIN_HELP: &str = "\
+OUTPUT:
+    TSV with a header: id_a, id_b, hamming64, hamming128; one line per pair, id_a < id_b.
+    tau means distance <= tau. Identical fingerprints are pairs at distance 0.
+    Documents flagged short or without features are not joined.
+
+EXAMPLES:
+    neardup join crawl.store --tau 3 -o pairs.tsv
+    neardup join crawl.store --tau 6 --tau128 10 -o pairs.tsv
+    neardup join crawl.store --tau 6 --method random --bits 16 --iterations 20 -o pairs.tsv
+    neardup join new.store --against old.store --tau 3 -o cross.tsv";
+
+/// `neardup join`.
+#[derive(Debug, Args)]
+pub struct JoinArgs {
+    /// Store directories (one corpus).
+    #[arg(required = true, value_name = "STORE_DIR")]
+    pub stores: Vec<PathBuf>,
+    /// Keep only pairs with one side in these stores and the other in STORE_DIR.
+    #[arg(long, num_args = 1.., value_name = "STORE_DIR")]
+    pub against: Vec<PathBuf>,
+    /// Largest 64-bit Hamming distance of a pair.
+    #[arg(long, default_value_t = 3)]
+    pub tau: u32,
+    /// Also require a 128-bit distance of at most this (Chuweb21D's filter).
+    #[arg(long)]
+    pub tau128: Option<u32>,
+    /// Exact pigeonhole tables (every pair), or random bit samples (Chuweb21D Algorithm 3).
+    #[arg(long, value_enum, default_value_t = Method::Exact)]
+    pub method: Method,
+    /// Key bits per random table.
+    #[arg(long, default_value_t = 16)]
+    pub bits: u32,
+    /// Random tables.
+    #[arg(long, default_value_t = 20)]
+    pub iterations: u32,
+    /// Seed of the random tables.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output TSV (`-` for standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+/// Join methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// Pigeonhole tables chosen by cost: finds every pair.
+    Exact,
+    /// Random bit samples: finds each pair with the printed probability.
+    Random,
 }
 
 /// `neardup synth-crawl`.

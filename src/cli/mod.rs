@@ -6,6 +6,7 @@ pub mod args;
 mod export;
 mod fingerprint;
 mod info;
+mod join;
 mod progress;
 mod synth;
 
@@ -41,6 +42,7 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Fingerprint(a) => fingerprint::run(a, cli.quiet),
         args::Command::Info(a) => info::run(a),
         args::Command::Export(a) => export::run(a),
+        args::Command::Join(a) => join::run(a, cli.quiet),
         args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),
     }
 }
