@@ -201,7 +201,7 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
         cross.sort();
         let strip = |rows: Vec<String>| -> Vec<String> {
             rows.iter()
-                .map(|r| r.rsplitn(2, '\t').nth(1).unwrap().to_string())
+                .map(|r| r.rsplit_once('\t').unwrap().0.to_string())
                 .collect()
         };
         assert!(!want.is_empty() || tau == 0);
