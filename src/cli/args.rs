@@ -41,6 +41,31 @@ pub enum Command {
     Join(JoinArgs),
     /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
     SynthCrawl(SynthCrawlArgs),
+    /// Write a store of random fingerprints with planted near-duplicates.
+    Synth(SynthArgs),
+}
+
+/// `neardup synth`.
+#[derive(Debug, Args)]
+pub struct SynthArgs {
+    /// Store directory to create.
+    #[arg(short, long, value_name = "STORE_DIR")]
+    pub output: PathBuf,
+    /// Number of fingerprints.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub docs: usize,
+    /// Share of fingerprints that are near copies of an earlier one.
+    #[arg(long, default_value_t = 0.1)]
+    pub near_share: f64,
+    /// Most bits flipped in a near copy.
+    #[arg(long, default_value_t = 8)]
+    pub max_flips: u32,
+    /// Seed.
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// Replace an existing store.
+    #[arg(long)]
+    pub force: bool,
 }
 
 const JOIN_HELP: &str = "\

@@ -44,5 +44,6 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Export(a) => export::run(a),
         args::Command::Join(a) => join::run(a, cli.quiet),
         args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),
+        args::Command::Synth(a) => synth::run_store(a, cli.quiet),
     }
 }

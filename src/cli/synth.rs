@@ -4,9 +4,9 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use super::args::SynthCrawlArgs;
+use super::args::{SynthArgs, SynthCrawlArgs};
 use super::Outcome;
-use crate::synth::{write_crawl, Origin, SynthConfig};
+use crate::synth::{write_crawl, write_fingerprint_store, Origin, SynthConfig};
 
 /// Runs the command.
 pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
@@ -47,6 +47,26 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
             paths.len(),
             a.output.display()
         );
+    }
+    Ok(Outcome::Clean)
+}
+
+/// `neardup synth`: a store of random fingerprints.
+pub fn run_store(a: SynthArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&a.near_share),
+        "--near-share must be between 0 and 1"
+    );
+    write_fingerprint_store(
+        &a.output,
+        a.docs,
+        a.near_share,
+        a.max_flips,
+        a.seed,
+        a.force,
+    )?;
+    if !quiet {
+        eprintln!("wrote {} fingerprints to {}", a.docs, a.output.display());
     }
     Ok(Outcome::Clean)
 }

@@ -15,6 +15,21 @@ use super::{JoinStats, Pair};
 /// Runs longer than this are split by rows across threads.
 const SPLIT_RUN: usize = 1024;
 
+#[cfg(test)]
+mod tests {
+    use super::KeyBits;
+
+    #[test]
+    fn key_bits_gather_the_masked_bits_in_order() {
+        let mask = 0xF0F0_0000_0000_00FFu64;
+        let kb = KeyBits::new(mask);
+        assert_eq!(kb.bits, 16);
+        assert_eq!(kb.key(0xA0B0_0000_0000_00CD), 0xAB_CD);
+        assert_eq!(KeyBits::new(u64::MAX).key(0x1234), 0x1234);
+        assert_eq!(KeyBits::new(0).key(u64::MAX), 0);
+    }
+}
+
 /// Hamming distance of 128-bit fingerprints stored as (low, high).
 #[inline]
 pub fn dist128(a: [u64; 2], b: [u64; 2]) -> u32 {
@@ -65,23 +80,108 @@ struct Collapsed {
 }
 
 fn collapse(fp64: &[u64], docs: &[u32]) -> Collapsed {
-    let mut members = docs.to_vec();
-    members.par_sort_unstable_by_key(|d| (fp64[*d as usize], *d));
+    let mut keyed: Vec<(u64, u32)> = docs.iter().map(|d| (fp64[*d as usize], *d)).collect();
+    keyed.par_sort_unstable();
     let mut values = Vec::new();
     let mut starts = Vec::new();
-    for (i, d) in members.iter().enumerate() {
-        let v = fp64[*d as usize];
-        if values.last() != Some(&v) {
-            values.push(v);
+    for (i, (v, _)) in keyed.iter().enumerate() {
+        if values.last() != Some(v) {
+            values.push(*v);
             starts.push(i);
         }
     }
+    let members: Vec<u32> = keyed.into_iter().map(|(_, d)| d).collect();
     starts.push(members.len());
     Collapsed {
         values,
         members,
         starts,
     }
+}
+
+/// Gathers the bits of a mask into a dense key (a software `pext` over the mask's runs of
+/// consecutive bits; pigeonhole masks have one run per block).
+struct KeyBits {
+    /// (shift, run mask, output shift) per run.
+    runs: Vec<(u32, u64, u32)>,
+    bits: u32,
+}
+
+impl KeyBits {
+    fn new(mask: u64) -> Self {
+        let mut runs = Vec::new();
+        let (mut bit, mut out) = (0u32, 0u32);
+        while bit < 64 {
+            if mask >> bit & 1 == 0 {
+                bit += 1;
+                continue;
+            }
+            let len = (mask >> bit).trailing_ones();
+            let run = if len == 64 {
+                u64::MAX
+            } else {
+                (1u64 << len) - 1
+            };
+            runs.push((bit, run, out));
+            out += len;
+            bit += len;
+        }
+        KeyBits { runs, bits: out }
+    }
+
+    #[inline]
+    fn key(&self, v: u64) -> u64 {
+        self.runs.iter().fold(0, |acc, &(shift, run, out)| {
+            acc | ((v >> shift) & run) << out
+        })
+    }
+}
+
+/// Runs of equal keys for one table: indices into `values`, grouped. Keys of up to 20 bits
+/// are bucketed by a counting sort alone (each bucket is a run); longer keys are bucketed by
+/// their top bits and each bucket sorted.
+fn runs_of(values: &[u64], mask: u64) -> (Vec<u32>, Vec<(usize, usize)>) {
+    let kb = KeyBits::new(mask);
+    let keys: Vec<u64> = values.par_iter().map(|v| kb.key(*v)).collect();
+    let size_bits = usize::BITS - values.len().leading_zeros();
+    let top = kb.bits.min(20).min(size_bits + 2);
+    let low = kb.bits - top;
+    let mut starts = vec![0u32; (1usize << top) + 1];
+    for k in &keys {
+        starts[(k >> low) as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut fill = starts.clone();
+    let mut order = vec![0u32; values.len()];
+    for (i, k) in keys.iter().enumerate() {
+        let b = (k >> low) as usize;
+        order[fill[b] as usize] = i as u32;
+        fill[b] += 1;
+    }
+    let mut runs = Vec::new();
+    for w in starts.windows(2) {
+        let (s, e) = (w[0] as usize, w[1] as usize);
+        if e - s < 2 {
+            continue;
+        }
+        if low == 0 {
+            runs.push((s, e));
+            continue;
+        }
+        order[s..e].sort_unstable_by_key(|i| keys[*i as usize]);
+        let mut start = s;
+        for i in s + 1..=e {
+            if i == e || keys[order[i] as usize] != keys[order[start] as usize] {
+                if i - start > 1 {
+                    runs.push((start, i));
+                }
+                start = i;
+            }
+        }
+    }
+    (order, runs)
 }
 
 /// Pairs of distinct values (indices into `values`, with their distance) found by `plan`.
@@ -94,22 +194,7 @@ fn join_distinct(
     let mut found = Vec::new();
     for (t, &mask) in plan.tables.iter().enumerate() {
         let earlier = &plan.tables[..t];
-        let mut keyed: Vec<(u64, u32)> = values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v & mask, i as u32))
-            .collect();
-        keyed.par_sort_unstable();
-        let mut runs = Vec::new();
-        let mut start = 0;
-        for i in 1..=keyed.len() {
-            if i == keyed.len() || keyed[i].0 != keyed[start].0 {
-                if i - start > 1 {
-                    runs.push((start, i));
-                }
-                start = i;
-            }
-        }
+        let (order, runs) = runs_of(values, mask);
         stats.comparisons += runs
             .iter()
             .map(|(s, e)| ((e - s) * (e - s - 1) / 2) as u64)
@@ -117,23 +202,22 @@ fn join_distinct(
         stats.largest_run = stats
             .largest_run
             .max(runs.iter().map(|(s, e)| e - s).max().unwrap_or(0) as u64);
-        let compare_row =
-            |run: &[(u64, u32)], fps: &[u64], i: usize, out: &mut Vec<(u32, u32, u8)>| {
-                let fi = fps[i];
-                for (j, &fj) in fps.iter().enumerate().skip(i + 1) {
-                    let x = fi ^ fj;
-                    let d = x.count_ones();
-                    if d <= tau && earlier.iter().all(|m| x & m != 0) {
-                        let (a, b) = (run[i].1, run[j].1);
-                        out.push((a.min(b), a.max(b), d as u8));
-                    }
+        let compare_row = |run: &[u32], fps: &[u64], i: usize, out: &mut Vec<(u32, u32, u8)>| {
+            let fi = fps[i];
+            for (j, &fj) in fps.iter().enumerate().skip(i + 1) {
+                let x = fi ^ fj;
+                let d = x.count_ones();
+                if d <= tau && earlier.iter().all(|m| x & m != 0) {
+                    let (a, b) = (run[i], run[j]);
+                    out.push((a.min(b), a.max(b), d as u8));
                 }
-            };
+            }
+        };
         let per_run: Vec<Vec<(u32, u32, u8)>> = runs
             .par_iter()
             .map(|&(s, e)| {
-                let run = &keyed[s..e];
-                let fps: Vec<u64> = run.iter().map(|(_, i)| values[*i as usize]).collect();
+                let run = &order[s..e];
+                let fps: Vec<u64> = run.iter().map(|i| values[*i as usize]).collect();
                 if run.len() <= SPLIT_RUN {
                     let mut out = Vec::new();
                     for i in 0..run.len() {

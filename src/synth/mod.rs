@@ -352,3 +352,56 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
     }
     Ok((paths, truth))
 }
+
+/// Random fingerprints with planted near-duplicates, written as a store: `docs` documents with
+/// ids `s000000000`..., a `near_share` of which are copies of an earlier fingerprint with 0 to
+/// `max_flips` bits flipped (the same flips in the low half of the 128-bit fingerprint, whose
+/// high half is fresh noise). For join tests and benchmarks without a crawl.
+pub fn write_fingerprint_store(
+    path: &Path,
+    docs: usize,
+    near_share: f64,
+    max_flips: u32,
+    seed: u64,
+    force: bool,
+) -> Result<crate::fingerprint::store::Manifest> {
+    use crate::fingerprint::store::{Filters, Manifest, Row, Stats, StoreWriter, FORMAT, VERSION};
+    let mut rng = SplitMix64(seed);
+    let mut w = StoreWriter::create(path, force)?;
+    let mut fps: Vec<u64> = Vec::with_capacity(docs);
+    for i in 0..docs {
+        let fp = if i > 0 && rng.unit() < near_share {
+            let mut v = fps[rng.below(i as u64) as usize];
+            for _ in 0..rng.below(u64::from(max_flips) + 1) {
+                v ^= 1 << rng.below(64);
+            }
+            v
+        } else {
+            rng.next_u64()
+        };
+        fps.push(fp);
+        w.push(&Row {
+            id: format!("s{i:09}"),
+            fp64: fp,
+            fp128: (u128::from(rng.next_u64()) << 64) | u128::from(fp),
+            terms: 100,
+            text_len: 1000,
+            ..Row::default()
+        })?;
+    }
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        version: VERSION,
+        docs: 0,
+        params: crate::fingerprint::Params {
+            hash: format!("synthetic fingerprints, seed {seed}"),
+            ..Default::default()
+        },
+        filters: Filters::default(),
+        stats: Stats::default(),
+        shards: vec![],
+        created_by: format!("neardup {} synth", env!("CARGO_PKG_VERSION")),
+    };
+    w.finish(manifest.clone())?;
+    Ok(manifest)
+}
