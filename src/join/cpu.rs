@@ -15,21 +15,6 @@ use super::{JoinStats, Pair};
 /// Runs longer than this are split by rows across threads.
 const SPLIT_RUN: usize = 1024;
 
-#[cfg(test)]
-mod tests {
-    use super::KeyBits;
-
-    #[test]
-    fn key_bits_gather_the_masked_bits_in_order() {
-        let mask = 0xF0F0_0000_0000_00FFu64;
-        let kb = KeyBits::new(mask);
-        assert_eq!(kb.bits, 16);
-        assert_eq!(kb.key(0xA0B0_0000_0000_00CD), 0xAB_CD);
-        assert_eq!(KeyBits::new(u64::MAX).key(0x1234), 0x1234);
-        assert_eq!(KeyBits::new(0).key(u64::MAX), 0);
-    }
-}
-
 /// Hamming distance of 128-bit fingerprints stored as (low, high).
 #[inline]
 pub fn dist128(a: [u64; 2], b: [u64; 2]) -> u32 {
@@ -288,4 +273,19 @@ pub fn join(
     pairs.par_sort_unstable();
     stats.pairs = pairs.len() as u64;
     (pairs, stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeyBits;
+
+    #[test]
+    fn key_bits_gather_the_masked_bits_in_order() {
+        let mask = 0xF0F0_0000_0000_00FFu64;
+        let kb = KeyBits::new(mask);
+        assert_eq!(kb.bits, 16);
+        assert_eq!(kb.key(0xA0B0_0000_0000_00CD), 0xAB_CD);
+        assert_eq!(KeyBits::new(u64::MAX).key(0x1234), 0x1234);
+        assert_eq!(KeyBits::new(0).key(u64::MAX), 0);
+    }
 }
