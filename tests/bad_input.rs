@@ -47,8 +47,7 @@ fn truncated_gzip_keeps_every_record_before_the_cut() {
     let s = Store::open(&store).unwrap();
     assert_eq!(s.len(), 4);
     assert_eq!(skipped(&s, "truncated"), 1);
-    let ids: Vec<&str> = (0..s.len()).map(|i| s.id(i)).collect();
-    assert_eq!(ids, ["urn:d0", "urn:d1", "urn:d2", "urn:d3"]);
+    assert_eq!(ids(&s), ["urn:d0", "urn:d1", "urn:d2", "urn:d3"]);
 }
 
 #[test]
@@ -69,14 +68,8 @@ fn garbage_between_records_and_wrong_content_length() {
         block.len() - 100,
     ));
     data.extend(response("urn:c", "http://c/", &page(3, 40)));
-    let path = dir.path().join("dirty.warc");
-    fs::write(&path, &data).unwrap();
-    let store = dir.path().join("s");
-    let out = fingerprint(&[&path], &store, &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let s = Store::open(&store).unwrap();
-    let ids: Vec<&str> = (0..s.len()).map(|i| s.id(i)).collect();
-    assert_eq!(ids, ["urn:a", "urn:b", "urn:c"]);
+    let (s, _, out) = store_from(dir.path(), "dirty.warc", &data, &[]);
+    assert_eq!(ids(&s), ["urn:a", "urn:b", "urn:c"]);
     assert_eq!(skipped(&s, "garbage"), 1);
     assert_eq!(s.manifest.stats.length_repaired, 1);
     // The repaired record's text is complete: same fingerprint as the page parsed alone.
@@ -169,14 +162,8 @@ fn invalid_utf8_binary_empty_and_filtered_records() {
         "text/html",
         b"<p>only three words</p>",
     ));
-    let path = dir.path().join("mixed.warc");
-    fs::write(&path, &data).unwrap();
-    let store = dir.path().join("s");
-    let out = fingerprint(&[&path], &store, &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let s = Store::open(&store).unwrap();
-    let ids: Vec<&str> = (0..s.len()).map(|i| s.id(i)).collect();
-    assert_eq!(ids, ["urn:badutf8", "urn:empty", "urn:short"]);
+    let (s, path, _) = store_from(dir.path(), "mixed.warc", &data, &[]);
+    assert_eq!(ids(&s), ["urn:badutf8", "urn:empty", "urn:short"]);
     assert_eq!(skipped(&s, "content_type"), 1);
     assert_eq!(skipped(&s, "binary"), 1);
     assert_eq!(skipped(&s, "http_status"), 1);
@@ -206,12 +193,7 @@ fn a_100_mb_page_is_processed() {
     }
     let data = gz(&response("urn:huge", "http://huge/", &html));
     drop(html);
-    let path = dir.path().join("huge.warc.gz");
-    fs::write(&path, &data).unwrap();
-    let store = dir.path().join("s");
-    let out = fingerprint(&[&path], &store, &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let s = Store::open(&store).unwrap();
+    let (s, _, _) = store_from(dir.path(), "huge.warc.gz", &data, &[]);
     assert_eq!(s.len(), 1);
     assert!(s.text_len()[0] > 50 << 20);
     assert!(s.manifest.stats.payload_bytes >= 100 << 20);
@@ -277,14 +259,8 @@ fn malformed_jsonl_lines_are_skipped() {
         b"{\"id\": 3, \"text\": \"caf\xE9 invalid utf8 but kept\", \"url\": \"http://j/3\"}\n",
     );
     data.extend_from_slice(b"{\"id\": \"j4\", \"text\": \"<html><body><p>html in json</p><script>x</script></body></html>\"}");
-    let path = dir.path().join("docs.jsonl");
-    fs::write(&path, &data).unwrap();
-    let store = dir.path().join("s");
-    let out = fingerprint(&[&path], &store, &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let s = Store::open(&store).unwrap();
-    let ids: Vec<&str> = (0..s.len()).map(|i| s.id(i)).collect();
-    assert_eq!(ids, ["j1", "3", "j4"]);
+    let (s, _, _) = store_from(dir.path(), "docs.jsonl", &data, &[]);
+    assert_eq!(ids(&s), ["j1", "3", "j4"]);
     assert_eq!(s.url(1), "http://j/3");
     assert_eq!(skipped(&s, "malformed_json"), 2);
     assert_eq!(skipped(&s, "missing_text"), 1);

@@ -341,12 +341,7 @@ fn wet_conversion_and_clueweb22_bare_payloads() {
         ],
         html.as_bytes(),
     ));
-    let path = dir.path().join("x.warc.wet");
-    fs::write(&path, &data).unwrap();
-    let store = dir.path().join("s");
-    let out = fingerprint(&[&path], &store, &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let s = Store::open(&store).unwrap();
+    let (s, _, _) = store_from(dir.path(), "x.warc.wet", &data, &[]);
     assert_eq!(
         (0..s.len()).map(|i| s.id(i)).collect::<Vec<_>>(),
         ["urn:wet1", "urn:cw22"]

@@ -118,3 +118,32 @@ pub fn export_tsv(store: &Path) -> Vec<Vec<String>> {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Writes `data` to `dir/name`, fingerprints it into `dir/s` with `extra` options, checks that
+/// the command succeeded and opens the store. Returns the store, the shard path and the output.
+pub fn store_from(
+    dir: &Path,
+    name: &str,
+    data: &[u8],
+    extra: &[&str],
+) -> (
+    neardup::fingerprint::store::Store,
+    std::path::PathBuf,
+    Output,
+) {
+    let path = dir.join(name);
+    std::fs::write(&path, data).unwrap();
+    let store = dir.join("s");
+    let out = fingerprint(&[&path], &store, extra);
+    assert!(out.status.success(), "{}", stderr(&out));
+    (
+        neardup::fingerprint::store::Store::open(&store).unwrap(),
+        path,
+        out,
+    )
+}
+
+/// The ids of a store, in order.
+pub fn ids(s: &neardup::fingerprint::store::Store) -> Vec<&str> {
+    (0..s.len()).map(|i| s.id(i)).collect()
+}
