@@ -7,7 +7,7 @@ use anyhow::Context;
 use super::args::{Features, FingerprintArgs, TextFormat};
 use super::progress::Bar;
 use super::Outcome;
-use crate::corpus::{discover, PayloadKind, ReadOptions};
+use crate::corpus::{PayloadKind, ReadOptions};
 use crate::fingerprint::build::{build, BuildConfig};
 use crate::fingerprint::store::Filters;
 use crate::fingerprint::Params;
@@ -65,18 +65,7 @@ pub fn config(a: &FingerprintArgs) -> anyhow::Result<BuildConfig> {
 /// Runs the command.
 pub fn run(a: FingerprintArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let cfg = config(&a)?;
-    let total: u64 = discover::discover(
-        &cfg.inputs,
-        &ReadOptions {
-            split_bytes: 0,
-            ..cfg.read.clone()
-        },
-    )
-    .shards
-    .iter()
-    .map(|s| s.size)
-    .sum();
-    let bar = Bar::new(total, quiet);
+    let bar = Bar::new(quiet);
     let started = Instant::now();
     let report = build(&cfg, &bar)
         .with_context(|| format!("cannot build the store {}", cfg.output.display()))?;

@@ -16,14 +16,14 @@ pub struct Bar {
 }
 
 impl Bar {
-    /// A bar over `total` input bytes.
-    pub fn new(total: u64, quiet: bool) -> Self {
+    /// A bar whose length is set when the build starts.
+    pub fn new(quiet: bool) -> Self {
         let target = if quiet || !std::io::stderr().is_terminal() {
             ProgressDrawTarget::hidden()
         } else {
             ProgressDrawTarget::stderr()
         };
-        let bar = ProgressBar::with_draw_target(Some(total), target);
+        let bar = ProgressBar::with_draw_target(Some(0), target);
         bar.set_style(
             ProgressStyle::with_template(
                 "{elapsed_precise} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} {msg}",
@@ -45,6 +45,10 @@ impl Bar {
 }
 
 impl Progress for Bar {
+    fn start(&self, total_bytes: u64) {
+        self.bar.set_length(total_bytes);
+    }
+
     fn advance(&self, bytes: u64, docs: u64) {
         let total = self.docs.fetch_add(docs, Ordering::Relaxed) + docs;
         if bytes > 0 {

@@ -20,7 +20,6 @@ pub mod skip;
 pub mod warc;
 
 use std::borrow::Cow;
-use std::path::PathBuf;
 
 pub use discover::{discover, Shard, ShardFormat, WorkUnit};
 pub use skip::{Skip, SkipCounts};
@@ -154,9 +153,4 @@ impl Default for ReadOptions {
             split_bytes: 64 << 20,
         }
     }
-}
-
-/// Path of a shard for messages.
-pub fn shard_path(shards: &[Shard], unit: &WorkUnit) -> PathBuf {
-    shards[unit.shard as usize].path.clone()
 }

@@ -39,6 +39,8 @@ pub struct BuildConfig {
 
 /// Receives progress from the workers (called concurrently).
 pub trait Progress: Sync {
+    /// Discovery is done: `total_bytes` of input will be read.
+    fn start(&self, total_bytes: u64);
     /// `bytes` more input bytes and `docs` more documents were processed.
     fn advance(&self, bytes: u64, docs: u64);
     /// A message worth showing now (a damaged shard, say).
@@ -49,6 +51,7 @@ pub trait Progress: Sync {
 pub struct Silent;
 
 impl Progress for Silent {
+    fn start(&self, _: u64) {}
     fn advance(&self, _: u64, _: u64) {}
     fn warn(&self, _: &str) {}
 }
@@ -87,6 +90,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
         input_bytes: found.shards.iter().map(|s| s.size).sum(),
         ..Stats::default()
     };
+    progress.start(stats.input_bytes);
     let mut skips = SkipCounts::default();
     let mut failed: Vec<Error> = found.failed;
 
