@@ -1,12 +1,11 @@
 //! `neardup export`: fingerprints out of one or more stores, in store order.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::io::Write;
 
 use anyhow::Context;
 
 use super::args::{ExportArgs, ExportFormat};
+use super::output::{self, tsv_field};
 use super::Outcome;
 use crate::fingerprint::store::{open_many, Store};
 
@@ -57,29 +56,12 @@ pub fn write(stores: &[Store], format: ExportFormat, w: &mut dyn Write) -> std::
     w.flush()
 }
 
-/// Ids and URLs with tabs or newlines would break the table; they are replaced by spaces.
-fn tsv_field(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.contains(['\t', '\n', '\r']) {
-        s.replace(['\t', '\n', '\r'], " ").into()
-    } else {
-        s.into()
-    }
-}
-
 /// Runs the command.
 pub fn run(a: ExportArgs) -> anyhow::Result<Outcome> {
     let format = format_of(&a)?;
     let stores = open_many(&a.stores)?;
-    if a.output == Path::new("-") {
-        let stdout = std::io::stdout();
-        let mut w = BufWriter::new(stdout.lock());
-        write(&stores, format, &mut w)?;
-    } else {
-        let f = File::create(&a.output)
-            .with_context(|| format!("cannot create {}", a.output.display()))?;
-        let mut w = BufWriter::with_capacity(1 << 20, f);
-        write(&stores, format, &mut w)
-            .with_context(|| format!("cannot write {}", a.output.display()))?;
-    }
+    let mut w = output::create(&a.output)?;
+    write(&stores, format, &mut w)
+        .with_context(|| format!("cannot write {}", a.output.display()))?;
     Ok(Outcome::Clean)
 }

@@ -1,13 +1,11 @@
 //! `neardup join`: loads fingerprints from stores, runs the CPU join, writes pairs as TSV.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Context;
-
 use super::args::{JoinArgs, Method};
+use super::output::{self, tsv_field};
 use super::Outcome;
 use crate::fingerprint::store::{flags, open_many, Store};
 use crate::join::{cpu, plan, Pair};
@@ -115,17 +113,10 @@ pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
 }
 
 fn write_pairs(corpus: &Corpus, pairs: &[Pair], path: &Path) -> anyhow::Result<()> {
-    let mut w: Box<dyn Write> = if path == Path::new("-") {
-        Box::new(BufWriter::new(std::io::stdout().lock()))
-    } else {
-        Box::new(BufWriter::with_capacity(
-            1 << 20,
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
-        ))
-    };
+    let mut w = output::create(path)?;
     writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
     for p in pairs {
-        let (x, y) = (corpus.id(p.a), corpus.id(p.b));
+        let (x, y) = (tsv_field(corpus.id(p.a)), tsv_field(corpus.id(p.b)));
         let (x, y) = if x <= y { (x, y) } else { (y, x) };
         writeln!(w, "{x}\t{y}\t{}\t{}", p.d64, p.d128)?;
     }

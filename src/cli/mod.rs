@@ -7,6 +7,7 @@ mod export;
 mod fingerprint;
 mod info;
 mod join;
+mod output;
 mod progress;
 mod synth;
 
