@@ -12,7 +12,7 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use super::store::{flags, Filters, Manifest, Row, ShardInfo, Stats, StoreWriter, FORMAT, VERSION};
+use super::store::{flags, Filters, Manifest, Row, ShardInfo, Stats, StoreWriter};
 use super::{Fingerprinter, Params};
 use crate::corpus::{
     self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
@@ -134,25 +134,21 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     write_result?;
     stats.skipped = skips.to_map();
     stats.failed_shards = failed.iter().map(|e| e.to_string()).collect();
-    let manifest = Manifest {
-        format: FORMAT.into(),
-        version: VERSION,
-        docs: 0,
-        params: cfg.params.clone(),
-        filters: cfg.filters.clone(),
+    let shards_info = shards
+        .iter()
+        .map(|s| ShardInfo {
+            path: s.path.to_string_lossy().into_owned(),
+            format: s.format,
+            bytes: s.size,
+        })
+        .collect();
+    let manifest = writer.finish(Manifest::new(
+        cfg.params.clone(),
+        cfg.filters.clone(),
         stats,
-        shards: shards
-            .iter()
-            .map(|s| ShardInfo {
-                path: s.path.to_string_lossy().into_owned(),
-                format: s.format,
-                bytes: s.size,
-            })
-            .collect(),
-        created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
-    };
-    let path = writer.finish(manifest.clone())?;
-    let manifest = super::store::Store::open(&path)?.manifest;
+        shards_info,
+    ))?;
+    let path = cfg.output.clone();
     Ok(BuildReport {
         manifest,
         path,

@@ -365,7 +365,7 @@ pub fn write_fingerprint_store(
     seed: u64,
     force: bool,
 ) -> Result<crate::fingerprint::store::Manifest> {
-    use crate::fingerprint::store::{Filters, Manifest, Row, Stats, StoreWriter, FORMAT, VERSION};
+    use crate::fingerprint::store::{Filters, Manifest, Row, Stats, StoreWriter};
     let mut rng = SplitMix64(seed);
     let mut w = StoreWriter::create(path, force)?;
     let mut fps: Vec<u64> = Vec::with_capacity(docs);
@@ -389,19 +389,14 @@ pub fn write_fingerprint_store(
             ..Row::default()
         })?;
     }
-    let manifest = Manifest {
-        format: FORMAT.into(),
-        version: VERSION,
-        docs: 0,
-        params: crate::fingerprint::Params {
-            hash: format!("synthetic fingerprints, seed {seed}"),
-            ..Default::default()
-        },
-        filters: Filters::default(),
-        stats: Stats::default(),
-        shards: vec![],
-        created_by: format!("neardup {} synth", env!("CARGO_PKG_VERSION")),
+    let params = crate::fingerprint::Params {
+        hash: format!("synthetic fingerprints, seed {seed}"),
+        ..Default::default()
     };
-    w.finish(manifest.clone())?;
-    Ok(manifest)
+    w.finish(Manifest::new(
+        params,
+        Filters::default(),
+        Stats::default(),
+        vec![],
+    ))
 }

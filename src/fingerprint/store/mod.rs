@@ -134,3 +134,20 @@ pub struct Manifest {
     /// Program and version that wrote the store.
     pub created_by: String,
 }
+
+impl Manifest {
+    /// A manifest for a store being written by this program; the writer fills in the document
+    /// count and the duplicate-id count when it finishes.
+    pub fn new(params: Params, filters: Filters, stats: Stats, shards: Vec<ShardInfo>) -> Self {
+        Manifest {
+            format: FORMAT.into(),
+            version: VERSION,
+            docs: 0,
+            params,
+            filters,
+            stats,
+            shards,
+            created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+}

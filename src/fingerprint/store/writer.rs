@@ -168,8 +168,9 @@ impl StoreWriter {
         self.duplicate_ids
     }
 
-    /// Completes the store: `manifest.docs` and `stats.duplicate_ids` are filled in here.
-    pub fn finish(mut self, mut manifest: Manifest) -> Result<PathBuf> {
+    /// Completes the store: `manifest.docs` and `stats.duplicate_ids` are filled in here, and
+    /// the manifest as written is returned.
+    pub fn finish(mut self, mut manifest: Manifest) -> Result<Manifest> {
         let cols = self.cols.take().expect("finish twice");
         let tmp = self.tmp.clone();
         for mut f in [
@@ -210,7 +211,7 @@ impl StoreWriter {
         } else {
             fs::rename(&tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
         }
-        Ok(self.target.clone())
+        Ok(manifest)
     }
 }
 
@@ -226,19 +227,15 @@ impl Drop for StoreWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fingerprint::store::{reader::Store, Filters, Stats, FORMAT, VERSION};
+    use crate::fingerprint::store::reader::Store;
 
     fn manifest() -> Manifest {
-        Manifest {
-            format: FORMAT.into(),
-            version: VERSION,
-            docs: 0,
-            params: Default::default(),
-            filters: Filters::default(),
-            stats: Stats::default(),
-            shards: vec![],
-            created_by: "test".into(),
-        }
+        Manifest::new(
+            Default::default(),
+            Default::default(),
+            Default::default(),
+            vec![],
+        )
     }
 
     #[test]
