@@ -93,6 +93,31 @@ pub fn for_each_feature(terms: &[u64], ngrams: &[usize], seed: u64, mut f: impl 
     }
 }
 
+/// Looks `key` up in `map`, computing and remembering the value on a miss; a full map is
+/// cleared first, so memory stays bounded. Called once per word: inlined, as a call here
+/// measurably slows the whole pipeline.
+#[inline(always)]
+fn memo<K, Q>(
+    map: &mut HashMap<K, Option<u64>, foldhash::fast::FixedState>,
+    key: &Q,
+    owned: impl FnOnce() -> K,
+    compute: impl FnOnce() -> Option<u64>,
+) -> Option<u64>
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: std::hash::Hash + Eq + ?Sized,
+{
+    if let Some(h) = map.get(key) {
+        return *h;
+    }
+    let h = compute();
+    if map.len() >= CACHE_WORDS {
+        map.clear();
+    }
+    map.insert(owned(), h);
+    h
+}
+
 /// Words remembered by a [`TermHasher`] before its cache is cleared.
 const CACHE_WORDS: usize = 1 << 20;
 
@@ -143,28 +168,8 @@ impl TermHasher {
         tokenize::for_each_word(text, |word| {
             let bytes = word.as_bytes();
             let h = match short_key(bytes) {
-                Some(k) => match short.get(&k) {
-                    Some(h) => *h,
-                    None => {
-                        let h = analyze(word);
-                        if short.len() >= CACHE_WORDS {
-                            short.clear();
-                        }
-                        short.insert(k, h);
-                        h
-                    }
-                },
-                None => match long.get(bytes) {
-                    Some(h) => *h,
-                    None => {
-                        let h = analyze(word);
-                        if long.len() >= CACHE_WORDS {
-                            long.clear();
-                        }
-                        long.insert(bytes.into(), h);
-                        h
-                    }
-                },
+                Some(k) => memo(short, &k, || k, || analyze(word)),
+                None => memo(long, bytes, || bytes.into(), || analyze(word)),
             };
             if let Some(h) = h {
                 out.push(h);
