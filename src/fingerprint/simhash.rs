@@ -123,21 +123,14 @@ pub fn reference(features: &[u128]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn splitmix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
+    use crate::synth::SplitMix64;
 
     #[test]
     fn fast_path_matches_reference() {
-        let mut s = 7;
+        let mut s = SplitMix64(7);
         for n in [0usize, 1, 2, 3, 254, 255, 256, 1000, 5000] {
             let feats: Vec<u128> = (0..n)
-                .map(|_| (splitmix(&mut s) as u128) << 64 | splitmix(&mut s) as u128)
+                .map(|_| (s.next_u64() as u128) << 64 | s.next_u64() as u128)
                 .collect();
             let mut acc = Accumulator::default();
             feats.iter().for_each(|f| acc.add(*f));

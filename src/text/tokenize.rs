@@ -222,21 +222,14 @@ mod tests {
         assert_eq!(curly, ["john", "book"]);
     }
 
-    fn lcg(state: &mut u64) -> u64 {
-        *state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *state >> 33
-    }
-
     #[test]
     fn ascii_fast_path_equals_unicode_segmentation() {
         let alphabet = b"aZk9 0_.:,;'-!x\t\n\"(";
-        let mut s = 1;
+        let mut s = crate::synth::SplitMix64(1);
         for _ in 0..20_000 {
-            let len = (lcg(&mut s) % 24) as usize;
+            let len = s.below(24) as usize;
             let text: String = (0..len)
-                .map(|_| alphabet[(lcg(&mut s) % alphabet.len() as u64) as usize] as char)
+                .map(|_| alphabet[s.below(alphabet.len() as u64) as usize] as char)
                 .collect();
             let mut fast = Vec::new();
             for_each_word(&text, |w| fast.push(w));
