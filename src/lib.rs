@@ -2,14 +2,18 @@
 //!
 //! The crate is laid out as the data flows: [`corpus`] reads crawl shards into documents,
 //! [`text`] turns a document into normalised text and token features, [`fingerprint`] hashes
-//! them into SimHash fingerprints and persists them in a memory-mappable store, and [`cli`]
-//! wires the stages into the `neardup` commands.
+//! them into SimHash fingerprints and persists them in a memory-mappable store, [`join`] finds
+//! all pairs within a Hamming distance, [`cluster`] turns pairs into clusters for every
+//! threshold in one sweep, [`report`] writes tables, lists and plots, and [`cli`] wires the
+//! stages into the `neardup` commands.
 
 pub mod cli;
+pub mod cluster;
 pub mod corpus;
 pub mod error;
 pub mod fingerprint;
 pub mod join;
+pub mod report;
 pub mod synth;
 pub mod text;
 

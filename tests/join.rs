@@ -2,45 +2,18 @@
 
 use neardup::join::cpu::{brute_force, join};
 use neardup::join::plan::{cheapest_exact, pigeonhole, random, random_recall};
-use neardup::synth::SplitMix64;
+
+mod common;
+use common::{planted, zeros};
 
 /// Random fingerprints with planted clusters: copies at exact distances 0..=10 from a base,
 /// a giant group of identical values, and near-identical variants.
-fn planted(n_random: usize, seed: u64) -> (Vec<u64>, Vec<[u64; 2]>) {
-    let mut rng = SplitMix64(seed);
-    let mut fp = Vec::new();
-    for _ in 0..n_random {
-        fp.push(rng.next_u64());
-    }
-    for _ in 0..40 {
-        let base = rng.next_u64();
-        fp.push(base);
-        for d in 0..=10u32 {
-            let mut v = base;
-            let mut flipped = 0;
-            while flipped < d {
-                let bit = 1u64 << rng.below(64);
-                if v & bit == (base & bit) {
-                    v ^= bit;
-                    flipped += 1;
-                }
-            }
-            fp.push(v);
-        }
-    }
-    let giant = rng.next_u64();
-    fp.extend(std::iter::repeat_n(giant, 300));
-    fp.extend((0..64).map(|b| giant ^ (1 << b)));
-    let fp128 = fp.iter().map(|v| [*v, rng.next_u64() & 0xFF]).collect();
-    (fp, fp128)
-}
-
 #[test]
 fn exact_plans_equal_brute_force_for_every_tau() {
     let (fp, fp128) = planted(2000, 1);
     let docs: Vec<u32> = (0..fp.len() as u32).collect();
     for tau in 0..=8u32 {
-        let want = brute_force(&fp, Some(&fp128), &docs, tau, None);
+        let want = brute_force(&fp, &fp128, &docs, tau, None);
         assert!(
             want.iter().any(|p| u32::from(p.d64) == tau),
             "nothing planted at tau {tau}"
@@ -49,16 +22,16 @@ fn exact_plans_equal_brute_force_for_every_tau() {
             cheapest_exact(docs.len(), tau),
             pigeonhole(tau as usize + 1, tau),
         ] {
-            let (got, stats) = join(&fp, Some(&fp128), &docs, &plan, tau, None);
+            let (got, stats) = join(&fp, &fp128, &docs, &plan, tau, None);
             assert_eq!(got, want, "tau {tau}, {}", plan.name);
             assert_eq!(stats.pairs as usize, want.len());
         }
     }
     // The published shapes.
     for (m, tau) in [(4, 3), (8, 6)] {
-        let want = brute_force(&fp, None, &docs, tau, None);
+        let want = brute_force(&fp, &zeros(&fp), &docs, tau, None);
         assert_eq!(
-            join(&fp, None, &docs, &pigeonhole(m, tau), tau, None).0,
+            join(&fp, &zeros(&fp), &docs, &pigeonhole(m, tau), tau, None).0,
             want
         );
     }
@@ -69,10 +42,10 @@ fn the_128_bit_filter_equals_brute_force() {
     let (fp, fp128) = planted(500, 2);
     let docs: Vec<u32> = (0..fp.len() as u32).collect();
     for tau128 in [0, 3, 6, 10] {
-        let want = brute_force(&fp, Some(&fp128), &docs, 6, Some(tau128));
+        let want = brute_force(&fp, &fp128, &docs, 6, Some(tau128));
         let got = join(
             &fp,
-            Some(&fp128),
+            &fp128,
             &docs,
             &cheapest_exact(docs.len(), 6),
             6,
@@ -86,11 +59,11 @@ fn the_128_bit_filter_equals_brute_force() {
 #[test]
 fn edge_inputs() {
     let plan = cheapest_exact(10, 3);
-    assert!(join(&[], None, &[], &plan, 3, None).0.is_empty());
-    assert!(join(&[5], None, &[0], &plan, 3, None).0.is_empty());
+    assert!(join(&[], &[], &[], &plan, 3, None).0.is_empty());
+    assert!(join(&[5], &[[0; 2]], &[0], &plan, 3, None).0.is_empty());
     // Only the listed documents take part.
     let fp = [1u64, 1, 1, 3];
-    let got = join(&fp, None, &[0, 2, 3], &plan, 3, None).0;
+    let got = join(&fp, &zeros(&fp), &[0, 2, 3], &plan, 3, None).0;
     let pairs: Vec<(u32, u32, u8)> = got.iter().map(|p| (p.a, p.b, p.d64)).collect();
     assert_eq!(pairs, [(0, 2, 0), (0, 3, 1), (2, 3, 1)]);
 }
@@ -100,11 +73,11 @@ fn random_plans_report_each_pair_once_and_meet_their_recall() {
     let (fp, _) = planted(3000, 3);
     let docs: Vec<u32> = (0..fp.len() as u32).collect();
     let tau = 6;
-    let truth = brute_force(&fp, None, &docs, tau, None);
+    let truth = brute_force(&fp, &zeros(&fp), &docs, tau, None);
     let (mut found, mut expected) = (0.0, 0.0);
     for seed in 0..10 {
         let plan = random(16, 20, seed);
-        let got = join(&fp, None, &docs, &plan, tau, None).0;
+        let got = join(&fp, &zeros(&fp), &docs, &plan, tau, None).0;
         let mut dedup = got.clone();
         dedup.dedup();
         assert_eq!(dedup.len(), got.len(), "a pair reported twice");

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::cluster::Representative;
+
 const EXIT_CODES: &str = "\
 EXIT STATUS:
     0  success; records may have been skipped (the summary says which and why)
@@ -36,13 +38,24 @@ pub enum Command {
     /// Export fingerprints as TSV or as a raw u64 array.
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
-    /// Find all pairs of documents within a Hamming distance (CPU backend).
+    /// Find all pairs of documents within a Hamming distance.
     #[command(after_help = JOIN_HELP)]
     Join(JoinArgs),
     /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
     SynthCrawl(SynthCrawlArgs),
     /// Write a store of random fingerprints with planted near-duplicates.
     Synth(SynthArgs),
+    /// Clusters for every threshold 0..=tau-max from one join: tables and plots.
+    #[command(after_help = SWEEP_HELP)]
+    Sweep(SweepArgs),
+    /// Clusters at one threshold, with keep and remove lists.
+    #[command(after_help = CLUSTER_HELP)]
+    Cluster(ClusterArgs),
+    /// The whole pipeline: fingerprint, join, sweep, clusters and lists.
+    #[command(after_help = DEDUP_HELP)]
+    Dedup(DedupArgs),
+    /// A synthetic crawl through the whole pipeline, scored against its planted truth.
+    Demo(DemoArgs),
 }
 
 /// `neardup synth`.
@@ -95,6 +108,170 @@ pub struct JoinArgs {
     /// Also require a 128-bit distance of at most this (Chuweb21D's filter).
     #[arg(long)]
     pub tau128: Option<u32>,
+    /// Plan and backend.
+    #[command(flatten)]
+    pub join: JoinOpts,
+    /// Output TSV (`-` for standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Also write the pairs in the compact binary form (`pairs.bin`) that `sweep` and
+    /// `cluster` take with --pairs.
+    #[arg(long, value_name = "FILE")]
+    pub pairs_bin: Option<PathBuf>,
+    /// List each group of identical fingerprints as its first document paired with each
+    /// other member, instead of every pair within the group.
+    #[arg(long)]
+    pub collapse_exact: bool,
+}
+
+const SWEEP_HELP: &str = "\
+OUTPUT (in the -o directory):
+    sweep.tsv          tau docs_kept kept_ratio max_cluster max_cluster_ratio pairs docs_in_clusters
+    sweep.json         the same with the corpus counts
+    sweep.svg          kept ratio and largest-cluster ratio against tau
+    distances.tsv/svg  document pairs at each distance
+    cluster_sizes.tsv/svg  clusters of each size at each tau (log-log)
+    summary.json       parameters and counts, written last
+    One join at the largest threshold serves every row. Documents excluded from the join
+    (too short) count as kept singletons; summary.json counts them separately.
+
+EXAMPLES:
+    neardup sweep crawl.store --tau-max 6 -o sweep/
+    neardup sweep crawl.store --tau 6 --tau128-max 16 -o sweep128/
+    neardup sweep crawl.store --pairs dedup/pairs.bin --tau-max 6 -o sweep/";
+
+/// `neardup sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Store directories (one corpus).
+    #[arg(required = true, value_name = "STORE_DIR")]
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Sweep the 64-bit threshold from 0 to this.
+    #[arg(long, default_value_t = 6)]
+    pub tau_max: u32,
+    /// Sweep the 128-bit threshold from 0 to this instead, at the fixed 64-bit --tau.
+    #[arg(long, requires = "tau")]
+    pub tau128_max: Option<u32>,
+    /// The fixed 64-bit threshold of a 128-bit sweep.
+    #[arg(long)]
+    pub tau: Option<u32>,
+    /// Reuse a join (`pairs.bin` from `dedup` or `join --pairs-bin`) instead of joining.
+    #[arg(long, value_name = "FILE")]
+    pub pairs: Option<PathBuf>,
+    /// Plan and backend.
+    #[command(flatten)]
+    pub join: JoinOpts,
+}
+
+const CLUSTER_HELP: &str = "\
+OUTPUT (in the -o directory):
+    clusters.tsv   id, representative, cluster_size (every document)
+    keep.txt       representatives and singletons, one id per line (an inclusion list)
+    remove.tsv     id, representative: every other member of a cluster (an exclusion list)
+    excluded.tsv   id, reason: documents not joined (too short, no features); they are on
+                   the keep list as singletons
+    summary.json   parameters and counts, written last
+
+EXAMPLES:
+    neardup cluster crawl.store --tau 3 -o clusters/
+    neardup cluster crawl.store --tau 6 --tau128 10 --representative longest -o clusters/";
+
+/// `neardup cluster`.
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    /// Store directories (one corpus).
+    #[arg(required = true, value_name = "STORE_DIR")]
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Largest 64-bit Hamming distance within a cluster's pairs.
+    #[arg(long, default_value_t = 3)]
+    pub tau: u32,
+    /// Also require a 128-bit distance of at most this.
+    #[arg(long)]
+    pub tau128: Option<u32>,
+    /// Which member represents a cluster.
+    #[arg(long, value_enum, default_value_t = Representative::LowestId)]
+    pub representative: Representative,
+    /// Reuse a join (`pairs.bin`) instead of joining.
+    #[arg(long, value_name = "FILE")]
+    pub pairs: Option<PathBuf>,
+    /// Plan and backend.
+    #[command(flatten)]
+    pub join: JoinOpts,
+}
+
+const DEDUP_HELP: &str = "\
+OUTPUT (in the -o directory):
+    store/         the fingerprint store
+    pairs.bin      the join at --tau-max (reuse with sweep/cluster --pairs)
+    sweep.*, distances.*, cluster_sizes.*   the sweep over tau = 0..=tau-max
+    clusters.tsv, keep.txt, remove.tsv, excluded.tsv   clusters at --tau
+    summary.json   parameters and counts, written last
+
+EXAMPLES:
+    neardup dedup crawl/ -o out/ --tau 3
+    neardup dedup CC-MAIN-*.warc.gz -o out/ --tau 3 --tau-max 6 --min-html-len 1000";
+
+/// `neardup dedup`.
+#[derive(Debug, Args)]
+pub struct DedupArgs {
+    /// Crawl files or directories.
+    #[arg(required = true, value_name = "CRAWL_DIR_OR_FILES")]
+    pub inputs: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Replace an existing store in the output directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Threshold of the clusters and lists.
+    #[arg(long, default_value_t = 3)]
+    pub tau: u32,
+    /// Largest threshold of the sweep (default: --tau).
+    #[arg(long)]
+    pub tau_max: Option<u32>,
+    /// Also require a 128-bit distance of at most this.
+    #[arg(long)]
+    pub tau128: Option<u32>,
+    /// Which member represents a cluster.
+    #[arg(long, value_enum, default_value_t = Representative::LowestId)]
+    pub representative: Representative,
+    /// Plan and backend.
+    #[command(flatten)]
+    pub join: JoinOpts,
+    /// How documents are read, filtered and fingerprinted.
+    #[command(flatten)]
+    pub fingerprint: FingerprintOpts,
+}
+
+/// `neardup demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Documents in the synthetic crawl.
+    #[arg(long, default_value_t = 20_000)]
+    pub docs: usize,
+    /// Seed of the synthetic crawl.
+    #[arg(long, default_value_t = 7)]
+    pub crawl_seed: u64,
+    /// Threshold of the clusters.
+    #[arg(long, default_value_t = 3)]
+    pub tau: u32,
+    /// Largest threshold of the sweep.
+    #[arg(long, default_value_t = 8)]
+    pub tau_max: u32,
+    /// Keep the crawl and the outputs in this directory (default: a temporary one, removed).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+}
+
+/// How a join runs: shared by `join`, `sweep`, `cluster` and `dedup`.
+#[derive(Clone, Debug, Args)]
+pub struct JoinOpts {
     /// Exact pigeonhole tables (every pair), or random bit samples (Chuweb21D Algorithm 3).
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     pub method: Method,
@@ -107,9 +284,6 @@ pub struct JoinArgs {
     /// Seed of the random tables.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Output TSV (`-` for standard output).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
 }
 
 /// Join methods.
@@ -183,6 +357,14 @@ pub struct FingerprintArgs {
     /// Replace an existing store.
     #[arg(long)]
     pub force: bool,
+    /// How documents are read, filtered and fingerprinted.
+    #[command(flatten)]
+    pub opts: FingerprintOpts,
+}
+
+/// Fingerprinting options shared by `fingerprint` and `dedup`.
+#[derive(Debug, Args)]
+pub struct FingerprintOpts {
     /// Feature mode: term n-grams, or the python `simhash` package's character 4-grams.
     #[arg(long, value_enum, default_value_t = Features::Native)]
     pub features: Features,
@@ -208,7 +390,7 @@ pub struct FingerprintArgs {
     pub no_possessive: bool,
     /// Seed of the feature hashes.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub hash_seed: u64,
     /// Keep records whatever their HTTP status (default: 200 only).
     #[arg(long)]
     pub any_status: bool,

@@ -4,17 +4,29 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::args::{Features, FingerprintArgs, TextFormat};
+use std::path::{Path, PathBuf};
+
+use super::args::{Features, FingerprintArgs, FingerprintOpts, TextFormat};
 use super::progress::Bar;
 use super::Outcome;
 use crate::corpus::{PayloadKind, ReadOptions};
-use crate::fingerprint::build::{build, BuildConfig};
+use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::Filters;
 use crate::fingerprint::Params;
 use crate::text::TokenOptions;
 
 /// Turns raw arguments into a build configuration.
 pub fn config(a: &FingerprintArgs) -> anyhow::Result<BuildConfig> {
+    config_for(&a.inputs, &a.output, a.force, &a.opts)
+}
+
+/// The build configuration of `opts` over `inputs` into the store `output`.
+pub fn config_for(
+    inputs: &[PathBuf],
+    output: &Path,
+    force: bool,
+    a: &FingerprintOpts,
+) -> anyhow::Result<BuildConfig> {
     let mut ngrams = a.ngrams.clone();
     ngrams.sort_unstable();
     ngrams.dedup();
@@ -32,14 +44,14 @@ pub fn config(a: &FingerprintArgs) -> anyhow::Result<BuildConfig> {
                 stem: !a.no_stem,
                 possessive: !a.no_possessive,
             },
-            seed: a.seed,
+            seed: a.hash_seed,
             ..Params::default()
         },
     };
     Ok(BuildConfig {
-        inputs: a.inputs.clone(),
-        output: a.output.clone(),
-        force: a.force,
+        inputs: inputs.to_vec(),
+        output: output.to_path_buf(),
+        force,
         read: ReadOptions {
             id_field: a.id_field.clone(),
             text_field: a.text_field.clone(),
@@ -64,10 +76,15 @@ pub fn config(a: &FingerprintArgs) -> anyhow::Result<BuildConfig> {
 
 /// Runs the command.
 pub fn run(a: FingerprintArgs, quiet: bool) -> anyhow::Result<Outcome> {
-    let cfg = config(&a)?;
+    Ok(build_store(&config(&a)?, quiet)?.1)
+}
+
+/// Builds a store with a progress bar and prints the summary; shard failures are printed and
+/// make the outcome partial.
+pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildReport, Outcome)> {
     let bar = Bar::new(quiet);
     let started = Instant::now();
-    let report = build(&cfg, &bar)
+    let report = build(cfg, &bar)
         .with_context(|| format!("cannot build the store {}", cfg.output.display()))?;
     bar.finish();
     let secs = started.elapsed().as_secs_f64();
@@ -95,9 +112,10 @@ pub fn run(a: FingerprintArgs, quiet: bool) -> anyhow::Result<Outcome> {
     for e in &report.failed {
         eprintln!("error: shard not read: {e}");
     }
-    Ok(if report.failed.is_empty() {
+    let outcome = if report.failed.is_empty() {
         Outcome::Clean
     } else {
         Outcome::Partial
-    })
+    };
+    Ok((report, outcome))
 }

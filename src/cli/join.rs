@@ -1,125 +1,93 @@
-//! `neardup join`: loads fingerprints from stores, runs the CPU join, writes pairs as TSV.
+//! `neardup join`: loads fingerprints from stores, runs the join, writes pairs as TSV (and,
+//! with `--pairs-bin`, the compact binary form later stages reuse).
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Instant;
 
-use super::args::{JoinArgs, Method};
+use super::args::JoinArgs;
 use super::output::{self, tsv_field};
-use super::Outcome;
-use crate::fingerprint::store::{flags, open_many, Store};
-use crate::join::{cpu, plan, Pair};
-
-/// The stores of a join, seen as one array of documents.
-struct Corpus {
-    stores: Vec<Store>,
-    /// Global index of each store's first document.
-    base: Vec<u32>,
-    fp64: Vec<u64>,
-    fp128: Vec<[u64; 2]>,
-}
-
-impl Corpus {
-    fn new(stores: Vec<Store>) -> anyhow::Result<Self> {
-        let total: usize = stores.iter().map(Store::len).sum();
-        anyhow::ensure!(
-            total < u32::MAX as usize,
-            "at most 4 billion documents per join"
-        );
-        let mut base = Vec::new();
-        let (mut fp64, mut fp128) = (Vec::with_capacity(total), Vec::with_capacity(total));
-        for s in &stores {
-            base.push(fp64.len() as u32);
-            fp64.extend_from_slice(s.fp64());
-            fp128.extend_from_slice(s.fp128());
-        }
-        Ok(Corpus {
-            stores,
-            base,
-            fp64,
-            fp128,
-        })
-    }
-
-    /// Documents that take part: not short, not featureless.
-    fn joinable(&self) -> Vec<u32> {
-        let mut out = Vec::new();
-        for (s, b) in self.stores.iter().zip(&self.base) {
-            for (i, f) in s.flags().iter().enumerate() {
-                if f & (flags::SHORT | flags::NO_FEATURES) == 0 {
-                    out.push(b + i as u32);
-                }
-            }
-        }
-        out
-    }
-
-    fn id(&self, doc: u32) -> &str {
-        let s = self.base.partition_point(|b| *b <= doc) - 1;
-        self.stores[s].id((doc - self.base[s]) as usize)
-    }
-}
+use super::{pipeline, Outcome};
+use crate::fingerprint::store::Corpus;
+use crate::join::graph::PairGraph;
+use crate::join::pairs_file::{self, JoinParams};
 
 /// Runs the command.
 pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
-    anyhow::ensure!(a.tau < 32, "--tau must be below 32");
-    anyhow::ensure!((1..=64).contains(&a.bits), "--bits must be 1..=64");
     let mut paths = a.stores.clone();
     let split = paths.len();
     paths.extend(a.against.iter().cloned());
-    let corpus = Corpus::new(open_many(&paths)?)?;
-    let docs = corpus.joinable();
-    let plan = match a.method {
-        Method::Exact => plan::cheapest_exact(docs.len(), a.tau),
-        Method::Random => plan::random(a.bits, a.iterations, a.seed),
-    };
-    if !quiet {
-        eprintln!("plan: {}", plan.name);
-        if a.method == Method::Random {
-            let recall: Vec<String> = (0..=a.tau)
-                .map(|h| format!("{h}: {:.4}", plan::random_recall(a.bits, a.iterations, h)))
-                .collect();
-            eprintln!("recall by distance: {}", recall.join(", "));
-        }
+    let corpus = Corpus::open(&paths)?;
+    let (g, _) = pipeline::join(&corpus, &a.join, a.tau, a.tau128, quiet)?;
+    if let Some(bin) = &a.pairs_bin {
+        let p = JoinParams {
+            tau: a.tau,
+            tau128: a.tau128,
+            corpus_digest: corpus.digest(),
+        };
+        pairs_file::write(bin, &g, p)?;
     }
-    let started = Instant::now();
-    let (mut pairs, stats) = cpu::join(
-        &corpus.fp64,
-        Some(&corpus.fp128),
-        &docs,
-        &plan,
-        a.tau,
-        a.tau128,
-    );
-    if !a.against.is_empty() {
-        let first_other = corpus.base.get(split).copied().unwrap_or(u32::MAX);
-        pairs.retain(|p| (p.a < first_other) != (p.b < first_other));
-    }
-    let secs = started.elapsed().as_secs_f64();
-    write_pairs(&corpus, &pairs, &a.output)?;
+    let cross = (!a.against.is_empty()).then(|| corpus.base(split));
+    let n = write_pairs(&corpus, &g, cross, a.collapse_exact, &a.output)?;
     if !quiet {
-        eprintln!(
-            "{} pairs ({} identical) among {} documents ({} distinct fingerprints, {} excluded) in {secs:.2} s; {} comparisons, largest key run {}",
-            pairs.len(),
-            stats.exact_pairs,
-            docs.len(),
-            stats.distinct,
-            corpus.fp64.len() - docs.len(),
-            stats.comparisons,
-            stats.largest_run
-        );
+        eprintln!("{n} pairs written to {}", a.output.display());
     }
     Ok(Outcome::Clean)
 }
 
-fn write_pairs(corpus: &Corpus, pairs: &[Pair], path: &Path) -> anyhow::Result<()> {
+/// Writes the pairs of `g` as TSV sorted by document index; with `cross`, only pairs with one
+/// side below that index and one at or above it; with `collapse`, each group of identical
+/// fingerprints as its first member paired with each other member.
+fn write_pairs(
+    corpus: &Corpus,
+    g: &PairGraph,
+    cross: Option<u32>,
+    collapse: bool,
+    path: &Path,
+) -> anyhow::Result<u64> {
+    let mut pairs = Vec::new();
+    let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
+    if collapse {
+        for u in 0..g.units() as u32 {
+            let m = g.unit(u);
+            pairs.extend(
+                m[1..]
+                    .iter()
+                    .filter(|b| keep(m[0], **b))
+                    .map(|b| crate::join::Pair {
+                        a: m[0],
+                        b: *b,
+                        d64: 0,
+                        d128: 0,
+                    }),
+            );
+        }
+        for e in &g.edges {
+            let (a, b) = (g.unit(e.u)[0], g.unit(e.v)[0]);
+            if keep(a, b) {
+                pairs.push(crate::join::Pair {
+                    a: a.min(b),
+                    b: a.max(b),
+                    d64: e.d64,
+                    d128: e.d128,
+                });
+            }
+        }
+        pairs.sort_unstable();
+    } else {
+        g.for_each_pair(|p| {
+            if keep(p.a, p.b) {
+                pairs.push(p);
+            }
+        });
+        rayon::slice::ParallelSliceMut::par_sort_unstable(&mut pairs[..]);
+    }
     let mut w = output::create(path)?;
     writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
-    for p in pairs {
+    for p in &pairs {
         let (x, y) = (tsv_field(corpus.id(p.a)), tsv_field(corpus.id(p.b)));
         let (x, y) = if x <= y { (x, y) } else { (y, x) };
         writeln!(w, "{x}\t{y}\t{}\t{}", p.d64, p.d128)?;
     }
     w.flush()?;
-    Ok(())
+    Ok(pairs.len() as u64)
 }

@@ -3,12 +3,17 @@
 //! wires, reports and maps outcomes to exit codes.
 
 pub mod args;
+mod cluster;
+mod dedup;
+mod demo;
 mod export;
 mod fingerprint;
 mod info;
 mod join;
 mod output;
+mod pipeline;
 mod progress;
+mod sweep;
 mod synth;
 
 use clap::Parser;
@@ -46,5 +51,9 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Join(a) => join::run(a, cli.quiet),
         args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),
         args::Command::Synth(a) => synth::run_store(a, cli.quiet),
+        args::Command::Sweep(a) => sweep::run(a, cli.quiet),
+        args::Command::Cluster(a) => cluster::run(a, cli.quiet),
+        args::Command::Dedup(a) => dedup::run(a, cli.quiet),
+        args::Command::Demo(a) => demo::run(a, cli.quiet),
     }
 }

@@ -16,11 +16,4 @@ pub fn create(path: &Path) -> anyhow::Result<Box<dyn Write>> {
     Ok(Box::new(BufWriter::with_capacity(1 << 20, f)))
 }
 
-/// Ids and URLs with tabs or newlines would break a TSV table; they are replaced by spaces.
-pub fn tsv_field(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.contains(['\t', '\n', '\r']) {
-        s.replace(['\t', '\n', '\r'], " ").into()
-    } else {
-        s.into()
-    }
-}
+pub use crate::report::lists::tsv_field;

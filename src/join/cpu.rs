@@ -9,6 +9,7 @@
 
 use rayon::prelude::*;
 
+use super::graph::{collapse, PairGraph};
 use super::plan::Plan;
 use super::{JoinStats, Pair};
 
@@ -21,9 +22,9 @@ pub fn dist128(a: [u64; 2], b: [u64; 2]) -> u32 {
     (a[0] ^ b[0]).count_ones() + (a[1] ^ b[1]).count_ones()
 }
 
-fn pair(a: u32, b: u32, d64: u32, fp128: Option<&[[u64; 2]]>) -> Pair {
+fn pair(a: u32, b: u32, d64: u32, fp128: &[[u64; 2]]) -> Pair {
     let (a, b) = if a < b { (a, b) } else { (b, a) };
-    let d128 = fp128.map_or(0, |f| dist128(f[a as usize], f[b as usize]));
+    let d128 = dist128(fp128[a as usize], fp128[b as usize]);
     Pair {
         a,
         b,
@@ -35,7 +36,7 @@ fn pair(a: u32, b: u32, d64: u32, fp128: Option<&[[u64; 2]]>) -> Pair {
 /// Every pair of `docs` within `tau` (and `tau128`, when given), compared one by one.
 pub fn brute_force(
     fp64: &[u64],
-    fp128: Option<&[[u64; 2]]>,
+    fp128: &[[u64; 2]],
     docs: &[u32],
     tau: u32,
     tau128: Option<u32>,
@@ -54,34 +55,6 @@ pub fn brute_force(
     }
     out.sort_unstable();
     out
-}
-
-/// Distinct fingerprints and the documents that share each.
-struct Collapsed {
-    values: Vec<u64>,
-    /// Documents sorted by fingerprint; group g is `members[starts[g]..starts[g + 1]]`.
-    members: Vec<u32>,
-    starts: Vec<usize>,
-}
-
-fn collapse(fp64: &[u64], docs: &[u32]) -> Collapsed {
-    let mut keyed: Vec<(u64, u32)> = docs.iter().map(|d| (fp64[*d as usize], *d)).collect();
-    keyed.par_sort_unstable();
-    let mut values = Vec::new();
-    let mut starts = Vec::new();
-    for (i, (v, _)) in keyed.iter().enumerate() {
-        if values.last() != Some(v) {
-            values.push(*v);
-            starts.push(i);
-        }
-    }
-    let members: Vec<u32> = keyed.into_iter().map(|(_, d)| d).collect();
-    starts.push(members.len());
-    Collapsed {
-        values,
-        members,
-        starts,
-    }
 }
 
 /// Gathers the bits of a mask into a dense key (a software `pext` over the mask's runs of
@@ -230,49 +203,48 @@ fn join_distinct(
     found
 }
 
-/// Self-join of `docs` under `plan`: pairs of documents within `tau` (64-bit) and, when given,
-/// `tau128` (128-bit), sorted by (a, b) with a < b.
-pub fn join(
+/// Self-join of `docs` under `plan` in the compact form: units of identical fingerprints and
+/// the edges between them within `tau` (64-bit) and, when given, `tau128` (128-bit).
+pub fn join_graph(
     fp64: &[u64],
-    fp128: Option<&[[u64; 2]]>,
+    fp128: &[[u64; 2]],
     docs: &[u32],
     plan: &Plan,
     tau: u32,
     tau128: Option<u32>,
-) -> (Vec<Pair>, JoinStats) {
-    let c = collapse(fp64, docs);
+) -> (PairGraph, JoinStats) {
+    let c = collapse(fp64, fp128, docs);
     let mut stats = JoinStats {
         documents: docs.len() as u64,
         distinct: c.values.len() as u64,
         tables: plan.tables.len() as u64,
         ..JoinStats::default()
     };
-    let distinct_pairs = join_distinct(&c.values, plan, tau, &mut stats);
-    let group = |g: u32| &c.members[c.starts[g as usize]..c.starts[g as usize + 1]];
-    let keep = |p: &Pair| tau128.is_none_or(|t| u32::from(p.d128) <= t);
-    let mut pairs: Vec<Pair> = (0..c.values.len() as u32)
-        .into_par_iter()
-        .flat_map_iter(|g| {
-            let m = group(g);
-            (0..m.len())
-                .flat_map(move |i| (i + 1..m.len()).map(move |j| pair(m[i], m[j], 0, fp128)))
-        })
-        .filter(keep)
-        .collect();
-    stats.exact_pairs = pairs.len() as u64;
-    let near: Vec<Pair> = distinct_pairs
-        .par_iter()
-        .flat_map_iter(|&(u, v, d)| {
-            let (gu, gv) = (group(u), group(v));
-            gu.iter()
-                .flat_map(move |a| gv.iter().map(move |b| pair(*a, *b, u32::from(d), fp128)))
-        })
-        .filter(keep)
-        .collect();
-    pairs.extend(near);
-    pairs.par_sort_unstable();
-    stats.pairs = pairs.len() as u64;
-    (pairs, stats)
+    let distinct = join_distinct(&c.values, plan, tau, &mut stats);
+    let graph = PairGraph::from_distinct(fp64.len() as u32, c, fp128, &distinct, tau128);
+    stats.exact_pairs = graph.exact_pairs()
+        + graph
+            .edges
+            .iter()
+            .filter(|e| e.d64 == 0)
+            .map(|e| graph.edge_pairs(e))
+            .sum::<u64>();
+    stats.pairs = graph.pair_count();
+    (graph, stats)
+}
+
+/// Self-join of `docs` under `plan`: pairs of documents within `tau` (64-bit) and, when given,
+/// `tau128` (128-bit), sorted by (a, b) with a < b.
+pub fn join(
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    docs: &[u32],
+    plan: &Plan,
+    tau: u32,
+    tau128: Option<u32>,
+) -> (Vec<Pair>, JoinStats) {
+    let (graph, stats) = join_graph(fp64, fp128, docs, plan, tau, tau128);
+    (graph.pairs(), stats)
 }
 
 #[cfg(test)]

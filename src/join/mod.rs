@@ -5,6 +5,8 @@
 //! document indices into the joined fingerprint arrays.
 
 pub mod cpu;
+pub mod graph;
+pub mod pairs_file;
 pub mod plan;
 
 /// One near-duplicate pair.

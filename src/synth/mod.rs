@@ -17,6 +17,8 @@ use flate2::Compression;
 
 use crate::{Error, Result};
 
+pub mod score;
+
 /// SplitMix64: tiny, fast, and fixed forever (unlike `rand`'s `StdRng`).
 #[derive(Clone, Debug)]
 pub struct SplitMix64(pub u64);

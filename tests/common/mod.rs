@@ -147,3 +147,37 @@ pub fn store_from(
 pub fn ids(s: &neardup::fingerprint::store::Store) -> Vec<&str> {
     (0..s.len()).map(|i| s.id(i)).collect()
 }
+
+/// 128-bit fingerprints that never separate anything.
+pub fn zeros(fp: &[u64]) -> Vec<[u64; 2]> {
+    vec![[0; 2]; fp.len()]
+}
+
+pub fn planted(n_random: usize, seed: u64) -> (Vec<u64>, Vec<[u64; 2]>) {
+    let mut rng = neardup::synth::SplitMix64(seed);
+    let mut fp = Vec::new();
+    for _ in 0..n_random {
+        fp.push(rng.next_u64());
+    }
+    for _ in 0..40 {
+        let base = rng.next_u64();
+        fp.push(base);
+        for d in 0..=10u32 {
+            let mut v = base;
+            let mut flipped = 0;
+            while flipped < d {
+                let bit = 1u64 << rng.below(64);
+                if v & bit == (base & bit) {
+                    v ^= bit;
+                    flipped += 1;
+                }
+            }
+            fp.push(v);
+        }
+    }
+    let giant = rng.next_u64();
+    fp.extend(std::iter::repeat_n(giant, 300));
+    fp.extend((0..64).map(|b| giant ^ (1 << b)));
+    let fp128 = fp.iter().map(|v| [*v, rng.next_u64() & 0xFF]).collect();
+    (fp, fp128)
+}

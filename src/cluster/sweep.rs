@@ -1,0 +1,126 @@
+//! Threshold sweeps from one join: edges are added to one union-find in order of distance and
+//! the statistics are taken after each threshold, so tau = 0..=max costs one join and one pass
+//! over the edges instead of max + 1 joins.
+//!
+//! Units (identical fingerprints) are merged first: they are distance 0 on both axes. A
+//! 128-bit sweep keeps only edges within the fixed 64-bit tau and orders them by 128-bit
+//! distance.
+
+use serde::Serialize;
+
+use super::Dsu;
+use crate::join::graph::{Edge, PairGraph};
+
+/// Which distance the sweep steps through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    /// The 64-bit distance.
+    D64,
+    /// The 128-bit distance, among pairs within a fixed 64-bit tau.
+    D128 {
+        /// The fixed 64-bit threshold.
+        tau64: u32,
+    },
+}
+
+impl Axis {
+    /// The level of an edge on this axis, or None when the edge does not take part.
+    fn level(self, e: &Edge) -> Option<u32> {
+        match self {
+            Axis::D64 => Some(u32::from(e.d64)),
+            Axis::D128 { tau64 } => (u32::from(e.d64) <= tau64).then_some(u32::from(e.d128)),
+        }
+    }
+
+    /// The column name of the threshold.
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::D64 => "tau",
+            Axis::D128 { .. } => "tau128",
+        }
+    }
+}
+
+/// Statistics after all pairs within one threshold are merged.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Level {
+    /// The threshold.
+    pub tau: u32,
+    /// Clusters, singletons included (documents kept after deduplication).
+    pub docs_kept: u64,
+    /// `docs_kept` / documents.
+    pub kept_ratio: f64,
+    /// Size of the largest cluster.
+    pub max_cluster: u64,
+    /// `max_cluster` / documents.
+    pub max_cluster_ratio: f64,
+    /// Document pairs within the threshold.
+    pub pairs: u64,
+    /// Document pairs at exactly this distance.
+    pub pairs_at: u64,
+    /// Documents in clusters of two or more.
+    pub docs_in_clusters: u64,
+    /// Number of clusters of each size, as (size, clusters), ascending.
+    #[serde(skip)]
+    pub size_histogram: Vec<(u64, u64)>,
+}
+
+/// Sweeps thresholds `0..=max` on `axis`; returns one [`Level`] per threshold and the
+/// union-find as it stands after the last.
+pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
+    let dsu = Dsu::new(g.docs as usize);
+    let total = u64::from(g.docs);
+    let mut pairs = g.exact_pairs();
+    let mut merges: u64 = (0..g.units() as u32)
+        .map(|u| {
+            let m = g.unit(u);
+            m[1..].iter().filter(|d| dsu.union(m[0], **d)).count() as u64
+        })
+        .sum();
+    // Counting sort of the edges by level: one bucket per threshold.
+    let mut buckets: Vec<Vec<(u32, u32)>> = vec![Vec::new(); max as usize + 1];
+    let mut bucket_pairs = vec![0u64; max as usize + 1];
+    for e in &g.edges {
+        if let Some(l) = axis.level(e).filter(|l| *l <= max) {
+            buckets[l as usize].push((g.unit(e.u)[0], g.unit(e.v)[0]));
+            bucket_pairs[l as usize] += g.edge_pairs(e);
+        }
+    }
+    let mut levels = Vec::with_capacity(buckets.len());
+    for (t, bucket) in buckets.iter().enumerate() {
+        merges += dsu.union_all(bucket);
+        let at = bucket_pairs[t] + if t == 0 { pairs } else { 0 };
+        pairs += bucket_pairs[t];
+        let sizes = dsu.sizes();
+        let mut hist = std::collections::BTreeMap::new();
+        let (mut max_cluster, mut in_clusters) = (0u64, 0u64);
+        for s in sizes.into_iter().filter(|s| *s > 0) {
+            let s = u64::from(s);
+            *hist.entry(s).or_insert(0u64) += 1;
+            max_cluster = max_cluster.max(s);
+            if s > 1 {
+                in_clusters += s;
+            }
+        }
+        let kept = total - merges;
+        let ratio = |x: u64| {
+            if total == 0 {
+                0.0
+            } else {
+                x as f64 / total as f64
+            }
+        };
+        levels.push(Level {
+            tau: t as u32,
+            docs_kept: kept,
+            kept_ratio: ratio(kept),
+            max_cluster,
+            max_cluster_ratio: ratio(max_cluster),
+            pairs,
+            pairs_at: at,
+            docs_in_clusters: in_clusters,
+            size_histogram: hist.into_iter().collect(),
+        });
+    }
+    (levels, dsu)
+}

@@ -1,0 +1,142 @@
+//! Several stores seen as one array of documents, as every command after `fingerprint` sees
+//! them.
+//!
+//! Document `i` of the corpus is document `i - base[s]` of store `s`. With one store the
+//! fingerprint columns are the mapped files themselves; with several they are gathered once
+//! into memory (24 bytes a document), so the join sees contiguous arrays either way.
+
+use std::path::PathBuf;
+
+use super::{flags, open_many, Store};
+use crate::{Error, Result};
+
+/// Stores opened together.
+pub struct Corpus {
+    stores: Vec<Store>,
+    /// Global index of each store's first document.
+    base: Vec<u32>,
+    /// Gathered columns; empty when there is a single store.
+    fp64: Vec<u64>,
+    fp128: Vec<[u64; 2]>,
+}
+
+impl Corpus {
+    /// Opens `paths` (they must share fingerprint parameters).
+    pub fn open(paths: &[PathBuf]) -> Result<Corpus> {
+        Corpus::new(open_many(paths)?)
+    }
+
+    /// The corpus of already opened stores.
+    pub fn new(stores: Vec<Store>) -> Result<Corpus> {
+        let total: usize = stores.iter().map(Store::len).sum();
+        if total >= u32::MAX as usize {
+            return Err(Error::Config(format!(
+                "{total} documents: at most 4 billion documents can be joined together"
+            )));
+        }
+        let mut base = Vec::new();
+        let mut n = 0u32;
+        for s in &stores {
+            base.push(n);
+            n += s.len() as u32;
+        }
+        let (mut fp64, mut fp128) = (Vec::new(), Vec::new());
+        if stores.len() > 1 {
+            fp64.reserve_exact(total);
+            fp128.reserve_exact(total);
+            for s in &stores {
+                fp64.extend_from_slice(s.fp64());
+                fp128.extend_from_slice(s.fp128());
+            }
+        }
+        Ok(Corpus {
+            stores,
+            base,
+            fp64,
+            fp128,
+        })
+    }
+
+    /// The stores.
+    pub fn stores(&self) -> &[Store] {
+        &self.stores
+    }
+
+    /// Documents in all stores.
+    pub fn len(&self) -> usize {
+        self.stores.iter().map(Store::len).sum()
+    }
+
+    /// True when there are no documents.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Global index of store `s`'s first document (`len()` past the last store).
+    pub fn base(&self, s: usize) -> u32 {
+        self.base.get(s).copied().unwrap_or(self.len() as u32)
+    }
+
+    /// SimHash-64 of every document.
+    pub fn fp64(&self) -> &[u64] {
+        match self.stores.as_slice() {
+            [one] => one.fp64(),
+            _ => &self.fp64,
+        }
+    }
+
+    /// SimHash-128 of every document.
+    pub fn fp128(&self) -> &[[u64; 2]] {
+        match self.stores.as_slice() {
+            [one] => one.fp128(),
+            _ => &self.fp128,
+        }
+    }
+
+    fn locate(&self, doc: u32) -> (&Store, usize) {
+        let s = self.base.partition_point(|b| *b <= doc) - 1;
+        (&self.stores[s], (doc - self.base[s]) as usize)
+    }
+
+    /// Id of document `doc`.
+    pub fn id(&self, doc: u32) -> &str {
+        let (s, i) = self.locate(doc);
+        s.id(i)
+    }
+
+    /// Flags of document `doc`.
+    pub fn flags(&self, doc: u32) -> u8 {
+        let (s, i) = self.locate(doc);
+        s.flags()[i]
+    }
+
+    /// Normalised text length of document `doc`.
+    pub fn text_len(&self, doc: u32) -> u32 {
+        let (s, i) = self.locate(doc);
+        s.text_len()[i]
+    }
+
+    /// Documents that take part in joins: not short, not featureless.
+    pub fn joinable(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.len());
+        for (s, b) in self.stores.iter().zip(&self.base) {
+            for (i, f) in s.flags().iter().enumerate() {
+                if f & (flags::SHORT | flags::NO_FEATURES) == 0 {
+                    out.push(b + i as u32);
+                }
+            }
+        }
+        out
+    }
+
+    /// A 64-bit digest of the corpus's fingerprints and their order, so a pairs file made from
+    /// other stores is refused.
+    pub fn digest(&self) -> u64 {
+        let mut h = xxhash_rust::xxh3::Xxh3::with_seed(0);
+        for s in &self.stores {
+            h.update(bytemuck::cast_slice(s.fp64()));
+            h.update(s.flags());
+        }
+        h.digest()
+    }
+}

@@ -1,0 +1,165 @@
+//! SVG plots of a sweep: kept and largest-cluster ratios against the threshold (Chuweb21D
+//! Table 2 and Figure 3), pairs per distance (CiteSeerX Table 1), and cluster-size
+//! distributions on log axes (Chuweb21D Figure 4).
+
+use plotters::prelude::*;
+
+use crate::cluster::{Axis, Level};
+
+type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
+
+const SIZE: (u32, u32) = (720, 440);
+const FONT: (&str, u32) = ("sans-serif", 18);
+
+fn render(draw: impl FnOnce(&mut String) -> DrawResult) -> String {
+    let mut svg = String::new();
+    if let Err(e) = draw(&mut svg) {
+        // Plots are a convenience beside the tables: a drawing failure leaves a note, not a
+        // failed run.
+        return format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><!-- plot failed: {e} --></svg>\n"
+        );
+    }
+    svg
+}
+
+/// Kept ratio and largest-cluster ratio (log scale) against the threshold.
+pub fn sweep_svg(levels: &[Level], axis: Axis) -> String {
+    render(|svg| {
+        let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        let max_t = levels.last().map_or(1, |l| l.tau.max(1));
+        let title = match axis {
+            Axis::D64 => "Documents kept and largest cluster by 64-bit tau".to_string(),
+            Axis::D128 { tau64 } => format!("By 128-bit tau, 64-bit tau = {tau64}"),
+        };
+        let (top, bottom) = root.split_vertically(SIZE.1 / 2 + 20);
+        let mut c = ChartBuilder::on(&top)
+            .caption(title, FONT)
+            .margin(8)
+            .x_label_area_size(24)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0u32..max_t, 0f64..1.0f64)?;
+        c.configure_mesh().y_desc("kept ratio").draw()?;
+        c.draw_series(LineSeries::new(
+            levels.iter().map(|l| (l.tau, l.kept_ratio)),
+            BLUE.stroke_width(2),
+        ))?;
+        c.draw_series(
+            levels
+                .iter()
+                .map(|l| Circle::new((l.tau, l.kept_ratio), 3, BLUE.filled())),
+        )?;
+        let lo = levels
+            .iter()
+            .map(|l| l.max_cluster_ratio)
+            .filter(|r| *r > 0.0)
+            .fold(1.0f64, f64::min)
+            .min(1e-3);
+        let mut c = ChartBuilder::on(&bottom)
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0u32..max_t, (lo..1.0f64).log_scale())?;
+        c.configure_mesh()
+            .x_desc(axis.name())
+            .y_desc("largest cluster ratio")
+            .draw()?;
+        let pts: Vec<(u32, f64)> = levels
+            .iter()
+            .filter(|l| l.max_cluster_ratio > 0.0)
+            .map(|l| (l.tau, l.max_cluster_ratio))
+            .collect();
+        c.draw_series(LineSeries::new(pts.iter().copied(), RED.stroke_width(2)))?;
+        c.draw_series(pts.iter().map(|p| Circle::new(*p, 3, RED.filled())))?;
+        root.present()?;
+        Ok(())
+    })
+}
+
+/// Document pairs at each distance, log scale.
+pub fn distances_svg(levels: &[Level], axis: Axis) -> String {
+    render(|svg| {
+        let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        let max_t = levels.last().map_or(0, |l| l.tau);
+        let top = levels.iter().map(|l| l.pairs_at).max().unwrap_or(1).max(1) as f64 * 2.0;
+        let mut c = ChartBuilder::on(&root)
+            .caption("Pairs per Hamming distance", FONT)
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d((0u32..max_t).into_segmented(), (0.5f64..top).log_scale())?;
+        c.configure_mesh()
+            .x_desc(if axis == Axis::D64 {
+                "hamming64"
+            } else {
+                "hamming128"
+            })
+            .y_desc("pairs")
+            .draw()?;
+        c.draw_series(levels.iter().filter(|l| l.pairs_at > 0).map(|l| {
+            Rectangle::new(
+                [
+                    (SegmentValue::Exact(l.tau), 0.5),
+                    (SegmentValue::Exact(l.tau + 1), l.pairs_at as f64),
+                ],
+                BLUE.mix(0.6).filled(),
+            )
+        }))?;
+        root.present()?;
+        Ok(())
+    })
+}
+
+/// Clusters of each size, log-log, one line per threshold.
+pub fn cluster_sizes_svg(levels: &[Level], axis: Axis) -> String {
+    render(|svg| {
+        let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        let max_size = levels
+            .iter()
+            .flat_map(|l| l.size_histogram.iter().map(|(s, _)| *s))
+            .max()
+            .unwrap_or(2)
+            .max(2) as f64;
+        let max_n = levels
+            .iter()
+            .flat_map(|l| l.size_histogram.iter().map(|(_, n)| *n))
+            .max()
+            .unwrap_or(1)
+            .max(1) as f64;
+        let mut c = ChartBuilder::on(&root)
+            .caption("Cluster sizes", FONT)
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(
+                (1.0f64..max_size * 1.5).log_scale(),
+                (0.8f64..max_n * 2.0).log_scale(),
+            )?;
+        c.configure_mesh()
+            .x_desc("cluster size")
+            .y_desc("clusters")
+            .draw()?;
+        for (i, l) in levels.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let pts: Vec<(f64, f64)> = l
+                .size_histogram
+                .iter()
+                .map(|(s, n)| (*s as f64, *n as f64))
+                .collect();
+            c.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))?
+                .label(format!("{} = {}", axis.name(), l.tau))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+                });
+        }
+        c.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })
+}

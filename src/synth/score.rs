@@ -1,0 +1,121 @@
+//! Scores reported pairs against a synthetic crawl's planted truth.
+//!
+//! Every page made from another (exact copy or mutation, however many steps removed) belongs
+//! to the family of the original it descends from; the true pairs are the pairs within a
+//! family. Precision and recall are over document pairs, per threshold.
+
+use std::collections::HashMap;
+
+use super::{Origin, Truth};
+use crate::join::graph::PairGraph;
+
+/// Quality at one threshold.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Score {
+    /// The threshold.
+    pub tau: u32,
+    /// Pairs reported within it.
+    pub reported: u64,
+    /// Of which true.
+    pub correct: u64,
+    /// Pairs in the truth.
+    pub truth: u64,
+    /// correct / reported (1 when nothing was reported).
+    pub precision: f64,
+    /// correct / truth (1 when there is nothing to find).
+    pub recall: f64,
+    /// Share of exact copies found paired with the page they copy.
+    pub copy_recall: f64,
+    /// Share of one-step mutations found paired with the page they were made from.
+    pub mutation_recall: f64,
+}
+
+/// The family (index of the original) of each generated document.
+pub fn families(t: &Truth) -> Vec<u32> {
+    let mut fam = Vec::with_capacity(t.origins.len());
+    for o in &t.origins {
+        let f = match *o {
+            Origin::Original => fam.len() as u32,
+            Origin::Exact { of } | Origin::Near { of } => fam[of],
+        };
+        fam.push(f);
+    }
+    fam
+}
+
+/// Scores the pairs of `g` at thresholds `0..=max`; `id` names document `i` of the corpus.
+pub fn score<'a>(g: &PairGraph, id: impl Fn(u32) -> &'a str, t: &Truth, max: u32) -> Vec<Score> {
+    let fam = families(t);
+    let by_id: HashMap<&str, u32> = t
+        .ids
+        .iter()
+        .zip(&fam)
+        .map(|(i, f)| (i.as_str(), *f))
+        .collect();
+    let family: Vec<Option<u32>> = (0..g.docs).map(|d| by_id.get(id(d)).copied()).collect();
+    let mut size: HashMap<u32, u64> = HashMap::new();
+    for f in family.iter().flatten() {
+        *size.entry(*f).or_default() += 1;
+    }
+    let truth: u64 = size.values().map(|k| k * (k - 1) / 2).sum();
+    let (mut reported, mut correct) = (vec![0u64; max as usize + 1], vec![0u64; max as usize + 1]);
+    g.for_each_pair(|p| {
+        if u32::from(p.d64) <= max {
+            let d = p.d64 as usize;
+            reported[d] += 1;
+            let (fa, fb) = (family[p.a as usize], family[p.b as usize]);
+            if fa.is_some() && fa == fb {
+                correct[d] += 1;
+            }
+        }
+    });
+    // Direct links (a copy or a mutation and its source), by kind.
+    let doc_of: HashMap<&str, u32> = (0..g.docs).map(|d| (id(d), d)).collect();
+    let mut found: HashMap<(u32, u32), u8> = HashMap::new();
+    g.for_each_pair(|p| {
+        if u32::from(p.d64) <= max {
+            found.insert((p.a, p.b), p.d64);
+        }
+    });
+    let mut copies = vec![0u64; max as usize + 2];
+    let mut mutations = vec![0u64; max as usize + 2];
+    let (mut n_copies, mut n_mutations) = (0u64, 0u64);
+    for (i, o) in t.origins.iter().enumerate() {
+        let (of, hist, n) = match *o {
+            Origin::Original => continue,
+            Origin::Exact { of } => (of, &mut copies, &mut n_copies),
+            Origin::Near { of } => (of, &mut mutations, &mut n_mutations),
+        };
+        let (Some(a), Some(b)) = (
+            doc_of.get(t.ids[i].as_str()),
+            doc_of.get(t.ids[of].as_str()),
+        ) else {
+            continue;
+        };
+        *n += 1;
+        let d = found
+            .get(&((*a).min(*b), (*a).max(*b)))
+            .map_or(max as usize + 1, |d| *d as usize);
+        hist[d] += 1;
+    }
+    let share = |found: u64, n: u64| if n == 0 { 1.0 } else { found as f64 / n as f64 };
+    let (mut r, mut c, mut fc, mut fm) = (0, 0, 0, 0);
+    (0..=max)
+        .map(|tau| {
+            r += reported[tau as usize];
+            c += correct[tau as usize];
+            fc += copies[tau as usize];
+            fm += mutations[tau as usize];
+            Score {
+                tau,
+                reported: r,
+                correct: c,
+                truth,
+                precision: if r == 0 { 1.0 } else { c as f64 / r as f64 },
+                recall: share(c, truth),
+                copy_recall: share(fc, n_copies),
+                mutation_recall: share(fm, n_mutations),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,327 @@
+//! The `dedup`, `sweep`, `cluster` and `demo` commands end to end: every output is written and
+//! consistent with the others, a reused join gives what a fresh one gives, and documents too
+//! short to join are listed, not lost.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::{neardup, stderr};
+
+fn ok(args: &[&str]) -> String {
+    let out = neardup(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn lines(p: &Path) -> Vec<String> {
+    read(p).lines().map(str::to_string).collect()
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn dedup_writes_every_output_and_later_commands_reuse_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    ok(&[
+        "-q",
+        "dedup",
+        s(&sample()),
+        "-o",
+        s(&out),
+        "--tau",
+        "3",
+        "--tau-max",
+        "6",
+    ]);
+    for f in [
+        "store/manifest.json",
+        "pairs.bin",
+        "sweep.tsv",
+        "sweep.json",
+        "sweep.svg",
+        "distances.tsv",
+        "distances.svg",
+        "cluster_sizes.tsv",
+        "cluster_sizes.svg",
+        "clusters.tsv",
+        "keep.txt",
+        "remove.tsv",
+        "excluded.tsv",
+        "summary.json",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    for svg in ["sweep.svg", "distances.svg", "cluster_sizes.svg"] {
+        let body = read(&out.join(svg));
+        assert!(
+            body.starts_with("<svg") && (body.contains("<path") || body.contains("<polyline")),
+            "{svg}"
+        );
+        assert!(!body.contains("plot failed"), "{svg}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let docs = summary["documents"].as_u64().unwrap();
+    assert!(docs >= 90, "{docs}");
+    let sweep = lines(&out.join("sweep.tsv"));
+    assert_eq!(
+        sweep[0],
+        "tau\tdocs_kept\tkept_ratio\tmax_cluster\tmax_cluster_ratio\tpairs\tdocs_in_clusters"
+    );
+    assert_eq!(sweep.len(), 8);
+    let row3: Vec<&str> = sweep[4].split('\t').collect();
+    assert_eq!(row3[0], "3");
+    // The lists at tau 3 agree with the sweep's row for tau 3.
+    let keep = lines(&out.join("keep.txt"));
+    let remove = lines(&out.join("remove.tsv"));
+    let clusters = lines(&out.join("clusters.tsv"));
+    assert_eq!(keep.len().to_string(), row3[1]);
+    assert_eq!((keep.len() + remove.len() - 1) as u64, docs);
+    assert_eq!((clusters.len() - 1) as u64, docs);
+    assert!(remove.len() > 1, "the sample has planted duplicates");
+    assert_eq!(
+        summary["clusters"]["keep"].as_u64().unwrap(),
+        keep.len() as u64
+    );
+    // Every removed document's representative is kept, and belongs to the same cluster.
+    for r in &remove[1..] {
+        let (_, rep) = r.split_once('\t').unwrap();
+        assert!(keep.iter().any(|k| k == rep), "{rep} not kept");
+    }
+    // The default representative is the lowest id of its cluster.
+    for row in &clusters[1..] {
+        let f: Vec<&str> = row.split('\t').collect();
+        assert!(f[1] <= f[0], "{row}");
+    }
+    // sweep and cluster with the saved pairs give the same tables as dedup.
+    let store = out.join("store");
+    let pairs = out.join("pairs.bin");
+    let again = dir.path().join("again");
+    ok(&[
+        "-q",
+        "sweep",
+        s(&store),
+        "--pairs",
+        s(&pairs),
+        "--tau-max",
+        "6",
+        "-o",
+        s(&again),
+    ]);
+    assert_eq!(read(&again.join("sweep.tsv")), read(&out.join("sweep.tsv")));
+    let fresh = dir.path().join("fresh");
+    ok(&["-q", "sweep", s(&store), "--tau-max", "6", "-o", s(&fresh)]);
+    assert_eq!(read(&fresh.join("sweep.tsv")), read(&out.join("sweep.tsv")));
+    let cl = dir.path().join("cl");
+    ok(&[
+        "-q",
+        "cluster",
+        s(&store),
+        "--pairs",
+        s(&pairs),
+        "--tau",
+        "3",
+        "-o",
+        s(&cl),
+    ]);
+    assert_eq!(read(&cl.join("keep.txt")), read(&out.join("keep.txt")));
+    assert_eq!(
+        read(&cl.join("clusters.tsv")),
+        read(&out.join("clusters.tsv"))
+    );
+    // A pairs file joined at tau 6 cannot serve tau 7.
+    let o = neardup(&[
+        "-q",
+        "cluster",
+        s(&store),
+        "--pairs",
+        s(&pairs),
+        "--tau",
+        "7",
+        "-o",
+        s(&cl),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("up to tau 6"), "{}", stderr(&o));
+    // ... nor another corpus.
+    let other = dir.path().join("other");
+    let shard = sample().join("synth-00000.warc.gz");
+    ok(&["-q", "fingerprint", s(&shard), "-o", s(&other)]);
+    let o = neardup(&["-q", "sweep", s(&other), "--pairs", s(&pairs), "-o", s(&cl)]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("other stores"), "{}", stderr(&o));
+    // The 128-bit sweep at a fixed tau has one row per tau128.
+    let s128 = dir.path().join("s128");
+    ok(&[
+        "-q",
+        "sweep",
+        s(&store),
+        "--tau",
+        "6",
+        "--tau128-max",
+        "16",
+        "-o",
+        s(&s128),
+    ]);
+    let rows = lines(&s128.join("sweep.tsv"));
+    assert_eq!(rows.len(), 18);
+    assert!(rows[0].starts_with("tau128\t"));
+    let last: Vec<&str> = rows[17].split('\t').collect();
+    assert!(
+        last[5].parse::<u64>().unwrap() <= sweep[7].split('\t').nth(5).unwrap().parse().unwrap()
+    );
+}
+
+#[test]
+fn short_documents_are_listed_as_excluded_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    let long = common::page(1, 200);
+    for i in 0..4 {
+        warc.extend(common::response(
+            &format!("urn:long-{i}"),
+            "http://a/",
+            &long,
+        ));
+    }
+    for i in 0..3 {
+        warc.extend(common::response(
+            &format!("urn:short-{i}"),
+            "http://b/",
+            "<p>tiny page</p>",
+        ));
+    }
+    let shard = dir.path().join("mix.warc");
+    std::fs::write(&shard, &warc).unwrap();
+    let out = dir.path().join("out");
+    ok(&["-q", "dedup", s(&shard), "-o", s(&out), "--tau", "0"]);
+    let excluded = lines(&out.join("excluded.tsv"));
+    assert_eq!(
+        excluded[1..],
+        [
+            "urn:short-0\tshort",
+            "urn:short-1\tshort",
+            "urn:short-2\tshort"
+        ]
+    );
+    let keep = lines(&out.join("keep.txt"));
+    // One representative of the four identical long pages, and the three short ones.
+    assert_eq!(
+        keep,
+        ["urn:long-0", "urn:short-0", "urn:short-1", "urn:short-2"]
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    assert_eq!(summary["excluded"], 3);
+    assert_eq!(summary["joined"], 4);
+    let sweep = lines(&out.join("sweep.tsv"));
+    assert!(sweep[1].starts_with("0\t4\t"), "{}", sweep[1]);
+}
+
+#[test]
+fn join_writes_collapsed_groups_and_a_reusable_pairs_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    for i in 0..4 {
+        warc.extend(common::response(
+            &format!("urn:x-{i}"),
+            "http://a/",
+            &common::page(9, 120),
+        ));
+    }
+    warc.extend(common::response(
+        "urn:y",
+        "http://a/",
+        &common::page(10, 120),
+    ));
+    let shard = dir.path().join("x.warc");
+    std::fs::write(&shard, &warc).unwrap();
+    let store = dir.path().join("s");
+    ok(&["-q", "fingerprint", s(&shard), "-o", s(&store)]);
+    let full = ok(&["-q", "join", s(&store), "--tau", "0", "-o", "-"]);
+    assert_eq!(full.lines().count(), 1 + 6);
+    let collapsed = ok(&[
+        "-q",
+        "join",
+        s(&store),
+        "--tau",
+        "0",
+        "--collapse-exact",
+        "-o",
+        "-",
+    ]);
+    let rows: Vec<&str> = collapsed.lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        [
+            "urn:x-0\turn:x-1\t0\t0",
+            "urn:x-0\turn:x-2\t0\t0",
+            "urn:x-0\turn:x-3\t0\t0"
+        ]
+    );
+    let bin = dir.path().join("p.bin");
+    ok(&[
+        "-q",
+        "join",
+        s(&store),
+        "--tau",
+        "0",
+        "--pairs-bin",
+        s(&bin),
+        "-o",
+        s(&dir.path().join("p.tsv")),
+    ]);
+    let cl = dir.path().join("cl");
+    ok(&[
+        "-q",
+        "cluster",
+        s(&store),
+        "--pairs",
+        s(&bin),
+        "--tau",
+        "0",
+        "-o",
+        s(&cl),
+    ]);
+    assert_eq!(lines(&cl.join("keep.txt")), ["urn:x-0", "urn:y"]);
+}
+
+#[test]
+fn demo_runs_the_pipeline_and_scores_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&[
+        "-q",
+        "demo",
+        "--docs",
+        "400",
+        "--tau-max",
+        "4",
+        "-o",
+        s(dir.path()),
+    ]);
+    assert!(out.contains("precision"), "{out}");
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            l.trim_start().starts_with(char::is_numeric) && l.split_whitespace().count() == 9
+        })
+        .collect();
+    assert_eq!(rows.len(), 5, "{out}");
+    // Exact copies are always found, and nothing unrelated is paired at tau 0.
+    let tau0: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(tau0[5], "1.0000", "precision at tau 0: {out}");
+    assert_eq!(tau0[7], "1.0000", "copies found at tau 0: {out}");
+    assert!(dir.path().join("out/summary.json").is_file());
+    assert!(dir.path().join("crawl").is_dir());
+}
