@@ -72,7 +72,7 @@ fn graph(fp: &[u64], fp128: &[[u64; 2]], docs: &[u32], tau: u32, tau128: Option<
     join_graph(
         fp,
         fp128,
-        docs,
+        docs.to_vec(),
         &cheapest_exact(docs.len(), tau),
         tau,
         tau128,

@@ -48,15 +48,16 @@ pub fn join(
     let docs = corpus.joinable();
     let p = make_plan(o, docs.len(), tau, quiet)?;
     let started = Instant::now();
-    let (g, stats) = cpu::join_graph(corpus.fp64(), corpus.fp128(), &docs, &p, tau, tau128);
+    let n = docs.len();
+    let (g, stats) = cpu::join_graph(corpus.fp64(), corpus.fp128(), docs, &p, tau, tau128);
     if !quiet {
         eprintln!(
             "join: {} pairs ({} identical) among {} documents ({} distinct fingerprints, {} excluded) in {:.2} s; {} comparisons, largest key run {}",
             stats.pairs,
             stats.exact_pairs,
-            docs.len(),
+            n,
             stats.distinct,
-            corpus.len() - docs.len(),
+            corpus.len() - n,
             started.elapsed().as_secs_f64(),
             stats.comparisons,
             stats.largest_run

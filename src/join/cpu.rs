@@ -95,51 +95,133 @@ impl KeyBits {
     }
 }
 
-/// Runs of equal keys for one table: indices into `values`, grouped. Keys of up to 20 bits
-/// are bucketed by a counting sort alone (each bucket is a run); longer keys are bucketed by
-/// their top bits and each bucket sorted.
-fn runs_of(values: &[u64], mask: u64) -> (Vec<u32>, Vec<(usize, usize)>) {
+/// One table's order: the distinct fingerprints sorted by key, and the runs of equal keys with
+/// two or more members. Keys are bucketed by their top (up to 20) bits with a counting sort;
+/// longer keys have each bucket sorted. The fingerprints themselves are sorted (8 bytes each),
+/// not indices into `values`, so sorting and comparing read contiguous memory; the rare pairs
+/// found are mapped back to indices by binary search, `values` being sorted.
+///
+/// The scatter is the expensive step (a random write per fingerprint), so it is split by
+/// bucket range into groups, each written by one task into its own slice of the output: every
+/// task reads all fingerprints (sequential, cheap) but writes only a region small enough to
+/// stay in cache, and sorts and scans its buckets while they are hot.
+fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
     let kb = KeyBits::new(mask);
-    let keys: Vec<u64> = values.par_iter().map(|v| kb.key(*v)).collect();
-    let size_bits = usize::BITS - values.len().leading_zeros();
+    let n = values.len();
+    let size_bits = usize::BITS - n.leading_zeros();
     let top = kb.bits.min(20).min(size_bits + 2);
     let low = kb.bits - top;
-    let mut starts = vec![0u32; (1usize << top) + 1];
-    for k in &keys {
-        starts[(k >> low) as usize + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    let mut fill = starts.clone();
-    let mut order = vec![0u32; values.len()];
-    for (i, k) in keys.iter().enumerate() {
-        let b = (k >> low) as usize;
-        order[fill[b] as usize] = i as u32;
-        fill[b] += 1;
-    }
-    let mut runs = Vec::new();
-    for w in starts.windows(2) {
-        let (s, e) = (w[0] as usize, w[1] as usize);
-        if e - s < 2 {
-            continue;
-        }
-        if low == 0 {
-            runs.push((s, e));
-            continue;
-        }
-        order[s..e].sort_unstable_by_key(|i| keys[*i as usize]);
-        let mut start = s;
-        for i in s + 1..=e {
-            if i == e || keys[order[i] as usize] != keys[order[start] as usize] {
-                if i - start > 1 {
-                    runs.push((start, i));
+    let nb = 1usize << top;
+    let bucket = |v: u64| (kb.key(v) >> low) as usize;
+    let counts = values
+        .par_chunks(1 << 16)
+        .fold(
+            || vec![0u32; nb],
+            |mut c, chunk| {
+                for v in chunk {
+                    c[bucket(*v)] += 1;
                 }
-                start = i;
+                c
+            },
+        )
+        .reduce(
+            || vec![0u32; nb],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let mut starts = Vec::with_capacity(nb + 1);
+    starts.push(0u32);
+    for c in &counts {
+        starts.push(starts[starts.len() - 1] + c);
+    }
+    drop(counts);
+    // Groups of whole buckets with about equal numbers of entries.
+    let groups = if n < 1 << 16 {
+        1
+    } else {
+        (rayon::current_num_threads() * 2).max(4)
+    };
+    let mut bounds = vec![0usize];
+    for g in 1..groups {
+        let want = (n * g / groups) as u32;
+        let b = starts.partition_point(|s| *s < want).min(nb);
+        if b > *bounds.last().unwrap_or(&0) {
+            bounds.push(b);
+        }
+    }
+    bounds.push(nb);
+    entries.resize(n, 0);
+    let mut slices = Vec::with_capacity(bounds.len());
+    let mut rest = &mut entries[..];
+    for w in bounds.windows(2) {
+        let len = (starts[w[1]] - starts[w[0]]) as usize;
+        let (head, tail) = rest.split_at_mut(len);
+        slices.push((head, w[0], w[1]));
+        rest = tail;
+    }
+    slices
+        .into_par_iter()
+        .map(|(slice, b0, b1)| {
+            let base = starts[b0];
+            let mut fill: Vec<u32> = starts[b0..b1].iter().map(|s| s - base).collect();
+            let width = b1 - b0;
+            for v in values {
+                let local = bucket(*v).wrapping_sub(b0);
+                if local < width {
+                    slice[fill[local] as usize] = *v;
+                    fill[local] += 1;
+                }
+            }
+            let mut runs = Vec::new();
+            for b in b0..b1 {
+                let (s, e) = ((starts[b] - base) as usize, (starts[b + 1] - base) as usize);
+                if e - s < 2 {
+                    continue;
+                }
+                let at = base as usize;
+                if low == 0 {
+                    runs.push(((at + s) as u32, (at + e) as u32));
+                    continue;
+                }
+                let run = &mut slice[s..e];
+                run.sort_unstable_by_key(|v| kb.key(*v));
+                let mut start = 0;
+                for i in 1..=run.len() {
+                    if i == run.len() || kb.key(run[i]) != kb.key(run[start]) {
+                        if i - start > 1 {
+                            runs.push(((at + s + start) as u32, (at + s + i) as u32));
+                        }
+                        start = i;
+                    }
+                }
+            }
+            runs
+        })
+        .collect()
+}
+
+/// Compares rows `rows` of a run of fingerprints with every later member, keeping pairs
+/// within `tau` that no earlier table could have found.
+#[inline]
+fn compare_rows(
+    run: &[u64],
+    rows: std::ops::Range<usize>,
+    tau: u32,
+    earlier: &[u64],
+    out: &mut Vec<(u64, u64, u8)>,
+) {
+    for i in rows {
+        let fi = run[i];
+        for &fj in &run[i + 1..] {
+            let x = fi ^ fj;
+            let d = x.count_ones();
+            if d <= tau && earlier.iter().all(|m| x & m != 0) {
+                out.push((fi, fj, d as u8));
             }
         }
     }
-    (order, runs)
 }
 
 /// Pairs of distinct values (indices into `values`, with their distance) found by `plan`.
@@ -149,58 +231,67 @@ fn join_distinct(
     tau: u32,
     stats: &mut JoinStats,
 ) -> Vec<(u32, u32, u8)> {
-    let mut found = Vec::new();
+    let mut found: Vec<(u64, u64, u8)> = Vec::new();
+    // One buffer for every table: its pages are touched once, not once per table.
+    let mut entries = Vec::new();
     for (t, &mask) in plan.tables.iter().enumerate() {
         let earlier = &plan.tables[..t];
-        let (order, runs) = runs_of(values, mask);
-        stats.comparisons += runs
-            .iter()
+        let groups = runs_of(values, mask, &mut entries);
+        let runs = || {
+            groups
+                .iter()
+                .flatten()
+                .map(|&(s, e)| (s as usize, e as usize))
+        };
+        stats.comparisons += runs()
             .map(|(s, e)| ((e - s) * (e - s - 1) / 2) as u64)
             .sum::<u64>();
         stats.largest_run = stats
             .largest_run
-            .max(runs.iter().map(|(s, e)| e - s).max().unwrap_or(0) as u64);
-        let compare_row = |run: &[u32], fps: &[u64], i: usize, out: &mut Vec<(u32, u32, u8)>| {
-            let fi = fps[i];
-            for (j, &fj) in fps.iter().enumerate().skip(i + 1) {
-                let x = fi ^ fj;
-                let d = x.count_ones();
-                if d <= tau && earlier.iter().all(|m| x & m != 0) {
-                    let (a, b) = (run[i], run[j]);
-                    out.push((a.min(b), a.max(b), d as u8));
-                }
-            }
-        };
-        let per_run: Vec<Vec<(u32, u32, u8)>> = runs
+            .max(runs().map(|(s, e)| e - s).max().unwrap_or(0) as u64);
+        // Short runs (nearly all of them) are batched per thread with no allocation per run;
+        // long ones are split by rows across the pool.
+        let mut batch: Vec<(u64, u64, u8)> = groups
             .par_iter()
-            .map(|&(s, e)| {
-                let run = &order[s..e];
-                let fps: Vec<u64> = run.iter().map(|i| values[*i as usize]).collect();
-                if run.len() <= SPLIT_RUN {
-                    let mut out = Vec::new();
-                    for i in 0..run.len() {
-                        compare_row(run, &fps, i, &mut out);
+            .flat_map(|g| g.par_chunks(1024))
+            .fold(Vec::new, |mut out, chunk| {
+                for &(s, e) in chunk {
+                    let (s, e) = (s as usize, e as usize);
+                    if e - s <= SPLIT_RUN {
+                        compare_rows(&entries[s..e], 0..e - s, tau, earlier, &mut out);
                     }
-                    out
-                } else {
-                    (0..run.len())
-                        .into_par_iter()
-                        .fold(Vec::new, |mut out, i| {
-                            compare_row(run, &fps, i, &mut out);
-                            out
-                        })
-                        .reduce(Vec::new, |mut a, mut b| {
-                            a.append(&mut b);
-                            a
-                        })
                 }
+                out
             })
-            .collect();
-        for mut v in per_run {
-            found.append(&mut v);
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        found.append(&mut batch);
+        for (s, e) in runs().filter(|(s, e)| e - s > SPLIT_RUN) {
+            let run = &entries[s..e];
+            let mut rows: Vec<(u64, u64, u8)> = (0..run.len())
+                .into_par_iter()
+                .with_min_len(16)
+                .fold(Vec::new, |mut out, i| {
+                    compare_rows(run, i..i + 1, tau, earlier, &mut out);
+                    out
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            found.append(&mut rows);
         }
     }
+    let index = |v: u64| values.binary_search(&v).expect("a found value is a value") as u32;
     found
+        .par_iter()
+        .map(|&(x, y, d)| {
+            let (a, b) = (index(x), index(y));
+            (a.min(b), a.max(b), d)
+        })
+        .collect()
 }
 
 /// Self-join of `docs` under `plan` in the compact form: units of identical fingerprints and
@@ -208,14 +299,15 @@ fn join_distinct(
 pub fn join_graph(
     fp64: &[u64],
     fp128: &[[u64; 2]],
-    docs: &[u32],
+    docs: Vec<u32>,
     plan: &Plan,
     tau: u32,
     tau128: Option<u32>,
 ) -> (PairGraph, JoinStats) {
+    let documents = docs.len() as u64;
     let c = collapse(fp64, fp128, docs);
     let mut stats = JoinStats {
-        documents: docs.len() as u64,
+        documents,
         distinct: c.values.len() as u64,
         tables: plan.tables.len() as u64,
         ..JoinStats::default()
@@ -243,7 +335,7 @@ pub fn join(
     tau: u32,
     tau128: Option<u32>,
 ) -> (Vec<Pair>, JoinStats) {
-    let (graph, stats) = join_graph(fp64, fp128, docs, plan, tau, tau128);
+    let (graph, stats) = join_graph(fp64, fp128, docs.to_vec(), plan, tau, tau128);
     (graph.pairs(), stats)
 }
 

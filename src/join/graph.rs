@@ -57,36 +57,49 @@ pub struct Collapsed {
 }
 
 /// Groups `docs` by (fp64, fp128); within a unit members ascend.
-pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: &[u32]) -> Collapsed {
-    // 16 bytes a document while sorting; the 128-bit halves are looked up only inside runs of
-    // equal 64-bit values, which are short except for templated pages.
-    let mut keyed: Vec<(u64, u32)> = docs.par_iter().map(|d| (fp64[*d as usize], *d)).collect();
-    keyed.par_sort_unstable();
-    let mut members: Vec<u32> = Vec::with_capacity(keyed.len());
-    let (mut values, mut value_units, mut starts) = (Vec::new(), Vec::new(), Vec::new());
-    let mut i = 0;
-    while i < keyed.len() {
-        let v = keyed[i].0;
-        let mut e = i + 1;
-        while e < keyed.len() && keyed[e].0 == v {
-            e += 1;
-        }
-        values.push(v);
-        value_units.push(starts.len() as u32);
-        let first = members.len();
-        members.extend(keyed[i..e].iter().map(|(_, d)| *d));
-        let run = &mut members[first..];
-        if run.len() > 1 {
-            run.sort_unstable_by_key(|d| (fp128[*d as usize], *d));
-        }
-        for (j, d) in run.iter().enumerate() {
-            if j == 0 || fp128[*d as usize] != fp128[run[j - 1] as usize] {
-                starts.push((first + j) as u32);
-            }
-        }
-        i = e;
+///
+/// A counting sort on the top bits of the 64-bit fingerprint scatters the documents into
+/// about one bucket per document, so only the few buckets with several members (nearly always
+/// identical fingerprints) need sorting by (fp64, fp128, document): 8 bytes a document besides
+/// the result, where sorting (fingerprint, document) tuples would take 16.
+pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
+    let n = docs.len();
+    let bits = (usize::BITS - n.leading_zeros()).clamp(1, 28);
+    let shift = 64 - bits;
+    let bucket = |d: u32| (fp64[d as usize] >> shift) as usize;
+    let mut fill = vec![0u32; (1usize << bits) + 1];
+    for d in &docs {
+        fill[bucket(*d) + 1] += 1;
     }
-    drop(keyed);
+    for i in 1..fill.len() {
+        fill[i] += fill[i - 1];
+    }
+    let mut members = vec![0u32; n];
+    for d in docs {
+        let b = bucket(d);
+        members[fill[b] as usize] = d;
+        fill[b] += 1;
+    }
+    drop(fill);
+    members
+        .par_chunk_by_mut(|a, b| bucket(*a) == bucket(*b))
+        .for_each(|run| {
+            if run.len() > 1 {
+                run.sort_unstable_by_key(|d| (fp64[*d as usize], fp128[*d as usize], *d));
+            }
+        });
+    let (mut values, mut value_units, mut starts) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, d) in members.iter().enumerate() {
+        let (v, w) = (fp64[*d as usize], fp128[*d as usize]);
+        let prev = (i > 0).then(|| members[i - 1] as usize);
+        if prev.is_none_or(|p| fp64[p] != v) {
+            values.push(v);
+            value_units.push(starts.len() as u32);
+            starts.push(i as u32);
+        } else if prev.is_some_and(|p| fp128[p] != w) {
+            starts.push(i as u32);
+        }
+    }
     value_units.push(starts.len() as u32);
     starts.push(members.len() as u32);
     Collapsed {

@@ -97,6 +97,7 @@ pub fn distances_svg(levels: &[Level], axis: Axis) -> String {
                 "hamming128"
             })
             .y_desc("pairs")
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()?;
         c.draw_series(levels.iter().filter(|l| l.pairs_at > 0).map(|l| {
             Rectangle::new(
@@ -141,6 +142,8 @@ pub fn cluster_sizes_svg(levels: &[Level], axis: Axis) -> String {
         c.configure_mesh()
             .x_desc("cluster size")
             .y_desc("clusters")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()?;
         for (i, l) in levels.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();

@@ -355,22 +355,19 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
     Ok((paths, truth))
 }
 
-/// Random fingerprints with planted near-duplicates, written as a store: `docs` documents with
-/// ids `s000000000`..., a `near_share` of which are copies of an earlier fingerprint with 0 to
-/// `max_flips` bits flipped (the same flips in the low half of the 128-bit fingerprint, whose
-/// high half is fresh noise). For join tests and benchmarks without a crawl.
-pub fn write_fingerprint_store(
-    path: &Path,
+/// Random fingerprints with planted near-duplicates: `docs` (64-bit, 128-bit) pairs, a
+/// `near_share` of which are copies of an earlier fingerprint with 0 to `max_flips` bits
+/// flipped (the same flips in the low half of the 128-bit fingerprint, whose high half is
+/// fresh noise). For join tests and benchmarks without a crawl.
+pub fn planted_fingerprints(
     docs: usize,
     near_share: f64,
     max_flips: u32,
     seed: u64,
-    force: bool,
-) -> Result<crate::fingerprint::store::Manifest> {
-    use crate::fingerprint::store::{Filters, Manifest, Row, Stats, StoreWriter};
+) -> (Vec<u64>, Vec<[u64; 2]>) {
     let mut rng = SplitMix64(seed);
-    let mut w = StoreWriter::create(path, force)?;
     let mut fps: Vec<u64> = Vec::with_capacity(docs);
+    let mut fp128 = Vec::with_capacity(docs);
     for i in 0..docs {
         let fp = if i > 0 && rng.unit() < near_share {
             let mut v = fps[rng.below(i as u64) as usize];
@@ -382,10 +379,28 @@ pub fn write_fingerprint_store(
             rng.next_u64()
         };
         fps.push(fp);
+        fp128.push([fp, rng.next_u64()]);
+    }
+    (fps, fp128)
+}
+
+/// [`planted_fingerprints`] written as a store, with ids `s000000000`...
+pub fn write_fingerprint_store(
+    path: &Path,
+    docs: usize,
+    near_share: f64,
+    max_flips: u32,
+    seed: u64,
+    force: bool,
+) -> Result<crate::fingerprint::store::Manifest> {
+    use crate::fingerprint::store::{Filters, Manifest, Row, Stats, StoreWriter};
+    let (fps, fp128) = planted_fingerprints(docs, near_share, max_flips, seed);
+    let mut w = StoreWriter::create(path, force)?;
+    for (i, (fp, f128)) in fps.iter().zip(&fp128).enumerate() {
         w.push(&Row {
             id: format!("s{i:09}"),
-            fp64: fp,
-            fp128: (u128::from(rng.next_u64()) << 64) | u128::from(fp),
+            fp64: *fp,
+            fp128: (u128::from(f128[1]) << 64) | u128::from(f128[0]),
             terms: 100,
             text_len: 1000,
             ..Row::default()
