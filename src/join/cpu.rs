@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use super::graph::{collapse, PairGraph};
+use super::graph::{collapse, Collapsed, PairGraph};
 use super::plan::Plan;
 use super::{JoinStats, Pair};
 
@@ -105,7 +105,7 @@ impl KeyBits {
 /// bucket range into groups, each written by one task into its own slice of the output: every
 /// task reads all fingerprints (sequential, cheap) but writes only a region small enough to
 /// stay in cache, and sorts and scans its buckets while they are hot.
-fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
+pub(crate) fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
     let kb = KeyBits::new(mask);
     let n = values.len();
     let size_bits = usize::BITS - n.leading_zeros();
@@ -243,12 +243,7 @@ fn join_distinct(
                 .flatten()
                 .map(|&(s, e)| (s as usize, e as usize))
         };
-        stats.comparisons += runs()
-            .map(|(s, e)| ((e - s) * (e - s - 1) / 2) as u64)
-            .sum::<u64>();
-        stats.largest_run = stats
-            .largest_run
-            .max(runs().map(|(s, e)| e - s).max().unwrap_or(0) as u64);
+        count_runs(&groups, stats);
         // Short runs (nearly all of them) are batched per thread with no allocation per run;
         // long ones are split by rows across the pool.
         let mut batch: Vec<(u64, u64, u8)> = groups
@@ -284,7 +279,13 @@ fn join_distinct(
             found.append(&mut rows);
         }
     }
-    let index = |v: u64| values.binary_search(&v).expect("a found value is a value") as u32;
+    to_indices(values, &found)
+}
+
+/// Maps pairs of fingerprints found by a table scan back to indices into `values` (sorted,
+/// distinct), lower index first.
+pub(crate) fn to_indices(values: &[u64], found: &[(u64, u64, u8)]) -> Vec<(u32, u32, u8)> {
+    let index = |v: u64| values.partition_point(|x| *x < v) as u32;
     found
         .par_iter()
         .map(|&(x, y, d)| {
@@ -292,6 +293,15 @@ fn join_distinct(
             (a.min(b), a.max(b), d)
         })
         .collect()
+}
+
+/// Table statistics of one table's runs.
+pub(crate) fn count_runs(groups: &[Vec<(u32, u32)>], stats: &mut JoinStats) {
+    for &(s, e) in groups.iter().flatten() {
+        let len = u64::from(e - s);
+        stats.comparisons += len * (len - 1) / 2;
+        stats.largest_run = stats.largest_run.max(len);
+    }
 }
 
 /// Self-join of `docs` under `plan` in the compact form: units of identical fingerprints and
@@ -313,7 +323,19 @@ pub fn join_graph(
         ..JoinStats::default()
     };
     let distinct = join_distinct(&c.values, plan, tau, &mut stats);
-    let graph = PairGraph::from_distinct(fp64.len() as u32, c, fp128, &distinct, tau128);
+    finish(fp64.len() as u32, c, fp128, &distinct, tau128, stats)
+}
+
+/// The graph of a join's distinct-value pairs, and the final counts.
+pub(crate) fn finish(
+    docs: u32,
+    c: Collapsed,
+    fp128: &[[u64; 2]],
+    distinct: &[(u32, u32, u8)],
+    tau128: Option<u32>,
+    mut stats: JoinStats,
+) -> (PairGraph, JoinStats) {
+    let graph = PairGraph::from_distinct(docs, c, fp128, distinct, tau128);
     stats.exact_pairs = graph.exact_pairs()
         + graph
             .edges

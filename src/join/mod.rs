@@ -1,10 +1,12 @@
 //! Hamming joins: all pairs of fingerprints within a distance.
 //!
 //! [`plan`] decides which key bits each table groups by (exact pigeonhole plans, or randomized
-//! bit samples); [`cpu`] runs a plan with rayon and holds the brute-force reference. Pairs are
+//! bit samples); [`cpu`] runs a plan with rayon and holds the brute-force reference; [`gpu`]
+//! runs the same plan with the comparisons on a GPU. Pairs are
 //! document indices into the joined fingerprint arrays.
 
 pub mod cpu;
+pub mod gpu;
 pub mod graph;
 pub mod pairs_file;
 pub mod plan;

@@ -181,3 +181,27 @@ pub fn planted(n_random: usize, seed: u64) -> (Vec<u64>, Vec<[u64; 2]>) {
     let fp128 = fp.iter().map(|v| [*v, rng.next_u64() & 0xFF]).collect();
     (fp, fp128)
 }
+
+/// Runs of random lengths (some over a tile's rows and span) laid out back to back.
+pub fn runs(seed: u64, n_runs: usize) -> (Vec<u64>, Vec<u32>) {
+    let mut rng = neardup::synth::SplitMix64(seed);
+    let (mut vals, mut ends) = (Vec::new(), Vec::new());
+    for r in 0..n_runs {
+        let len = if r % 7 == 0 {
+            2 + rng.below(300)
+        } else {
+            2 + rng.below(6)
+        } as usize;
+        let base = rng.next_u64();
+        for _ in 0..len {
+            // Near copies of a base value, so many pairs are within small tau.
+            let mut v = base;
+            for _ in 0..rng.below(6) {
+                v ^= 1 << rng.below(64);
+            }
+            vals.push(v);
+        }
+        ends.extend(std::iter::repeat_n(vals.len() as u32, len));
+    }
+    (vals, ends)
+}

@@ -1,0 +1,215 @@
+//! The only module that talks to wgpu: adapters, the device, pipelines and buffers.
+//!
+//! Everything else sees plain slices and [`GpuError`]s. Adapters are chosen by name (a
+//! case-insensitive substring), or the first hardware adapter; a software adapter (Mesa's
+//! lavapipe, `DeviceType::Cpu`) only when asked for. The device is created with the adapter's
+//! own limits, since the defaults cap buffers far below what a join wants. Validation errors
+//! are captured by error scopes and an uncaptured-error handler and returned as errors, never
+//! panics.
+
+pub mod hamming;
+
+use std::sync::{Arc, Mutex};
+
+/// What can go wrong on the GPU path.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No adapter matched.
+    #[error("no GPU adapter{0}")]
+    NoAdapter(String),
+    /// Device creation failed.
+    #[error("cannot open {adapter}: {msg}")]
+    Device {
+        /// Adapter name.
+        adapter: String,
+        /// The driver's message.
+        msg: String,
+    },
+    /// A validation or out-of-memory error reported by wgpu.
+    #[error("GPU error in {stage}: {msg}")]
+    Validation {
+        /// What was being done.
+        stage: &'static str,
+        /// wgpu's message.
+        msg: String,
+    },
+    /// Mapping a buffer back failed.
+    #[error("cannot read back GPU results: {0}")]
+    Map(String),
+}
+
+/// One adapter as `neardup gpus` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct AdapterDesc {
+    /// Adapter name.
+    pub name: String,
+    /// Graphics API (Vulkan, Metal, Dx12, Gl).
+    pub backend: String,
+    /// Discrete, integrated, virtual, CPU (software) or other.
+    pub device_type: String,
+    /// Driver and its version.
+    pub driver: String,
+    /// True for software rasterisers (lavapipe, llvmpipe, WARP).
+    pub software: bool,
+    /// Largest storage buffer binding, bytes.
+    pub max_storage_binding: u64,
+    /// Largest buffer, bytes.
+    pub max_buffer: u64,
+    /// Most workgroups per dispatch dimension.
+    pub max_workgroups_per_dim: u32,
+    /// Workgroup memory, bytes.
+    pub max_workgroup_storage: u32,
+}
+
+fn instance() -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::PRIMARY;
+    wgpu::Instance::new(desc)
+}
+
+fn describe(a: &wgpu::Adapter) -> AdapterDesc {
+    let info = a.get_info();
+    let limits = a.limits();
+    AdapterDesc {
+        name: info.name.clone(),
+        backend: format!("{:?}", info.backend),
+        device_type: format!("{:?}", info.device_type),
+        driver: format!("{} {}", info.driver, info.driver_info)
+            .trim()
+            .to_string(),
+        software: info.device_type == wgpu::DeviceType::Cpu,
+        max_storage_binding: limits.max_storage_buffer_binding_size,
+        max_buffer: limits.max_buffer_size,
+        max_workgroups_per_dim: limits.max_compute_workgroups_per_dimension,
+        max_workgroup_storage: limits.max_compute_workgroup_storage_size,
+    }
+}
+
+/// Every adapter the system offers.
+pub fn adapters() -> Vec<AdapterDesc> {
+    let inst = instance();
+    pollster::block_on(inst.enumerate_adapters(wgpu::Backends::PRIMARY))
+        .iter()
+        .map(describe)
+        .collect()
+}
+
+/// Which adapter to open.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// A case-insensitive substring of the adapter's name.
+    pub name: Option<String>,
+    /// Accept a software adapter.
+    pub allow_software: bool,
+}
+
+/// An open device and the limits it was created with.
+pub struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    desc: AdapterDesc,
+    limits: wgpu::Limits,
+    /// Errors raised outside any error scope.
+    uncaptured: Arc<Mutex<Vec<String>>>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu").field("adapter", &self.desc).finish()
+    }
+}
+
+impl Gpu {
+    /// Opens the selected adapter. Hardware adapters come first; a software one only when
+    /// `sel.allow_software`.
+    pub fn open(sel: &Selection) -> Result<Gpu, GpuError> {
+        let inst = instance();
+        let mut all = pollster::block_on(inst.enumerate_adapters(wgpu::Backends::PRIMARY));
+        all.sort_by_key(|a| match a.get_info().device_type {
+            wgpu::DeviceType::DiscreteGpu => 0,
+            wgpu::DeviceType::IntegratedGpu => 1,
+            wgpu::DeviceType::VirtualGpu => 2,
+            wgpu::DeviceType::Other => 3,
+            wgpu::DeviceType::Cpu => 4,
+        });
+        let wanted = sel.name.as_ref().map(|n| n.to_lowercase());
+        let adapter = all
+            .into_iter()
+            .find(|a| {
+                let d = describe(a);
+                (sel.allow_software || !d.software)
+                    && wanted
+                        .as_ref()
+                        .is_none_or(|w| d.name.to_lowercase().contains(w))
+            })
+            .ok_or_else(|| {
+                GpuError::NoAdapter(match (&sel.name, sel.allow_software) {
+                    (Some(n), _) => format!(" matches {n:?} (see `neardup gpus`)"),
+                    (None, false) => " with hardware acceleration".into(),
+                    (None, true) => " at all (is a Vulkan driver installed?)".into(),
+                })
+            })?;
+        let desc = describe(&adapter);
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("neardup"),
+            required_features: wgpu::Features::empty(),
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .map_err(|e| GpuError::Device {
+            adapter: desc.name.clone(),
+            msg: e.to_string(),
+        })?;
+        let uncaptured = Arc::new(Mutex::new(Vec::new()));
+        let sink = uncaptured.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            if let Ok(mut v) = sink.lock() {
+                v.push(e.to_string());
+            }
+        }));
+        Ok(Gpu {
+            device,
+            queue,
+            desc,
+            limits,
+            uncaptured,
+        })
+    }
+
+    /// The adapter.
+    pub fn adapter(&self) -> &AdapterDesc {
+        &self.desc
+    }
+
+    /// Largest storage binding, bytes.
+    pub fn max_binding(&self) -> u64 {
+        self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size)
+    }
+
+    /// Most workgroups along one dispatch dimension.
+    pub fn max_workgroups_per_dim(&self) -> u32 {
+        self.limits.max_compute_workgroups_per_dimension
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes; any error raised inside, or
+    /// uncaptured since, becomes a [`GpuError::Validation`].
+    fn scoped<T>(&self, stage: &'static str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let val = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let out = f();
+        let errors = [pollster::block_on(val.pop()), pollster::block_on(oom.pop())];
+        if let Some(e) = errors.into_iter().flatten().next() {
+            return Err(GpuError::Validation {
+                stage,
+                msg: e.to_string(),
+            });
+        }
+        if let Some(msg) = self.uncaptured.lock().ok().and_then(|mut v| v.pop()) {
+            return Err(GpuError::Validation { stage, msg });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,230 @@
+//! The GPU backend of the Hamming join: the same plans, collapse and key order as the CPU
+//! backend, with the all-pairs comparisons inside runs of equal keys done by
+//! `shaders/hamming_join.wgsl`.
+//!
+//! Per table, the CPU sorts the distinct fingerprints by key (`cpu::runs_of`) and lays the
+//! runs out back to back in batches that fit the adapter's binding limit. A run larger than a
+//! batch is cut into blocks and joined block pair by block pair, so no run is too large. When
+//! a dispatch finds more pairs than its buffer holds, the buffer is grown to the count and the
+//! batch run again (its results replace, never add to, the first attempt); past the largest
+//! buffer the adapter allows, the tiles are split in halves. No pair is lost or reported twice.
+
+use super::cpu::{count_runs, finish, runs_of, to_indices};
+use super::graph::{collapse, PairGraph};
+use super::plan::Plan;
+use super::JoinStats;
+use crate::gpu::hamming::HammingJoin;
+use crate::gpu::{Gpu, GpuError};
+use crate::kernels::hamming_join::{split, tiles, Tile, WORKGROUP_SIZE};
+
+/// Batch sizes; the defaults follow the adapter's limits, tests force tiny ones to reach the
+/// overflow and chunking paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpuConfig {
+    /// First size of the pair buffer, in pairs.
+    pub pair_capacity: u32,
+    /// Most fingerprints in one batch (None: as many as one binding holds).
+    pub batch: Option<usize>,
+    /// Most columns in one tile.
+    pub col_span: u32,
+}
+
+impl Default for GpuConfig {
+    fn default() -> Self {
+        GpuConfig {
+            pair_capacity: 1 << 16,
+            batch: None,
+            col_span: 4096,
+        }
+    }
+}
+
+/// What the driver did, beyond the join's own statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuStats {
+    /// Kernel dispatches.
+    pub dispatches: u64,
+    /// Dispatches rerun because the pair buffer overflowed.
+    pub reruns: u64,
+    /// Batches (uploads).
+    pub batches: u64,
+    /// Runs too large for one batch, joined block pair by block pair.
+    pub split_runs: u64,
+}
+
+struct Driver<'a, 'g> {
+    kernel: &'a HammingJoin<'g>,
+    tau: u32,
+    earlier: Vec<[u32; 2]>,
+    capacity: u32,
+    max_capacity: u32,
+    col_span: u32,
+    stats: GpuStats,
+}
+
+impl Driver<'_, '_> {
+    /// Runs `tiles` over one uploaded batch and appends the fingerprint pairs found.
+    fn dispatch(
+        &mut self,
+        vals: &[u64],
+        fps: &[[u32; 2]],
+        ends: &[u32],
+        tiles: &[Tile],
+        found: &mut Vec<(u64, u64, u8)>,
+    ) -> Result<(), GpuError> {
+        if tiles.is_empty() {
+            return Ok(());
+        }
+        loop {
+            self.stats.dispatches += 1;
+            let (pairs, count) =
+                self.kernel
+                    .run(self.tau, fps, ends, tiles, &self.earlier, self.capacity)?;
+            if count <= self.capacity {
+                found.extend(pairs.iter().map(|&[i, j]| {
+                    let (x, y) = (vals[i as usize], vals[j as usize]);
+                    (x, y, (x ^ y).count_ones() as u8)
+                }));
+                return Ok(());
+            }
+            self.stats.reruns += 1;
+            if count <= self.max_capacity {
+                self.capacity = count.next_power_of_two().min(self.max_capacity);
+            } else if tiles.len() > 1 {
+                let (a, b) = tiles.split_at(tiles.len() / 2);
+                self.dispatch(vals, fps, ends, a, found)?;
+                return self.dispatch(vals, fps, ends, b, found);
+            } else {
+                return Err(GpuError::Validation {
+                    stage: "sizing the pair buffer",
+                    msg: format!(
+                        "one tile found {count} pairs, more than the largest buffer holds ({})",
+                        self.max_capacity
+                    ),
+                });
+            }
+        }
+    }
+
+    /// Joins runs laid out back to back (`vals`, with `ends`).
+    fn batch(
+        &mut self,
+        vals: &[u64],
+        ends: &[u32],
+        found: &mut Vec<(u64, u64, u8)>,
+    ) -> Result<(), GpuError> {
+        self.stats.batches += 1;
+        let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+        let t = tiles(ends, self.col_span);
+        self.dispatch(vals, &fps, ends, &t, found)
+    }
+
+    /// Joins one run too large for a batch: blocks of half a batch, every pair of blocks.
+    fn giant(
+        &mut self,
+        run: &[u64],
+        batch: usize,
+        found: &mut Vec<(u64, u64, u8)>,
+    ) -> Result<(), GpuError> {
+        self.stats.split_runs += 1;
+        let block = (batch / 2).max(1);
+        let blocks: Vec<&[u64]> = run.chunks(block).collect();
+        for p in 0..blocks.len() {
+            for q in p..blocks.len() {
+                self.stats.batches += 1;
+                let (bp, bq) = (blocks[p], blocks[q]);
+                if p == q {
+                    let ends = vec![bp.len() as u32; bp.len()];
+                    let fps: Vec<[u32; 2]> = bp.iter().map(|v| split(*v)).collect();
+                    let t = tiles(&ends, self.col_span);
+                    self.dispatch(bp, &fps, &ends, &t, found)?;
+                    continue;
+                }
+                // Rows from block p, columns from block q, uploaded after it.
+                let vals: Vec<u64> = bp.iter().chain(bq).copied().collect();
+                let total = vals.len() as u32;
+                let ends = vec![total; vals.len()];
+                let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+                let (rows, span) = (bp.len() as u32, self.col_span);
+                let mut t = Vec::new();
+                for r in (0..rows).step_by(WORKGROUP_SIZE as usize) {
+                    let mut c = rows;
+                    while c < total {
+                        t.push(Tile {
+                            row_start: r,
+                            row_end: (r + WORKGROUP_SIZE).min(rows),
+                            col_start: c,
+                            col_end: (c + span).min(total),
+                        });
+                        c += span;
+                    }
+                }
+                self.dispatch(&vals, &fps, &ends, &t, found)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Self-join of `docs` under `plan` on the GPU; the same result as `cpu::join_graph`.
+#[allow(clippy::too_many_arguments)]
+pub fn join_graph(
+    gpu: &Gpu,
+    cfg: &GpuConfig,
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    docs: Vec<u32>,
+    plan: &Plan,
+    tau: u32,
+    tau128: Option<u32>,
+) -> Result<(PairGraph, JoinStats, GpuStats), GpuError> {
+    let kernel = gpu.hamming_join()?;
+    let documents = docs.len() as u64;
+    let c = collapse(fp64, fp128, docs);
+    let mut stats = JoinStats {
+        documents,
+        distinct: c.values.len() as u64,
+        tables: plan.tables.len() as u64,
+        ..JoinStats::default()
+    };
+    // A batch's fingerprints (8 bytes) must fit one binding; ends take 4, tiles less.
+    let limit = (gpu.max_binding() / 8).min(u64::from(u32::MAX / 2)) as usize;
+    let batch = cfg.batch.unwrap_or(limit).clamp(2, limit.max(2));
+    let mut d = Driver {
+        kernel: &kernel,
+        tau,
+        earlier: Vec::new(),
+        capacity: cfg.pair_capacity.max(1),
+        max_capacity: (gpu.max_binding() / 8).min(u64::from(u32::MAX)) as u32,
+        col_span: cfg.col_span.max(1),
+        stats: GpuStats::default(),
+    };
+    let mut found = Vec::new();
+    let mut entries = Vec::new();
+    for (t, &mask) in plan.tables.iter().enumerate() {
+        d.earlier = plan.tables[..t].iter().map(|m| split(*m)).collect();
+        let groups = runs_of(&c.values, mask, &mut entries);
+        count_runs(&groups, &mut stats);
+        let (mut vals, mut ends) = (Vec::new(), Vec::new());
+        for &(s, e) in groups.iter().flatten() {
+            let run = &entries[s as usize..e as usize];
+            if run.len() > batch {
+                d.giant(run, batch, &mut found)?;
+                continue;
+            }
+            if vals.len() + run.len() > batch {
+                d.batch(&vals, &ends, &mut found)?;
+                vals.clear();
+                ends.clear();
+            }
+            vals.extend_from_slice(run);
+            ends.extend(std::iter::repeat_n(vals.len() as u32, run.len()));
+        }
+        if !vals.is_empty() {
+            d.batch(&vals, &ends, &mut found)?;
+        }
+    }
+    let distinct = to_indices(&c.values, &found);
+    let (graph, stats) = finish(fp64.len() as u32, c, fp128, &distinct, tau128, stats);
+    Ok((graph, stats, d.stats))
+}

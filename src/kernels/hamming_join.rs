@@ -1,0 +1,137 @@
+//! `shaders/hamming_join.wgsl`: compares fingerprints within runs of equal keys.
+//!
+//! The host lays one table's runs (two or more members) out back to back as `fps`, with
+//! `ends[i]` one past the end of row i's run, and cuts the rows into [`Tile`]s of at most
+//! [`WORKGROUP_SIZE`] rows and a span of columns. Row i is compared with column j when
+//! `i < j < ends[i]` and the column lies in the tile's span; a pair within `tau` that no
+//! earlier table would have found is appended as (i, j). [`reference`] is the kernel in plain
+//! Rust, loop for loop.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::BindingKind;
+
+/// File name under `shaders/`.
+pub const SHADER: &str = "hamming_join.wgsl";
+/// Entry point.
+pub const ENTRY: &str = "main";
+/// Invocations per workgroup, and the most rows a tile may hold.
+pub const WORKGROUP_SIZE: u32 = 64;
+
+/// Bindings of group 0, in order. Keep in sync with the shader.
+pub const BINDINGS: [(u32, &str, BindingKind); 7] = [
+    (0, "params", BindingKind::Uniform),
+    (1, "fps", BindingKind::StorageRead),
+    (2, "ends", BindingKind::StorageRead),
+    (3, "tiles", BindingKind::StorageRead),
+    (4, "earlier", BindingKind::StorageRead),
+    (5, "count", BindingKind::StorageReadWrite),
+    (6, "pairs", BindingKind::StorageReadWrite),
+];
+
+/// Uniform parameters. Keep in sync with `struct Params` in the shader.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct Params {
+    /// Largest 64-bit distance kept.
+    pub tau: u32,
+    /// Entries of `earlier` in use.
+    pub n_earlier: u32,
+    /// Pair slots in `pairs`.
+    pub capacity: u32,
+    /// Tiles in this dispatch.
+    pub n_tiles: u32,
+    /// Workgroups along x (dispatches are 2-D past the per-dimension limit).
+    pub tiles_per_row: u32,
+    /// Zero.
+    pub pad: [u32; 3],
+}
+const _: () = assert!(std::mem::size_of::<Params>() == 32);
+
+/// Rows `row_start..row_end` against columns `col_start..col_end`. Keep in sync with
+/// `struct Tile` in the shader.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct Tile {
+    /// First row.
+    pub row_start: u32,
+    /// One past the last row (at most `WORKGROUP_SIZE` rows).
+    pub row_end: u32,
+    /// First column.
+    pub col_start: u32,
+    /// One past the last column.
+    pub col_end: u32,
+}
+const _: () = assert!(std::mem::size_of::<Tile>() == 16);
+
+/// A fingerprint as the shader sees it: (low 32 bits, high 32 bits).
+#[inline]
+pub fn split(v: u64) -> [u32; 2] {
+    [v as u32, (v >> 32) as u32]
+}
+
+/// The kernel on the CPU, invocation by invocation: the pairs a dispatch writes (in slot
+/// order, up to `capacity`) and the counter's final value.
+pub fn reference(
+    p: &Params,
+    fps: &[[u32; 2]],
+    ends: &[u32],
+    tiles: &[Tile],
+    earlier: &[[u32; 2]],
+) -> (Vec<[u32; 2]>, u32) {
+    let first_table = |x: [u32; 2]| {
+        earlier[..p.n_earlier as usize]
+            .iter()
+            .all(|m| !(x[0] & m[0] == 0 && x[1] & m[1] == 0))
+    };
+    let (mut pairs, mut count) = (Vec::new(), 0u32);
+    for tile in &tiles[..p.n_tiles as usize] {
+        for lid in 0..WORKGROUP_SIZE {
+            let row = tile.row_start + lid;
+            if row >= tile.row_end {
+                continue;
+            }
+            let (me, end) = (fps[row as usize], ends[row as usize]);
+            for j in tile.col_start..tile.col_end {
+                if j > row && j < end {
+                    let c = fps[j as usize];
+                    let x = [me[0] ^ c[0], me[1] ^ c[1]];
+                    let d = x[0].count_ones() + x[1].count_ones();
+                    if d <= p.tau && first_table(x) {
+                        if count < p.capacity {
+                            pairs.push([row, j]);
+                        }
+                        count += 1;
+                    }
+                }
+            }
+        }
+    }
+    (pairs, count)
+}
+
+/// Tiles covering every (row, column) pair with `row < column < ends[row]` over rows
+/// `0..ends.len()`, at most `WORKGROUP_SIZE` rows and `col_span` columns each. `ends` must be
+/// non-decreasing (runs laid out back to back).
+pub fn tiles(ends: &[u32], col_span: u32) -> Vec<Tile> {
+    let mut out = Vec::new();
+    let n = ends.len() as u32;
+    let mut r = 0;
+    while r < n {
+        let row_end = (r + WORKGROUP_SIZE).min(n);
+        let col_end = ends[row_end as usize - 1];
+        let mut c = r + 1;
+        while c < col_end {
+            let ce = (c + col_span).min(col_end);
+            out.push(Tile {
+                row_start: r,
+                row_end,
+                col_start: c,
+                col_end: ce,
+            });
+            c = ce;
+        }
+        r = row_end;
+    }
+    out
+}

@@ -1,0 +1,146 @@
+//! The GPU backend against the CPU backend, pair for pair, and the kernel against its CPU
+//! reference. Runs on any adapter, software ones (Mesa's lavapipe in CI) included. Without an
+//! adapter the tests say so and pass, unless `NEARDUP_REQUIRE_GPU=1`, when they fail.
+
+use neardup::gpu::{Gpu, Selection};
+use neardup::join::cpu;
+use neardup::join::gpu::{join_graph, GpuConfig};
+use neardup::join::plan::{cheapest_exact, pigeonhole, random};
+use neardup::kernels::hamming_join::{reference, split, tiles, Params};
+
+mod common;
+use common::{planted, runs};
+
+fn gpu() -> Option<Gpu> {
+    match Gpu::open(&Selection {
+        name: None,
+        allow_software: true,
+    }) {
+        Ok(g) => Some(g),
+        Err(e) if std::env::var("NEARDUP_REQUIRE_GPU").as_deref() == Ok("1") => {
+            panic!("NEARDUP_REQUIRE_GPU=1 but no GPU adapter: {e}")
+        }
+        Err(e) => {
+            eprintln!("SKIPPED: {e}; install mesa-vulkan-drivers to run these tests");
+            None
+        }
+    }
+}
+
+#[test]
+fn the_kernel_matches_its_cpu_reference() {
+    let Some(g) = gpu() else { return };
+    let k = g.hamming_join().unwrap();
+    let (vals, ends) = runs(9, 80);
+    let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+    let earlier = [split(0xFF00_0000_0000_0000), split(0x0000_00F0_0000_0000)];
+    for (span, tau, n_earlier, capacity) in
+        [(4096, 3, 0, 1 << 20), (7, 5, 2, 1 << 20), (64, 5, 1, 5)]
+    {
+        let t = tiles(&ends, span);
+        let p = Params {
+            tau,
+            n_earlier,
+            capacity,
+            n_tiles: t.len() as u32,
+            ..Params::default()
+        };
+        let (mut want, want_count) = reference(&p, &fps, &ends, &t, &earlier);
+        let (mut got, count) = k
+            .run(
+                tau,
+                &fps,
+                &ends,
+                &t,
+                &earlier[..n_earlier as usize],
+                capacity,
+            )
+            .unwrap();
+        assert_eq!(count, want_count, "span {span} tau {tau}");
+        assert!(count > 0);
+        if count <= capacity {
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "span {span} tau {tau}");
+        } else {
+            assert_eq!(got.len(), capacity as usize);
+        }
+    }
+    // Nothing to do is not an error.
+    assert_eq!(k.run(3, &[], &[], &[], &[], 16).unwrap(), (vec![], 0));
+}
+
+#[test]
+fn gpu_joins_equal_cpu_joins_pair_for_pair() {
+    let Some(g) = gpu() else { return };
+    // 2000 random + planted clusters + a giant group of 300 identical values and 64 one-bit
+    // variants: not a multiple of the workgroup size.
+    let (fp, fp128) = planted(2000, 21);
+    assert_ne!(fp.len() % 64, 0);
+    let docs: Vec<u32> = (0..fp.len() as u32).collect();
+    let cfgs = [
+        ("default", GpuConfig::default()),
+        (
+            "tiny pair buffer",
+            GpuConfig {
+                pair_capacity: 1,
+                ..GpuConfig::default()
+            },
+        ),
+        (
+            "tiny batches",
+            GpuConfig {
+                batch: Some(16),
+                col_span: 5,
+                ..GpuConfig::default()
+            },
+        ),
+    ];
+    for tau in [0u32, 3, 6] {
+        for plan in [
+            cheapest_exact(docs.len(), tau),
+            pigeonhole(tau as usize + 1, tau),
+            random(16, 8, 3),
+        ] {
+            let (want, ws) = cpu::join_graph(&fp, &fp128, docs.clone(), &plan, tau, Some(12));
+            for (name, cfg) in &cfgs {
+                let (got, gs, drv) =
+                    join_graph(&g, cfg, &fp, &fp128, docs.clone(), &plan, tau, Some(12)).unwrap();
+                assert_eq!(
+                    got.pairs(),
+                    want.pairs(),
+                    "tau {tau}, {}, {name}",
+                    plan.name
+                );
+                assert_eq!(gs, ws, "tau {tau}, {}, {name}", plan.name);
+                match *name {
+                    "tiny pair buffer" if ws.pairs > ws.exact_pairs => {
+                        assert!(drv.reruns > 0, "overflow path not taken")
+                    }
+                    "tiny batches" if ws.largest_run > 16 => {
+                        assert!(
+                            drv.split_runs > 0 && drv.batches > 1,
+                            "chunking path not taken: {drv:?}"
+                        )
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn empty_and_trivial_inputs() {
+    let Some(g) = gpu() else { return };
+    let plan = cheapest_exact(10, 3);
+    let cfg = GpuConfig::default();
+    let (e, s, _) = join_graph(&g, &cfg, &[], &[], vec![], &plan, 3, None).unwrap();
+    assert_eq!((e.pair_count(), s.pairs), (0, 0));
+    let fp = [7u64, 7, 6, 1 << 40];
+    let fp128 = [[0u64; 2]; 4];
+    let (got, _, _) = join_graph(&g, &cfg, &fp, &fp128, vec![0, 1, 2, 3], &plan, 0, None).unwrap();
+    assert_eq!(got.pairs().len(), 1);
+    let (got, _, _) = join_graph(&g, &cfg, &fp, &fp128, vec![0, 1, 2, 3], &plan, 1, None).unwrap();
+    assert_eq!(got.pairs().len(), 3);
+}
