@@ -144,3 +144,57 @@ fn empty_and_trivial_inputs() {
     let (got, _, _) = join_graph(&g, &cfg, &fp, &fp128, vec![0, 1, 2, 3], &plan, 1, None).unwrap();
     assert_eq!(got.pairs().len(), 3);
 }
+
+#[test]
+fn the_join_command_gives_the_same_pairs_on_both_backends() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
+    let store = dir.path().join("s");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let out = common::neardup(&["-q", "fingerprint", &s(&sample), "-o", &s(&store)]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    for tau in ["0", "5"] {
+        let run = |backend: &str| {
+            let out = common::neardup(&[
+                "-q",
+                "join",
+                &s(&store),
+                "--tau",
+                tau,
+                "--backend",
+                backend,
+                "-o",
+                "-",
+            ]);
+            assert!(out.status.success(), "{backend}: {}", common::stderr(&out));
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let cpu = run("cpu");
+        assert!(cpu.lines().count() > 1);
+        assert_eq!(run("gpu"), cpu, "tau {tau}");
+    }
+    let out = common::neardup(&["gpus", "--json"]);
+    assert!(out.status.success());
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!list.as_array().unwrap().is_empty());
+    // An adapter name that matches nothing is an error naming the fix, not a panic.
+    let out = common::neardup(&[
+        "join",
+        &s(&store),
+        "--backend",
+        "gpu",
+        "--adapter",
+        "no-such-gpu",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("neardup gpus"),
+        "{}",
+        common::stderr(&out)
+    );
+}

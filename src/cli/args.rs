@@ -56,6 +56,11 @@ pub enum Command {
     Dedup(DedupArgs),
     /// A synthetic crawl through the whole pipeline, scored against its planted truth.
     Demo(DemoArgs),
+    /// List GPU adapters: backend, type, driver and limits.
+    Gpus(GpusArgs),
+    /// Join throughput on this machine: pairs compared per second, share of the bound.
+    #[command(after_help = BENCH_HELP)]
+    Bench(BenchArgs),
 }
 
 /// `neardup synth`.
@@ -284,6 +289,63 @@ pub struct JoinOpts {
     /// Seed of the random tables.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Where the comparisons run: a hardware GPU if there is one (auto), a GPU adapter even a
+    /// software one (gpu), or the CPU.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    pub backend: Backend,
+    /// GPU adapter to use: a case-insensitive part of its name (see `neardup gpus`).
+    #[arg(long, value_name = "NAME")]
+    pub adapter: Option<String>,
+}
+
+/// Join backends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// A hardware GPU adapter when one exists, else the CPU.
+    Auto,
+    /// A GPU adapter, software ones (lavapipe) included; an error when there is none.
+    Gpu,
+    /// The CPU (rayon).
+    Cpu,
+}
+
+/// `neardup gpus`.
+#[derive(Debug, Args)]
+pub struct GpusArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const BENCH_HELP: &str = "\
+Generates random 64-bit fingerprints in memory (10 % near copies of an earlier one with 0-8
+flipped bits), joins them, and reports the join's time, fingerprint pairs compared per second,
+and that rate as a share of the device's popcount bound (16 popcounts per clock per SM, two
+per 64-bit compare: about 2.1e12 compares/s on an H100 SXM) when the bound is known or given.
+
+EXAMPLES:
+    neardup bench --docs 100000000 --tau 6
+    neardup bench --docs 100000000 --tau 3 --method random --bits 16 --iterations 20
+    neardup bench --docs 1000000 --tau 3 --backend cpu";
+
+/// `neardup bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Fingerprints to generate.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub docs: usize,
+    /// Largest 64-bit distance of a pair.
+    #[arg(long, default_value_t = 6)]
+    pub tau: u32,
+    /// Seed of the fingerprints.
+    #[arg(long, default_value_t = 7)]
+    pub data_seed: u64,
+    /// The device's bound in compares per second (default: known for H100 and H200 only).
+    #[arg(long, value_name = "COMPARES_PER_S")]
+    pub bound: Option<f64>,
+    /// Plan and backend.
+    #[command(flatten)]
+    pub join: JoinOpts,
 }
 
 /// Join methods.

@@ -46,7 +46,7 @@ pub fn dedup(a: &DedupArgs, quiet: bool) -> anyhow::Result<DedupRun> {
     if !quiet {
         eprintln!("[2/4] join at tau {tau_max}");
     }
-    let (g, _) = pipeline::join(&corpus, &a.join, tau_max, a.tau128, quiet)?;
+    let (g, _, run) = pipeline::join(&corpus, &a.join, tau_max, a.tau128, quiet)?;
     pipeline::write_pairs(&a.output, &corpus, &g, tau_max, a.tau128)?;
     if !quiet {
         eprintln!("[3/4] sweep tau 0..={tau_max}");
@@ -76,6 +76,8 @@ pub fn dedup(a: &DedupArgs, quiet: bool) -> anyhow::Result<DedupRun> {
                 "stats": report.manifest.stats,
             },
             "join": pipeline::join_json(&a.join, tau_max, a.tau128, &g),
+            "join_backend": run.backend,
+            "join_seconds": run.seconds,
             "sweep": { "axis": "tau", "max": tau_max, "levels": levels },
             "clusters": pipeline::clusters_json(a.tau, a.tau128, a.representative, &c, &counts),
         }),

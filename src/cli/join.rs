@@ -17,7 +17,7 @@ pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let split = paths.len();
     paths.extend(a.against.iter().cloned());
     let corpus = Corpus::open(&paths)?;
-    let (g, _) = pipeline::join(&corpus, &a.join, a.tau, a.tau128, quiet)?;
+    let (g, _, _) = pipeline::join(&corpus, &a.join, a.tau, a.tau128, quiet)?;
     if let Some(bin) = &a.pairs_bin {
         let p = JoinParams {
             tau: a.tau,

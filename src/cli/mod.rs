@@ -3,11 +3,13 @@
 //! wires, reports and maps outcomes to exit codes.
 
 pub mod args;
+mod bench;
 mod cluster;
 mod dedup;
 mod demo;
 mod export;
 mod fingerprint;
+mod gpus;
 mod info;
 mod join;
 mod output;
@@ -55,5 +57,7 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Cluster(a) => cluster::run(a, cli.quiet),
         args::Command::Dedup(a) => dedup::run(a, cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
+        args::Command::Gpus(a) => gpus::run(a),
+        args::Command::Bench(a) => bench::run(a, cli.quiet),
     }
 }

@@ -8,9 +8,11 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::args::{JoinOpts, Method};
+use super::args::{Backend, JoinOpts, Method};
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
 use crate::fingerprint::store::Corpus;
+use crate::gpu::{Gpu, Selection};
+use crate::join::gpu::{GpuConfig, GpuStats};
 use crate::join::graph::PairGraph;
 use crate::join::pairs_file::{self, JoinParams};
 use crate::join::{cpu, plan, JoinStats};
@@ -37,6 +39,98 @@ pub fn make_plan(o: &JoinOpts, n: usize, tau: u32, quiet: bool) -> anyhow::Resul
     Ok(p)
 }
 
+/// How a join ran.
+#[derive(Clone, Debug, Default)]
+pub struct JoinRun {
+    /// "cpu", or "gpu (ADAPTER)".
+    pub backend: String,
+    /// Driver counters on the GPU backend.
+    pub gpu: Option<GpuStats>,
+    /// Wall time of the join, seconds.
+    pub seconds: f64,
+}
+
+/// Opens the backend `o` asks for: None is the CPU.
+pub fn open_backend(o: &JoinOpts, quiet: bool) -> anyhow::Result<Option<Gpu>> {
+    let sel = |allow_software| Selection {
+        name: o.adapter.clone(),
+        allow_software,
+    };
+    let gpu = match o.backend {
+        Backend::Cpu => None,
+        Backend::Gpu => Some(Gpu::open(&sel(true)).context("--backend gpu")?),
+        Backend::Auto => match Gpu::open(&sel(false)) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                anyhow::ensure!(o.adapter.is_none(), "--adapter: {e}");
+                if !quiet {
+                    eprintln!("backend: cpu ({e}; --backend gpu accepts software adapters)");
+                }
+                None
+            }
+        },
+    };
+    if let (Some(g), false) = (&gpu, quiet) {
+        let a = g.adapter();
+        eprintln!(
+            "backend: gpu: {} ({}, {}, {})",
+            a.name, a.backend, a.device_type, a.driver
+        );
+    }
+    Ok(gpu)
+}
+
+/// Joins `docs` on `gpu` (or the CPU when None).
+#[allow(clippy::too_many_arguments)]
+pub fn run_join(
+    gpu: Option<&Gpu>,
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    docs: Vec<u32>,
+    p: &plan::Plan,
+    tau: u32,
+    tau128: Option<u32>,
+) -> anyhow::Result<(PairGraph, JoinStats, JoinRun)> {
+    let started = Instant::now();
+    let (g, stats, run) = match gpu {
+        None => {
+            let (g, s) = cpu::join_graph(fp64, fp128, docs, p, tau, tau128);
+            let run = JoinRun {
+                backend: "cpu".into(),
+                ..JoinRun::default()
+            };
+            (g, s, run)
+        }
+        Some(dev) => {
+            let (g, s, gs) = crate::join::gpu::join_graph(
+                dev,
+                &GpuConfig::default(),
+                fp64,
+                fp128,
+                docs,
+                p,
+                tau,
+                tau128,
+            )
+            .with_context(|| format!("GPU join on {}", dev.adapter().name))?;
+            let run = JoinRun {
+                backend: format!("gpu ({})", dev.adapter().name),
+                gpu: Some(gs),
+                ..JoinRun::default()
+            };
+            (g, s, run)
+        }
+    };
+    Ok((
+        g,
+        stats,
+        JoinRun {
+            seconds: started.elapsed().as_secs_f64(),
+            ..run
+        },
+    ))
+}
+
 /// Joins the corpus's joinable documents at `tau` (and `tau128`).
 pub fn join(
     corpus: &Corpus,
@@ -44,26 +138,34 @@ pub fn join(
     tau: u32,
     tau128: Option<u32>,
     quiet: bool,
-) -> anyhow::Result<(PairGraph, JoinStats)> {
+) -> anyhow::Result<(PairGraph, JoinStats, JoinRun)> {
     let docs = corpus.joinable();
     let p = make_plan(o, docs.len(), tau, quiet)?;
-    let started = Instant::now();
+    let gpu = open_backend(o, quiet)?;
     let n = docs.len();
-    let (g, stats) = cpu::join_graph(corpus.fp64(), corpus.fp128(), docs, &p, tau, tau128);
+    let (g, stats, run) = run_join(
+        gpu.as_ref(),
+        corpus.fp64(),
+        corpus.fp128(),
+        docs,
+        &p,
+        tau,
+        tau128,
+    )?;
     if !quiet {
         eprintln!(
-            "join: {} pairs ({} identical) among {} documents ({} distinct fingerprints, {} excluded) in {:.2} s; {} comparisons, largest key run {}",
+            "join: {} pairs ({} identical) among {n} documents ({} distinct fingerprints, {} excluded) in {:.2} s on {}; {} comparisons, largest key run {}",
             stats.pairs,
             stats.exact_pairs,
-            n,
             stats.distinct,
             corpus.len() - n,
-            started.elapsed().as_secs_f64(),
+            run.seconds,
+            run.backend,
             stats.comparisons,
             stats.largest_run
         );
     }
-    Ok((g, stats))
+    Ok((g, stats, run))
 }
 
 /// The join's result: read from `pairs` when given (checked against the corpus and the
@@ -205,6 +307,8 @@ pub fn join_json(o: &JoinOpts, tau: u32, tau128: Option<u32>, g: &PairGraph) -> 
         "bits": o.bits,
         "iterations": o.iterations,
         "seed": o.seed,
+        "backend": format!("{:?}", o.backend).to_lowercase(),
+        "adapter": o.adapter,
         "tau": tau,
         "tau128": tau128,
         "pairs": g.pair_count(),

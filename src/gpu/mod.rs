@@ -186,7 +186,9 @@ impl Gpu {
 
     /// Largest storage binding, bytes.
     pub fn max_binding(&self) -> u64 {
-        self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size)
+        self.limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size)
     }
 
     /// Most workgroups along one dispatch dimension.

@@ -40,7 +40,7 @@ impl Default for GpuConfig {
 }
 
 /// What the driver did, beyond the join's own statistics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GpuStats {
     /// Kernel dispatches.
     pub dispatches: u64,
@@ -50,6 +50,8 @@ pub struct GpuStats {
     pub batches: u64,
     /// Runs too large for one batch, joined block pair by block pair.
     pub split_runs: u64,
+    /// Wall time of the dispatches (upload, kernel, read-back), seconds.
+    pub gpu_seconds: f64,
 }
 
 struct Driver<'a, 'g> {
@@ -77,9 +79,11 @@ impl Driver<'_, '_> {
         }
         loop {
             self.stats.dispatches += 1;
+            let started = std::time::Instant::now();
             let (pairs, count) =
                 self.kernel
                     .run(self.tau, fps, ends, tiles, &self.earlier, self.capacity)?;
+            self.stats.gpu_seconds += started.elapsed().as_secs_f64();
             if count <= self.capacity {
                 found.extend(pairs.iter().map(|&[i, j]| {
                     let (x, y) = (vals[i as usize], vals[j as usize]);

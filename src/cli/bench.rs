@@ -1,0 +1,79 @@
+//! `neardup bench`: join throughput on this machine, from fingerprints generated in memory.
+//!
+//! Reports the plan, comparisons (fingerprint pairs compared inside runs of equal keys), pairs
+//! found, the join's wall time and, on the GPU backend, the time of the dispatches (upload,
+//! kernel and read-back) and compares per second over it, as a share of the device's popcount
+//! bound when that is known (`--bound`, or the H100/H200 figure: 132 SMs x 1.98 GHz x 16
+//! popcounts per clock / 2 popcounts per compare = 2.09e12 compares/s).
+
+use std::time::Instant;
+
+use super::args::BenchArgs;
+use super::{pipeline, Outcome};
+use crate::synth::planted_fingerprints;
+
+/// Compares per second of devices whose bound is known by name.
+fn known_bound(adapter: &str) -> Option<f64> {
+    let a = adapter.to_lowercase();
+    (a.contains("h100") || a.contains("h200")).then_some(132.0 * 1.98e9 * 16.0 / 2.0)
+}
+
+/// Runs the command.
+pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(a.docs < u32::MAX as usize, "--docs must be below 2^32");
+    let started = Instant::now();
+    let (fp64, fp128) = planted_fingerprints(a.docs, 0.1, 8, a.data_seed);
+    let made = started.elapsed().as_secs_f64();
+    let p = pipeline::make_plan(&a.join, a.docs, a.tau, quiet)?;
+    let gpu = pipeline::open_backend(&a.join, quiet)?;
+    let docs: Vec<u32> = (0..a.docs as u32).collect();
+    let (_, stats, run) = pipeline::run_join(gpu.as_ref(), &fp64, &fp128, docs, &p, a.tau, None)?;
+    let cores = rayon::current_num_threads();
+    println!(
+        "neardup bench: {} fingerprints (generated in {made:.1} s), tau {}, plan {}",
+        a.docs, a.tau, p.name
+    );
+    println!("backend: {}; {cores} CPU threads", run.backend);
+    println!(
+        "join: {:.3} s wall; {} tables, {} comparisons ({:.3e}/s), {} pairs ({:.3e}/s), {} distinct fingerprints, largest key run {}",
+        run.seconds,
+        stats.tables,
+        stats.comparisons,
+        stats.comparisons as f64 / run.seconds.max(1e-9),
+        stats.pairs,
+        stats.pairs as f64 / run.seconds.max(1e-9),
+        stats.distinct,
+        stats.largest_run
+    );
+    if let (Some(g), Some(dev)) = (run.gpu, gpu.as_ref()) {
+        let rate = stats.comparisons as f64 / g.gpu_seconds.max(1e-9);
+        println!(
+            "gpu: {:.3} s in {} dispatches ({} batches, {} reruns on overflow, {} runs split); {rate:.3e} compares/s",
+            g.gpu_seconds, g.dispatches, g.batches, g.reruns, g.split_runs
+        );
+        match a.bound.or_else(|| known_bound(&dev.adapter().name)) {
+            Some(b) => println!(
+                "bound: {b:.3e} compares/s; the dispatches reach {:.1} % of it",
+                100.0 * rate / b
+            ),
+            None => println!(
+                "bound: unknown for {} (pass --bound COMPARES_PER_S)",
+                dev.adapter().name
+            ),
+        }
+    } else if let Some(b) = a.bound {
+        let rate = stats.comparisons as f64 / run.seconds.max(1e-9);
+        println!(
+            "bound: {b:.3e} compares/s; the join reaches {:.1} % of it",
+            100.0 * rate / b
+        );
+    }
+    println!(
+        "rerun: neardup bench --docs {} --tau {} --method {} --backend {}",
+        a.docs,
+        a.tau,
+        format!("{:?}", a.join.method).to_lowercase(),
+        format!("{:?}", a.join.backend).to_lowercase()
+    );
+    Ok(Outcome::Clean)
+}
