@@ -40,7 +40,7 @@ def faiss_pairs(fps, tau, threads):
 
 def neardup_pairs(exe, store, tau, threads, out):
     start = time.perf_counter()
-    subprocess.run([exe, "--threads", str(threads), "join", "-q", store, "--tau", str(tau), "-o", out],
+    subprocess.run([exe, "--threads", str(threads), "join", "-q", store, "--tau", str(tau), "--backend", "cpu", "-o", out],
                    check=True)
     secs = time.perf_counter() - start
     with open(out) as f:

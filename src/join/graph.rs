@@ -58,52 +58,70 @@ pub struct Collapsed {
 
 /// Groups `docs` by (fp64, fp128); within a unit members ascend.
 ///
-/// A counting sort on the top bits of the 64-bit fingerprint scatters the documents into
-/// about one bucket per document, so only the few buckets with several members (nearly always
-/// identical fingerprints) need sorting by (fp64, fp128, document): 8 bytes a document besides
-/// the result, where sorting (fingerprint, document) tuples would take 16.
+/// A counting sort on the top bits of the 64-bit fingerprint scatters the documents, with
+/// their values, into about one bucket per document, so only the few buckets with several
+/// members need sorting by (fp64, fp128, document). The scattered values, deduplicated in
+/// place, are the distinct values: 12 bytes a document while sorting, and the result.
 pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
     let n = docs.len();
     let bits = (usize::BITS - n.leading_zeros()).clamp(1, 28);
     let shift = 64 - bits;
-    let bucket = |d: u32| (fp64[d as usize] >> shift) as usize;
     let mut fill = vec![0u32; (1usize << bits) + 1];
     for d in &docs {
-        fill[bucket(*d) + 1] += 1;
+        fill[(fp64[*d as usize] >> shift) as usize + 1] += 1;
     }
     for i in 1..fill.len() {
         fill[i] += fill[i - 1];
     }
+    // The 64-bit values travel with the documents, so nothing below reads the columns at
+    // random except to tell apart equal 64-bit values; deduplicated in place, they become
+    // `values`.
+    let mut vals = vec![0u64; n];
     let mut members = vec![0u32; n];
     for d in docs {
-        let b = bucket(d);
-        members[fill[b] as usize] = d;
+        let v = fp64[d as usize];
+        let b = (v >> shift) as usize;
+        let at = fill[b] as usize;
+        vals[at] = v;
+        members[at] = d;
         fill[b] += 1;
     }
-    drop(fill);
-    members
-        .par_chunk_by_mut(|a, b| bucket(*a) == bucket(*b))
-        .for_each(|run| {
-            if run.len() > 1 {
-                run.sort_unstable_by_key(|d| (fp64[*d as usize], fp128[*d as usize], *d));
+    // fill[b] is now the end of bucket b, and the start of bucket b + 1.
+    let mut tmp: Vec<(u64, [u64; 2], u32)> = Vec::new();
+    let mut start = 0usize;
+    for end in fill {
+        let end = end as usize;
+        if end - start > 1 {
+            tmp.clear();
+            tmp.extend((start..end).map(|i| (vals[i], fp128[members[i] as usize], members[i])));
+            tmp.sort_unstable();
+            for (k, (v, _, d)) in tmp.iter().enumerate() {
+                vals[start + k] = *v;
+                members[start + k] = *d;
             }
-        });
-    let (mut values, mut value_units, mut starts) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, d) in members.iter().enumerate() {
-        let (v, w) = (fp64[*d as usize], fp128[*d as usize]);
-        let prev = (i > 0).then(|| members[i - 1] as usize);
-        if prev.is_none_or(|p| fp64[p] != v) {
-            values.push(v);
+        }
+        start = end;
+    }
+    let (mut value_units, mut starts) = (Vec::new(), Vec::new());
+    let mut distinct = 0;
+    for i in 0..n {
+        let v = vals[i];
+        if i == 0 || vals[i - 1] != v {
+            // `distinct <= i`, so the compaction never overwrites a value still to be read.
+            vals[distinct] = v;
+            distinct += 1;
             value_units.push(starts.len() as u32);
             starts.push(i as u32);
-        } else if prev.is_some_and(|p| fp128[p] != w) {
+        } else if fp128[members[i] as usize] != fp128[members[i - 1] as usize] {
             starts.push(i as u32);
         }
     }
+    vals.truncate(distinct);
+    vals.shrink_to_fit();
     value_units.push(starts.len() as u32);
     starts.push(members.len() as u32);
     Collapsed {
-        values,
+        values: vals,
         value_units,
         members,
         starts,
