@@ -87,22 +87,35 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
         fill[b] += 1;
     }
     // fill[b] is now the end of bucket b, and the start of bucket b + 1.
-    let mut tmp: Vec<(u64, [u64; 2], u32)> = Vec::new();
+    // Buckets of several members are sorted by (value, document); only runs of equal values
+    // (rare) read the 128-bit column, so its pages stay untouched otherwise.
+    let mut tmp: Vec<(u64, u32)> = Vec::new();
     let mut start = 0usize;
     for end in fill {
         let end = end as usize;
         if end - start > 1 {
             tmp.clear();
-            tmp.extend((start..end).map(|i| (vals[i], fp128[members[i] as usize], members[i])));
+            tmp.extend((start..end).map(|i| (vals[i], members[i])));
             tmp.sort_unstable();
-            for (k, (v, _, d)) in tmp.iter().enumerate() {
+            for (k, (v, d)) in tmp.iter().enumerate() {
                 vals[start + k] = *v;
                 members[start + k] = *d;
+            }
+            let mut i = start;
+            while i < end {
+                let mut j = i + 1;
+                while j < end && vals[j] == vals[i] {
+                    j += 1;
+                }
+                if j - i > 1 {
+                    members[i..j].sort_unstable_by_key(|d| (fp128[*d as usize], *d));
+                }
+                i = j;
             }
         }
         start = end;
     }
-    let (mut value_units, mut starts) = (Vec::new(), Vec::new());
+    let (mut value_units, mut starts) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
     let mut distinct = 0;
     for i in 0..n {
         let v = vals[i];
