@@ -198,3 +198,20 @@ fn the_join_command_gives_the_same_pairs_on_both_backends() {
         common::stderr(&out)
     );
 }
+
+#[test]
+fn a_binding_over_the_adapters_limit_is_an_error_not_a_panic() {
+    let Some(g) = gpu() else { return };
+    let limit = g.max_binding();
+    if limit > 256 << 20 {
+        eprintln!("SKIPPED: binding limit {limit} too large to exceed in a test");
+        return;
+    }
+    let k = g.hamming_join().unwrap();
+    let n = (limit / 8 + 1) as usize;
+    let fps = vec![[0u32; 2]; n];
+    let ends = vec![2u32; 2];
+    let t = tiles(&ends, 64);
+    let e = k.run(3, &fps, &ends, &t, &[], 16).unwrap_err().to_string();
+    assert!(e.contains("GPU error"), "{e}");
+}

@@ -4,7 +4,7 @@
 //! `ends[i]` one past the end of row i's run, and cuts the rows into [`Tile`]s of at most
 //! [`WORKGROUP_SIZE`] rows and a span of columns. Row i is compared with column j when
 //! `i < j < ends[i]` and the column lies in the tile's span; a pair within `tau` that no
-//! earlier table would have found is appended as (i, j). [`reference`] is the kernel in plain
+//! earlier table would have found is appended as (i, j). [`reference()`] is the kernel in plain
 //! Rust, loop for loop.
 
 use bytemuck::{Pod, Zeroable};
