@@ -325,3 +325,25 @@ fn demo_runs_the_pipeline_and_scores_it() {
     assert!(dir.path().join("out/summary.json").is_file());
     assert!(dir.path().join("crawl").is_dir());
 }
+
+#[test]
+fn an_empty_crawl_gives_empty_outputs_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(input.join("empty.warc"), b"").unwrap();
+    let out = dir.path().join("out");
+    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--tau-max", "4"]);
+    let sweep = lines(&out.join("sweep.tsv"));
+    assert_eq!(sweep.len(), 6);
+    assert!(sweep[1..]
+        .iter()
+        .all(|r| r.starts_with(char::is_numeric) && r.split('\t').nth(1) == Some("0")));
+    assert_eq!(lines(&out.join("keep.txt")), Vec::<String>::new());
+    let store = out.join("store");
+    ok(&["-q", "cluster", s(&store), "-o", s(&dir.path().join("cl"))]);
+    assert_eq!(
+        ok(&["-q", "join", s(&store), "-o", "-", "--backend", "cpu"]),
+        "id_a\tid_b\thamming64\thamming128\n"
+    );
+}

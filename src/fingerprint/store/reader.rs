@@ -116,17 +116,17 @@ impl Store {
 
     /// SimHash-64 column.
     pub fn fp64(&self) -> &[u64] {
-        bytemuck::cast_slice(&self.fp64)
+        column(&self.fp64)
     }
 
     /// SimHash-128 column as (low, high) pairs.
     pub fn fp128(&self) -> &[[u64; 2]] {
-        bytemuck::cast_slice(&self.fp128)
+        column(&self.fp128)
     }
 
     /// Content hash column as (low, high) pairs.
     pub fn content_hash(&self) -> &[[u64; 2]] {
-        bytemuck::cast_slice(&self.content)
+        column(&self.content)
     }
 
     /// Flags column.
@@ -136,17 +136,17 @@ impl Store {
 
     /// Text length column.
     pub fn text_len(&self) -> &[u32] {
-        bytemuck::cast_slice(&self.text_len)
+        column(&self.text_len)
     }
 
     /// Term count column.
     pub fn terms(&self) -> &[u32] {
-        bytemuck::cast_slice(&self.terms)
+        column(&self.terms)
     }
 
     /// Source location column.
     pub fn source(&self) -> &[SourceLoc] {
-        bytemuck::cast_slice(&self.source)
+        column(&self.source)
     }
 
     /// The id of document `i`.
@@ -160,13 +160,23 @@ impl Store {
     }
 }
 
+/// A mapped column as a typed slice; an empty file is an empty slice (its dangling pointer
+/// is not aligned for `T`, which `cast_slice` would refuse with a panic).
+fn column<T: bytemuck::Pod>(m: &[u8]) -> &[T] {
+    if m.is_empty() {
+        &[]
+    } else {
+        bytemuck::cast_slice(m)
+    }
+}
+
 fn last_offset(idx: &[u8]) -> u64 {
-    let offs: &[u64] = bytemuck::cast_slice(idx);
+    let offs: &[u64] = column(idx);
     offs.last().copied().unwrap_or(0)
 }
 
 fn string_at<'a>(data: &'a [u8], idx: &[u8], i: usize) -> &'a str {
-    let offs: &[u64] = bytemuck::cast_slice(idx);
+    let offs: &[u64] = column(idx);
     let (a, b) = (offs[i] as usize, offs[i + 1] as usize);
     let bytes = data.get(a..b).unwrap_or(&[]);
     // Written from &str by the writer; a damaged file shows as an empty id, never a panic.
