@@ -30,6 +30,11 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The whole pipeline: fingerprint, join, sweep, clusters and lists.
+    #[command(after_help = DEDUP_HELP)]
+    Dedup(DedupArgs),
+    /// A synthetic crawl through the whole pipeline, scored against its planted truth.
+    Demo(DemoArgs),
     /// Fingerprint crawl shards into a store.
     #[command(after_help = FINGERPRINT_HELP)]
     Fingerprint(FingerprintArgs),
@@ -41,26 +46,21 @@ pub enum Command {
     /// Find all pairs of documents within a Hamming distance.
     #[command(after_help = JOIN_HELP)]
     Join(JoinArgs),
-    /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
-    SynthCrawl(SynthCrawlArgs),
-    /// Write a store of random fingerprints with planted near-duplicates.
-    Synth(SynthArgs),
     /// Clusters for every threshold 0..=tau-max from one join: tables and plots.
     #[command(after_help = SWEEP_HELP)]
     Sweep(SweepArgs),
     /// Clusters at one threshold, with keep and remove lists.
     #[command(after_help = CLUSTER_HELP)]
     Cluster(ClusterArgs),
-    /// The whole pipeline: fingerprint, join, sweep, clusters and lists.
-    #[command(after_help = DEDUP_HELP)]
-    Dedup(DedupArgs),
-    /// A synthetic crawl through the whole pipeline, scored against its planted truth.
-    Demo(DemoArgs),
     /// List GPU adapters: backend, type, driver and limits.
     Gpus(GpusArgs),
     /// Join throughput on this machine: pairs compared per second, share of the bound.
     #[command(after_help = BENCH_HELP)]
     Bench(BenchArgs),
+    /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
+    SynthCrawl(SynthCrawlArgs),
+    /// Write a store of random fingerprints with planted near-duplicates.
+    Synth(SynthArgs),
 }
 
 /// `neardup synth`.
