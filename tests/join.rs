@@ -193,3 +193,48 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
         assert_eq!(strip(parse(&tsv)), cross, "cross tau {tau}");
     }
 }
+
+#[test]
+fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
+    use neardup::join::graph::collapse;
+    // Enough documents for the parallel path, with runs of identical 64-bit values whose
+    // 128-bit halves sometimes differ.
+    let mut rng = neardup::synth::SplitMix64(31);
+    let n = 60_000;
+    let mut fp = Vec::with_capacity(n);
+    let mut fp128 = Vec::with_capacity(n);
+    for i in 0..n {
+        let v = if i > 0 && rng.below(4) == 0 {
+            fp[rng.below(i as u64) as usize]
+        } else {
+            rng.next_u64()
+        };
+        fp.push(v);
+        fp128.push([v, rng.below(3)]);
+    }
+    let docs: Vec<u32> = (0..n as u32).filter(|d| d % 11 != 0).collect();
+    let c = collapse(&fp, &fp128, docs.clone());
+    let mut want = docs.clone();
+    want.sort_unstable_by_key(|d| (fp[*d as usize], fp128[*d as usize], *d));
+    assert_eq!(c.members, want);
+    let mut values: Vec<u64> = docs.iter().map(|d| fp[*d as usize]).collect();
+    values.sort_unstable();
+    values.dedup();
+    assert_eq!(c.values, values);
+    // Units: maximal runs of equal (fp64, fp128); value_units maps each value to its units.
+    let key = |d: u32| (fp[d as usize], fp128[d as usize]);
+    let mut starts = vec![];
+    for i in 0..want.len() {
+        if i == 0 || key(want[i]) != key(want[i - 1]) {
+            starts.push(i as u32);
+        }
+    }
+    starts.push(want.len() as u32);
+    assert_eq!(c.starts, starts);
+    for (x, v) in c.values.iter().enumerate() {
+        for u in c.value_units[x]..c.value_units[x + 1] {
+            assert_eq!(fp[c.members[c.starts[u as usize] as usize] as usize], *v);
+        }
+    }
+    assert_eq!(*c.value_units.last().unwrap() as usize, c.starts.len() - 1);
+}

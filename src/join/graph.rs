@@ -58,77 +58,148 @@ pub struct Collapsed {
 
 /// Groups `docs` by (fp64, fp128); within a unit members ascend.
 ///
-/// A counting sort on the top bits of the 64-bit fingerprint scatters the documents, with
-/// their values, into about one bucket per document, so only the few buckets with several
-/// members need sorting by (fp64, fp128, document). The scattered values, deduplicated in
-/// place, are the distinct values: 12 bytes a document while sorting, and the result.
+/// The documents are partitioned by the top bits of their 64-bit value into groups of a few
+/// hundred, in parallel: each task owns a range of groups and its slice of the output, scans
+/// all documents (sequential reads) and writes only its own, then sorts each small group by
+/// (value, document), and by the 128-bit value only inside runs of equal 64-bit values (rare),
+/// so that column's pages stay untouched otherwise. The values travel with the documents and,
+/// deduplicated in place, become the distinct values: 12 bytes a document while sorting.
 pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
     let n = docs.len();
-    let bits = (usize::BITS - n.leading_zeros()).clamp(1, 28);
-    let shift = 64 - bits;
-    let mut fill = vec![0u32; (1usize << bits) + 1];
-    for d in &docs {
-        fill[(fp64[*d as usize] >> shift) as usize + 1] += 1;
+    let gbits = (usize::BITS - n.leading_zeros()).saturating_sub(8).min(16);
+    let group = |v: u64| {
+        if gbits == 0 {
+            0
+        } else {
+            (v >> (64 - gbits)) as usize
+        }
+    };
+    let ng = 1usize << gbits;
+    let counts = docs
+        .par_chunks(1 << 16)
+        .fold(
+            || vec![0u32; ng],
+            |mut c, chunk| {
+                for d in chunk {
+                    c[group(fp64[*d as usize])] += 1;
+                }
+                c
+            },
+        )
+        .reduce(
+            || vec![0u32; ng],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let mut gstart = Vec::with_capacity(ng + 1);
+    gstart.push(0u32);
+    for c in &counts {
+        gstart.push(gstart[gstart.len() - 1] + c);
     }
-    for i in 1..fill.len() {
-        fill[i] += fill[i - 1];
+    drop(counts);
+    // Tasks: ranges of whole groups with about equal numbers of documents.
+    let tasks = if n < 1 << 14 {
+        1
+    } else {
+        rayon::current_num_threads() * 4
+    };
+    let mut bounds = vec![0usize];
+    for t in 1..tasks {
+        let want = (n * t / tasks) as u32;
+        let g = gstart.partition_point(|s| *s < want).min(ng);
+        if g > *bounds.last().unwrap_or(&0) {
+            bounds.push(g);
+        }
     }
-    // The 64-bit values travel with the documents, so nothing below reads the columns at
-    // random except to tell apart equal 64-bit values; deduplicated in place, they become
-    // `values`.
+    bounds.push(ng);
     let mut vals = vec![0u64; n];
     let mut members = vec![0u32; n];
-    for d in docs {
-        let v = fp64[d as usize];
-        let b = (v >> shift) as usize;
-        let at = fill[b] as usize;
-        vals[at] = v;
-        members[at] = d;
-        fill[b] += 1;
+    let mut pieces = Vec::with_capacity(bounds.len());
+    let (mut vrest, mut mrest) = (&mut vals[..], &mut members[..]);
+    for w in bounds.windows(2) {
+        let len = (gstart[w[1]] - gstart[w[0]]) as usize;
+        let (v, vt) = vrest.split_at_mut(len);
+        let (m, mt) = mrest.split_at_mut(len);
+        pieces.push((v, m, w[0], w[1]));
+        vrest = vt;
+        mrest = mt;
     }
-    // fill[b] is now the end of bucket b, and the start of bucket b + 1.
-    // Buckets of several members are sorted by (value, document); only runs of equal values
-    // (rare) read the 128-bit column, so its pages stay untouched otherwise.
-    let mut tmp: Vec<(u64, u32)> = Vec::new();
-    let mut start = 0usize;
-    for end in fill {
-        let end = end as usize;
-        if end - start > 1 {
-            tmp.clear();
-            tmp.extend((start..end).map(|i| (vals[i], members[i])));
-            tmp.sort_unstable();
-            for (k, (v, d)) in tmp.iter().enumerate() {
-                vals[start + k] = *v;
-                members[start + k] = *d;
-            }
-            let mut i = start;
-            while i < end {
-                let mut j = i + 1;
-                while j < end && vals[j] == vals[i] {
-                    j += 1;
+    // Each task: scatter, sort its groups, find its units, and compact its distinct values to
+    // the front of its slice. Unit starts are relative to the slice.
+    let parts: Vec<(usize, Vec<u32>, Vec<u32>)> = pieces
+        .into_par_iter()
+        .map(|(vals, members, g0, g1)| {
+            let base = gstart[g0];
+            let mut fill: Vec<u32> = gstart[g0..g1].iter().map(|s| s - base).collect();
+            for &d in &docs {
+                let v = fp64[d as usize];
+                let g = group(v).wrapping_sub(g0);
+                if g < fill.len() {
+                    let at = fill[g] as usize;
+                    vals[at] = v;
+                    members[at] = d;
+                    fill[g] += 1;
                 }
-                if j - i > 1 {
-                    members[i..j].sort_unstable_by_key(|d| (fp128[*d as usize], *d));
-                }
-                i = j;
             }
-        }
-        start = end;
-    }
-    let (mut value_units, mut starts) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
+            let mut tmp: Vec<(u64, u32)> = Vec::new();
+            for g in g0..g1 {
+                let (s, e) = ((gstart[g] - base) as usize, (gstart[g + 1] - base) as usize);
+                if e - s < 2 {
+                    continue;
+                }
+                tmp.clear();
+                tmp.extend((s..e).map(|i| (vals[i], members[i])));
+                tmp.sort_unstable();
+                for (k, (v, d)) in tmp.iter().enumerate() {
+                    vals[s + k] = *v;
+                    members[s + k] = *d;
+                }
+                let mut i = s;
+                while i < e {
+                    let mut j = i + 1;
+                    while j < e && vals[j] == vals[i] {
+                        j += 1;
+                    }
+                    if j - i > 1 {
+                        members[i..j].sort_unstable_by_key(|d| (fp128[*d as usize], *d));
+                    }
+                    i = j;
+                }
+            }
+            let (mut value_units, mut starts) = (Vec::new(), Vec::new());
+            let mut distinct = 0;
+            for i in 0..vals.len() {
+                let v = vals[i];
+                if i == 0 || vals[i - 1] != v {
+                    // `distinct <= i`: the compaction never overwrites a value still to be read.
+                    vals[distinct] = v;
+                    distinct += 1;
+                    value_units.push(starts.len() as u32);
+                    starts.push(i as u32);
+                } else if fp128[members[i] as usize] != fp128[members[i - 1] as usize] {
+                    starts.push(i as u32);
+                }
+            }
+            (distinct, value_units, starts)
+        })
+        .collect();
+    drop(docs);
+    // Stitch the tasks together: values moved down in place, unit indices and starts offset.
+    let units: usize = parts.iter().map(|p| p.2.len()).sum();
+    let (mut value_units, mut starts) =
+        (Vec::with_capacity(units + 1), Vec::with_capacity(units + 1));
     let mut distinct = 0;
-    for i in 0..n {
-        let v = vals[i];
-        if i == 0 || vals[i - 1] != v {
-            // `distinct <= i`, so the compaction never overwrites a value still to be read.
-            vals[distinct] = v;
-            distinct += 1;
-            value_units.push(starts.len() as u32);
-            starts.push(i as u32);
-        } else if fp128[members[i] as usize] != fp128[members[i - 1] as usize] {
-            starts.push(i as u32);
-        }
+    for (w, (d, vu, st)) in bounds.windows(2).zip(&parts) {
+        let base = gstart[w[0]] as usize;
+        vals.copy_within(base..base + d, distinct);
+        distinct += d;
+        let u0 = starts.len() as u32;
+        value_units.extend(vu.iter().map(|u| u + u0));
+        starts.extend(st.iter().map(|s| s + base as u32));
     }
+    drop(parts);
     vals.truncate(distinct);
     vals.shrink_to_fit();
     value_units.push(starts.len() as u32);
