@@ -95,106 +95,122 @@ impl KeyBits {
     }
 }
 
-/// One table's order: the distinct fingerprints sorted by key, and the runs of equal keys with
-/// two or more members. Keys are bucketed by their top (up to 20) bits with a counting sort;
-/// longer keys have each bucket sorted. The fingerprints themselves are sorted (8 bytes each),
-/// not indices into `values`, so sorting and comparing read contiguous memory; the rare pairs
-/// found are mapped back to indices by binary search, `values` being sorted.
+/// One table's order: the distinct fingerprints sorted by key (into `entries`), and the runs
+/// of equal keys with two or more members, as ranges of `entries` (one list per group).
 ///
-/// The scatter is the expensive step (a random write per fingerprint), so it is split by
-/// bucket range into groups, each written by one task into its own slice of the output: every
-/// task reads all fingerprints (sequential, cheap) but writes only a region small enough to
-/// stay in cache, and sorts and scans its buckets while they are hot.
+/// Two passes, both parallel and both writing memory that stays in cache. First the values
+/// are partitioned by the top bits of their key into up to 1024 groups: each input chunk
+/// counts its groups, and every (group, chunk) pair gets its own slice of the output, so the
+/// chunks scatter at once without sharing a slice. Then each group, a contiguous region of a
+/// few thousand to a few hundred thousand values, is sorted by the rest of its key (a local
+/// counting sort, then the few buckets with several members sorted), and its runs found. The
+/// fingerprints themselves are sorted, not indices into `values`, so comparing reads
+/// contiguous memory; the rare pairs found are mapped back by binary search.
 pub(crate) fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
     let kb = KeyBits::new(mask);
     let n = values.len();
-    let size_bits = usize::BITS - n.leading_zeros();
-    let top = kb.bits.min(20).min(size_bits + 2);
-    let low = kb.bits - top;
-    let nb = 1usize << top;
-    let bucket = |v: u64| (kb.key(v) >> low) as usize;
-    let counts = values
-        .par_chunks(1 << 16)
-        .fold(
-            || vec![0u32; nb],
-            |mut c, chunk| {
-                for v in chunk {
-                    c[bucket(*v)] += 1;
-                }
-                c
-            },
-        )
-        .reduce(
-            || vec![0u32; nb],
-            |mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                a
-            },
-        );
-    let mut starts = Vec::with_capacity(nb + 1);
-    starts.push(0u32);
-    for c in &counts {
-        starts.push(starts[starts.len() - 1] + c);
+    entries.clear();
+    entries.resize(n, 0);
+    if n == 0 {
+        return Vec::new();
     }
-    drop(counts);
-    // Groups of whole buckets with about equal numbers of entries.
-    let groups = if n < 1 << 16 {
-        1
-    } else {
-        (rayon::current_num_threads() * 2).max(4)
-    };
-    let mut bounds = vec![0usize];
-    for g in 1..groups {
-        let want = (n * g / groups) as u32;
-        let b = starts.partition_point(|s| *s < want).min(nb);
-        if b > *bounds.last().unwrap_or(&0) {
-            bounds.push(b);
+    let gbits = kb.bits.min(10);
+    let low = kb.bits - gbits;
+    let ng = 1usize << gbits;
+    let group = |v: u64| (kb.key(v) >> low) as usize;
+    // Pass 1: partition by group.
+    let chunk = n.div_ceil(rayon::current_num_threads() * 4).max(1 << 14);
+    let hist: Vec<Vec<u32>> = values
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut h = vec![0u32; ng];
+            for v in c {
+                h[group(*v)] += 1;
+            }
+            h
+        })
+        .collect();
+    let mut gstart = vec![0usize; ng + 1];
+    for g in 0..ng {
+        gstart[g + 1] = gstart[g] + hist.iter().map(|h| h[g] as usize).sum::<usize>();
+    }
+    // Output slices in (group, chunk) order, handed to each chunk as one slice per group.
+    let mut per_chunk: Vec<Vec<&mut [u64]>> =
+        (0..hist.len()).map(|_| Vec::with_capacity(ng)).collect();
+    let mut rest = &mut entries[..];
+    for g in 0..ng {
+        for (c, h) in hist.iter().enumerate() {
+            let (head, tail) = rest.split_at_mut(h[g] as usize);
+            per_chunk[c].push(head);
+            rest = tail;
         }
     }
-    bounds.push(nb);
-    entries.resize(n, 0);
-    let mut slices = Vec::with_capacity(bounds.len());
+    values
+        .par_chunks(chunk)
+        .zip(per_chunk.into_par_iter())
+        .for_each(|(c, mut outs)| {
+            let mut fill = vec![0usize; ng];
+            for v in c {
+                let g = group(*v);
+                outs[g][fill[g]] = *v;
+                fill[g] += 1;
+            }
+        });
+    drop(hist);
+    // Pass 2: each group sorted by the rest of its key, and its runs.
+    let mut regions = Vec::with_capacity(ng);
     let mut rest = &mut entries[..];
-    for w in bounds.windows(2) {
-        let len = (starts[w[1]] - starts[w[0]]) as usize;
-        let (head, tail) = rest.split_at_mut(len);
-        slices.push((head, w[0], w[1]));
+    for g in 0..ng {
+        let (head, tail) = rest.split_at_mut(gstart[g + 1] - gstart[g]);
+        regions.push((gstart[g], head));
         rest = tail;
     }
-    slices
+    let lowmask = if low == 0 { 0 } else { (1u64 << low) - 1 };
+    let sub = |v: u64| kb.key(v) & lowmask;
+    regions
         .into_par_iter()
-        .map(|(slice, b0, b1)| {
-            let base = starts[b0];
-            let mut fill: Vec<u32> = starts[b0..b1].iter().map(|s| s - base).collect();
-            let width = b1 - b0;
-            for v in values {
-                let local = bucket(*v).wrapping_sub(b0);
-                if local < width {
-                    slice[fill[local] as usize] = *v;
-                    fill[local] += 1;
+        .map_init(Vec::new, |tmp: &mut Vec<u64>, (base, region)| {
+            let mut runs = Vec::new();
+            let len = region.len();
+            if len < 2 {
+                return runs;
+            }
+            if low > 0 {
+                // Counting sort on up to 16 further key bits, then sort what still ties.
+                let sbits = low.min(16).min(usize::BITS - len.leading_zeros() + 1);
+                let shift = low - sbits;
+                let nb = 1usize << sbits;
+                let mut fill = vec![0u32; nb + 1];
+                for v in region.iter() {
+                    fill[(sub(*v) >> shift) as usize + 1] += 1;
+                }
+                for i in 1..fill.len() {
+                    fill[i] += fill[i - 1];
+                }
+                tmp.clear();
+                tmp.extend_from_slice(region);
+                let starts = fill.clone();
+                for v in tmp.iter() {
+                    let b = (sub(*v) >> shift) as usize;
+                    region[fill[b] as usize] = *v;
+                    fill[b] += 1;
+                }
+                if shift > 0 {
+                    for w in starts.windows(2) {
+                        let (s, e) = (w[0] as usize, w[1] as usize);
+                        if e - s > 1 {
+                            region[s..e].sort_unstable_by_key(|v| sub(*v));
+                        }
+                    }
                 }
             }
-            let mut runs = Vec::new();
-            for b in b0..b1 {
-                let (s, e) = ((starts[b] - base) as usize, (starts[b + 1] - base) as usize);
-                if e - s < 2 {
-                    continue;
-                }
-                let at = base as usize;
-                if low == 0 {
-                    runs.push(((at + s) as u32, (at + e) as u32));
-                    continue;
-                }
-                let run = &mut slice[s..e];
-                run.sort_unstable_by_key(|v| kb.key(*v));
-                let mut start = 0;
-                for i in 1..=run.len() {
-                    if i == run.len() || kb.key(run[i]) != kb.key(run[start]) {
-                        if i - start > 1 {
-                            runs.push(((at + s + start) as u32, (at + s + i) as u32));
-                        }
-                        start = i;
+            let mut start = 0;
+            for i in 1..=len {
+                if i == len || sub(region[i]) != sub(region[start]) {
+                    if i - start > 1 {
+                        runs.push(((base + start) as u32, (base + i) as u32));
                     }
+                    start = i;
                 }
             }
             runs
