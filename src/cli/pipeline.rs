@@ -59,6 +59,12 @@ pub fn open_backend(o: &JoinOpts, quiet: bool) -> anyhow::Result<Option<Gpu>> {
     let gpu = match o.backend {
         Backend::Cpu => None,
         Backend::Gpu => Some(Gpu::open(&sel(true)).context("--backend gpu")?),
+        Backend::Auto if o.adapter.is_none() && !crate::gpu::hardware_possible() => {
+            if !quiet {
+                eprintln!("backend: cpu (no GPU device on this machine; --backend gpu accepts software adapters)");
+            }
+            None
+        }
         Backend::Auto => match Gpu::open(&sel(false)) {
             Ok(g) => Some(g),
             Err(e) => {

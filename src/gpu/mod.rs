@@ -94,6 +94,20 @@ pub fn adapters() -> Vec<AdapterDesc> {
         .collect()
 }
 
+/// Whether this machine may have a hardware GPU. On Linux that needs a device node (a DRM
+/// render node, or NVIDIA's); without one, `auto` does not start a Vulkan instance at all,
+/// which saves its start-up time and keeps software drivers from printing warnings about
+/// displays.
+pub fn hardware_possible() -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    let dri = std::fs::read_dir("/dev/dri").is_ok_and(|mut d| {
+        d.any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("renderD")))
+    });
+    dri || std::path::Path::new("/dev/nvidiactl").exists()
+}
+
 /// Which adapter to open.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
