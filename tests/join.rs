@@ -238,3 +238,63 @@ fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
     }
     assert_eq!(*c.value_units.last().unwrap() as usize, c.starts.len() - 1);
 }
+
+#[test]
+fn bench_reports_the_pairs_that_join_finds_on_the_same_fingerprints() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_neardup");
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    let run = |args: &[&str]| {
+        let out = Command::new(exe).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    run(&[
+        "-q",
+        "synth",
+        "--docs",
+        "20000",
+        "--seed",
+        "5",
+        "-o",
+        store.to_str().unwrap(),
+    ]);
+    let tsv = run(&[
+        "-q",
+        "join",
+        store.to_str().unwrap(),
+        "--tau",
+        "4",
+        "--backend",
+        "cpu",
+        "-o",
+        "-",
+    ]);
+    let pairs = tsv.lines().count() - 1;
+    assert!(pairs > 100, "{pairs}");
+    let report = run(&[
+        "-q",
+        "bench",
+        "--docs",
+        "20000",
+        "--data-seed",
+        "5",
+        "--tau",
+        "4",
+        "--backend",
+        "cpu",
+        "--bound",
+        "1e9",
+    ]);
+    assert!(report.contains(&format!(" {pairs} pairs (")), "{report}");
+    assert!(report.contains("% of it"), "{report}");
+    assert!(
+        report.contains("rerun: neardup bench --docs 20000 --tau 4 --method exact --backend cpu"),
+        "{report}"
+    );
+}
