@@ -33,13 +33,23 @@ impl<'a> TextBuilder<'a> {
     }
 
     /// Appends `s`; when `newline_breaks`, a newline in `s` counts as a line break.
+    ///
+    /// A single ASCII space between two non-space characters is already normal, so it does not
+    /// end the current run: most text is copied in one piece per call rather than word by word.
     pub fn text(&mut self, s: &str, newline_breaks: bool) {
         let bytes = s.as_bytes();
         let (mut i, mut run) = (0, 0);
         while i < bytes.len() {
             let b = bytes[i];
             if b < 0x80 {
-                if matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b') {
+                if b == b' '
+                    && i > run
+                    && bytes
+                        .get(i + 1)
+                        .is_some_and(|n| *n < 0x80 && !is_ascii_space(*n))
+                {
+                    i += 1;
+                } else if is_ascii_space(b) {
                     self.word(&s[run..i]);
                     self.gap(if newline_breaks && b == b'\n' {
                         Gap::Break
@@ -85,6 +95,11 @@ impl<'a> TextBuilder<'a> {
     }
 }
 
+#[inline]
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b')
+}
+
 /// Normalises plain text into `out`.
 pub fn plain(text: &str, out: &mut String) {
     TextBuilder::new(out).text(text, true);
@@ -97,6 +112,64 @@ mod tests {
         let mut out = String::new();
         super::plain("  a \t b\n\n  c\u{a0}\u{2003}d  ", &mut out);
         assert_eq!(out, "a b\nc d");
+    }
+
+    /// The rule itself, one character at a time.
+    fn reference(parts: &[(&str, bool, bool)]) -> String {
+        let mut out = String::new();
+        let mut pending = 0; // 0 none, 1 space, 2 break
+        for (s, newline_breaks, brk) in parts {
+            if *brk {
+                pending = 2;
+            }
+            for c in s.chars() {
+                let ascii_ws = matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\x0b');
+                if ascii_ws || c.is_whitespace() {
+                    let g = if *newline_breaks && c == '\n' { 2 } else { 1 };
+                    pending = pending.max(g);
+                } else {
+                    if !out.is_empty() {
+                        match pending {
+                            1 => out.push(' '),
+                            2 => out.push('\n'),
+                            _ => {}
+                        }
+                    }
+                    pending = 0;
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn equals_the_character_by_character_rule_on_random_text() {
+        let alphabet = [
+            'a', 'b', ' ', ' ', '\t', '\n', '\r', '\u{a0}', '\u{2003}', 'é', '\x0b', '.',
+        ];
+        let mut rng = crate::synth::SplitMix64(17);
+        for _ in 0..3000 {
+            let mut parts: Vec<(String, bool, bool)> = Vec::new();
+            for _ in 0..1 + rng.below(3) {
+                let n = rng.below(14) as usize;
+                let s: String = (0..n)
+                    .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                    .collect();
+                parts.push((s, rng.below(2) == 0, rng.below(4) == 0));
+            }
+            let mut out = String::new();
+            let mut b = super::TextBuilder::new(&mut out);
+            for (s, nl, brk) in &parts {
+                if *brk {
+                    b.brk();
+                }
+                b.text(s, *nl);
+            }
+            let refs: Vec<(&str, bool, bool)> =
+                parts.iter().map(|(s, n, k)| (s.as_str(), *n, *k)).collect();
+            assert_eq!(out, reference(&refs), "{parts:?}");
+        }
     }
 
     #[test]
