@@ -40,6 +40,18 @@ impl<'a> TextBuilder<'a> {
         let bytes = s.as_bytes();
         let (mut i, mut run) = (0, 0);
         while i < bytes.len() {
+            // Skip eight bytes at a time while none is a control, space or non-ASCII byte.
+            if let Some(w) = bytes.get(i..i + 8) {
+                let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+                let special =
+                    (w.wrapping_sub(0x2121_2121_2121_2121) & !w | w) & 0x8080_8080_8080_8080;
+                if special == 0 {
+                    i += 8;
+                    continue;
+                }
+                // The lowest flagged byte is exact (borrows only run upwards).
+                i += special.trailing_zeros() as usize / 8;
+            }
             let b = bytes[i];
             if b < 0x80 {
                 if b == b' '
