@@ -330,16 +330,28 @@ pub fn join_graph(
     tau: u32,
     tau128: Option<u32>,
 ) -> (PairGraph, JoinStats) {
+    let (c, mut stats) = start(fp64, fp128, docs, plan);
+    let distinct = join_distinct(&c.values, plan, tau, &mut stats);
+    finish(fp64.len() as u32, c, fp128, &distinct, tau128, stats)
+}
+
+/// The first step of a join on either backend: identical fingerprints collapsed, and the
+/// statistics known before any table runs.
+pub(crate) fn start(
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    docs: Vec<u32>,
+    plan: &Plan,
+) -> (Collapsed, JoinStats) {
     let documents = docs.len() as u64;
     let c = collapse(fp64, fp128, docs);
-    let mut stats = JoinStats {
+    let stats = JoinStats {
         documents,
         distinct: c.values.len() as u64,
         tables: plan.tables.len() as u64,
         ..JoinStats::default()
     };
-    let distinct = join_distinct(&c.values, plan, tau, &mut stats);
-    finish(fp64.len() as u32, c, fp128, &distinct, tau128, stats)
+    (c, stats)
 }
 
 /// The graph of a join's distinct-value pairs, and the final counts.

@@ -9,13 +9,13 @@
 //! batch run again (its results replace, never add to, the first attempt); past the largest
 //! buffer the adapter allows, the tiles are split in halves. No pair is lost or reported twice.
 
-use super::cpu::{count_runs, finish, runs_of, to_indices};
-use super::graph::{collapse, PairGraph};
+use super::cpu::{count_runs, finish, runs_of, start, to_indices};
+use super::graph::PairGraph;
 use super::plan::Plan;
 use super::JoinStats;
 use crate::gpu::hamming::HammingJoin;
 use crate::gpu::{Gpu, GpuError};
-use crate::kernels::hamming_join::{split, tiles, Tile, WORKGROUP_SIZE};
+use crate::kernels::hamming_join::{cross_tiles, split, tiles, Tile};
 
 /// Batch sizes; the defaults follow the adapter's limits, tests force tiny ones to reach the
 /// overflow and chunking paths.
@@ -135,34 +135,17 @@ impl Driver<'_, '_> {
         let blocks: Vec<&[u64]> = run.chunks(block).collect();
         for p in 0..blocks.len() {
             for q in p..blocks.len() {
-                self.stats.batches += 1;
                 let (bp, bq) = (blocks[p], blocks[q]);
                 if p == q {
-                    let ends = vec![bp.len() as u32; bp.len()];
-                    let fps: Vec<[u32; 2]> = bp.iter().map(|v| split(*v)).collect();
-                    let t = tiles(&ends, self.col_span);
-                    self.dispatch(bp, &fps, &ends, &t, found)?;
+                    self.batch(bp, &vec![bp.len() as u32; bp.len()], found)?;
                     continue;
                 }
                 // Rows from block p, columns from block q, uploaded after it.
+                self.stats.batches += 1;
                 let vals: Vec<u64> = bp.iter().chain(bq).copied().collect();
-                let total = vals.len() as u32;
-                let ends = vec![total; vals.len()];
+                let ends = vec![vals.len() as u32; vals.len()];
                 let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
-                let (rows, span) = (bp.len() as u32, self.col_span);
-                let mut t = Vec::new();
-                for r in (0..rows).step_by(WORKGROUP_SIZE as usize) {
-                    let mut c = rows;
-                    while c < total {
-                        t.push(Tile {
-                            row_start: r,
-                            row_end: (r + WORKGROUP_SIZE).min(rows),
-                            col_start: c,
-                            col_end: (c + span).min(total),
-                        });
-                        c += span;
-                    }
-                }
+                let t = cross_tiles(bp.len() as u32, vals.len() as u32, self.col_span);
                 self.dispatch(&vals, &fps, &ends, &t, found)?;
             }
         }
@@ -183,14 +166,7 @@ pub fn join_graph(
     tau128: Option<u32>,
 ) -> Result<(PairGraph, JoinStats, GpuStats), GpuError> {
     let kernel = gpu.hamming_join()?;
-    let documents = docs.len() as u64;
-    let c = collapse(fp64, fp128, docs);
-    let mut stats = JoinStats {
-        documents,
-        distinct: c.values.len() as u64,
-        tables: plan.tables.len() as u64,
-        ..JoinStats::default()
-    };
+    let (c, mut stats) = start(fp64, fp128, docs, plan);
     // A batch's fingerprints (8 bytes) must fit one binding; ends take 4, tiles less.
     let limit = (gpu.max_binding() / 8).min(u64::from(u32::MAX / 2)) as usize;
     let batch = cfg.batch.unwrap_or(limit).clamp(2, limit.max(2));

@@ -135,3 +135,23 @@ pub fn tiles(ends: &[u32], col_span: u32) -> Vec<Tile> {
     }
     out
 }
+
+/// Tiles covering rows `0..rows` against columns `rows..total`, and nothing else: two blocks
+/// of one giant run uploaded one after the other, whose pairs within a block are joined
+/// elsewhere.
+pub fn cross_tiles(rows: u32, total: u32, col_span: u32) -> Vec<Tile> {
+    let mut out = Vec::new();
+    for r in (0..rows).step_by(WORKGROUP_SIZE as usize) {
+        let mut c = rows;
+        while c < total {
+            out.push(Tile {
+                row_start: r,
+                row_end: (r + WORKGROUP_SIZE).min(rows),
+                col_start: c,
+                col_end: (c + col_span).min(total),
+            });
+            c += col_span;
+        }
+    }
+    out
+}
