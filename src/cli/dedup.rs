@@ -47,7 +47,7 @@ pub fn dedup(a: &DedupArgs, quiet: bool) -> anyhow::Result<DedupRun> {
         eprintln!("[2/4] join at tau {tau_max}");
     }
     let (g, _, run) = pipeline::join(&corpus, &a.join, tau_max, a.tau128, quiet)?;
-    pipeline::write_pairs(&a.output, &corpus, &g, tau_max, a.tau128)?;
+    pipeline::write_pairs(&a.output.join("pairs.bin"), &corpus, &g, tau_max, a.tau128)?;
     if !quiet {
         eprintln!("[3/4] sweep tau 0..={tau_max}");
     }

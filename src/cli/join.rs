@@ -9,7 +9,6 @@ use super::output::{self, tsv_field};
 use super::{pipeline, Outcome};
 use crate::fingerprint::store::Corpus;
 use crate::join::graph::PairGraph;
-use crate::join::pairs_file::{self, JoinParams};
 
 /// Runs the command.
 pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
@@ -19,12 +18,7 @@ pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let corpus = Corpus::open(&paths)?;
     let (g, _, _) = pipeline::join(&corpus, &a.join, a.tau, a.tau128, quiet)?;
     if let Some(bin) = &a.pairs_bin {
-        let p = JoinParams {
-            tau: a.tau,
-            tau128: a.tau128,
-            corpus_digest: corpus.digest(),
-        };
-        pairs_file::write(bin, &g, p)?;
+        pipeline::write_pairs(bin, &corpus, &g, a.tau, a.tau128)?;
     }
     let cross = (!a.against.is_empty()).then(|| corpus.base(split));
     let n = write_pairs(&corpus, &g, cross, a.collapse_exact, &a.output)?;
@@ -47,31 +41,15 @@ fn write_pairs(
     let mut pairs = Vec::new();
     let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
     if collapse {
-        for u in 0..g.units() as u32 {
-            let m = g.unit(u);
-            pairs.extend(
-                m[1..]
-                    .iter()
-                    .filter(|b| keep(m[0], **b))
-                    .map(|b| crate::join::Pair {
-                        a: m[0],
-                        b: *b,
-                        d64: 0,
-                        d128: 0,
-                    }),
-            );
-        }
-        for e in &g.edges {
-            let (a, b) = (g.unit(e.u)[0], g.unit(e.v)[0]);
-            if keep(a, b) {
-                pairs.push(crate::join::Pair {
-                    a: a.min(b),
-                    b: a.max(b),
-                    d64: e.d64,
-                    d128: e.d128,
-                });
-            }
-        }
+        let link = |(a, b): (u32, u32), d64, d128| crate::join::Pair {
+            a: a.min(b),
+            b: a.max(b),
+            d64,
+            d128,
+        };
+        pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
+        pairs.extend(g.edges.iter().map(|e| link(g.edge_link(e), e.d64, e.d128)));
+        pairs.retain(|p| keep(p.a, p.b));
         pairs.sort_unstable();
     } else {
         g.for_each_pair(|p| {

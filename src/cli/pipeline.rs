@@ -218,9 +218,9 @@ pub fn join_or_load(
     Ok(g)
 }
 
-/// Writes `pairs.bin` into `dir`.
+/// Writes the join `g` as a pairs file (`pairs.bin`) at `path`.
 pub fn write_pairs(
-    dir: &Path,
+    path: &Path,
     corpus: &Corpus,
     g: &PairGraph,
     tau: u32,
@@ -231,7 +231,7 @@ pub fn write_pairs(
         tau128,
         corpus_digest: corpus.digest(),
     };
-    Ok(pairs_file::write(&dir.join("pairs.bin"), g, p)?)
+    Ok(pairs_file::write(path, g, p)?)
 }
 
 /// Sweeps `0..=max` on `axis` and writes the sweep files into `dir`; prints the table unless

@@ -37,17 +37,8 @@ pub struct Clusters {
 /// Merges the units of `g` and the edges that `keep` accepts.
 pub fn clusters_at(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync) -> Dsu {
     let dsu = Dsu::new(g.docs as usize);
-    let mut links: Vec<(u32, u32)> = Vec::new();
-    for u in 0..g.units() as u32 {
-        let m = g.unit(u);
-        links.extend(m[1..].iter().map(|d| (m[0], *d)));
-    }
-    links.extend(
-        g.edges
-            .iter()
-            .filter(|e| keep(e))
-            .map(|e| (g.unit(e.u)[0], g.unit(e.v)[0])),
-    );
+    let mut links: Vec<(u32, u32)> = g.unit_links().collect();
+    links.extend(g.edges.iter().filter(|e| keep(e)).map(|e| g.edge_link(e)));
     dsu.union_all(&links);
     dsu
 }

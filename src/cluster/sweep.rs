@@ -71,18 +71,13 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
     let dsu = Dsu::new(g.docs as usize);
     let total = u64::from(g.docs);
     let mut pairs = g.exact_pairs();
-    let mut merges: u64 = (0..g.units() as u32)
-        .map(|u| {
-            let m = g.unit(u);
-            m[1..].iter().filter(|d| dsu.union(m[0], **d)).count() as u64
-        })
-        .sum();
+    let mut merges = dsu.union_all(&g.unit_links().collect::<Vec<_>>());
     // Counting sort of the edges by level: one bucket per threshold.
     let mut buckets: Vec<Vec<(u32, u32)>> = vec![Vec::new(); max as usize + 1];
     let mut bucket_pairs = vec![0u64; max as usize + 1];
     for e in &g.edges {
         if let Some(l) = axis.level(e).filter(|l| *l <= max) {
-            buckets[l as usize].push((g.unit(e.u)[0], g.unit(e.v)[0]));
+            buckets[l as usize].push(g.edge_link(e));
             bucket_pairs[l as usize] += g.edge_pairs(e);
         }
     }

@@ -271,6 +271,20 @@ impl PairGraph {
         &self.members[self.starts[u as usize] as usize..self.starts[u as usize + 1] as usize]
     }
 
+    /// Links that connect each unit: its first member with each other member (k - 1 for a
+    /// unit of k, standing for its k(k-1)/2 pairs).
+    pub fn unit_links(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.units() as u32).flat_map(move |u| {
+            let m = self.unit(u);
+            m[1..].iter().map(move |d| (m[0], *d))
+        })
+    }
+
+    /// The link an edge stands for: the first members of its two units.
+    pub fn edge_link(&self, e: &Edge) -> (u32, u32) {
+        (self.unit(e.u)[0], self.unit(e.v)[0])
+    }
+
     /// Document pairs inside units (identical fingerprints).
     pub fn exact_pairs(&self) -> u64 {
         self.starts
