@@ -58,7 +58,10 @@ pub fn score<'a>(g: &PairGraph, id: impl Fn(u32) -> &'a str, t: &Truth, max: u32
         *size.entry(*f).or_default() += 1;
     }
     let truth: u64 = size.values().map(|k| k * (k - 1) / 2).sum();
+    // One pass over the reported pairs: counts by distance, and each pair's distance for the
+    // direct links below.
     let (mut reported, mut correct) = (vec![0u64; max as usize + 1], vec![0u64; max as usize + 1]);
+    let mut found: HashMap<(u32, u32), u8> = HashMap::new();
     g.for_each_pair(|p| {
         if u32::from(p.d64) <= max {
             let d = p.d64 as usize;
@@ -67,16 +70,11 @@ pub fn score<'a>(g: &PairGraph, id: impl Fn(u32) -> &'a str, t: &Truth, max: u32
             if fa.is_some() && fa == fb {
                 correct[d] += 1;
             }
+            found.insert((p.a, p.b), p.d64);
         }
     });
     // Direct links (a copy or a mutation and its source), by kind.
     let doc_of: HashMap<&str, u32> = (0..g.docs).map(|d| (id(d), d)).collect();
-    let mut found: HashMap<(u32, u32), u8> = HashMap::new();
-    g.for_each_pair(|p| {
-        if u32::from(p.d64) <= max {
-            found.insert((p.a, p.b), p.d64);
-        }
-    });
     let mut copies = vec![0u64; max as usize + 2];
     let mut mutations = vec![0u64; max as usize + 2];
     let (mut n_copies, mut n_mutations) = (0u64, 0u64);
@@ -98,6 +96,7 @@ pub fn score<'a>(g: &PairGraph, id: impl Fn(u32) -> &'a str, t: &Truth, max: u32
             .map_or(max as usize + 1, |d| *d as usize);
         hist[d] += 1;
     }
+    // A share of nothing is 1: nothing reported is all correct, nothing planted all found.
     let share = |found: u64, n: u64| if n == 0 { 1.0 } else { found as f64 / n as f64 };
     let (mut r, mut c, mut fc, mut fm) = (0, 0, 0, 0);
     (0..=max)
@@ -111,7 +110,7 @@ pub fn score<'a>(g: &PairGraph, id: impl Fn(u32) -> &'a str, t: &Truth, max: u32
                 reported: r,
                 correct: c,
                 truth,
-                precision: if r == 0 { 1.0 } else { c as f64 / r as f64 },
+                precision: share(c, r),
                 recall: share(c, truth),
                 copy_recall: share(fc, n_copies),
                 mutation_recall: share(fm, n_mutations),
