@@ -2,11 +2,12 @@
 //! over many seeds and thread counts, sweeps against clustering brute-force pairs at each tau,
 //! representatives, and the pairs file.
 
-use neardup::cluster::{clusters_at, sweep, Axis, Clusters, Dsu, Representative, SeqDsu};
+use neardup::cluster::{clusters_at, sweep, Axis, Clusters, Dsu, Level, Representative, SeqDsu};
 use neardup::join::cpu::{brute_force, join_graph};
 use neardup::join::graph::PairGraph;
 use neardup::join::pairs_file::{self, JoinParams};
 use neardup::join::plan::cheapest_exact;
+use neardup::join::Pair;
 use proptest::prelude::*;
 
 mod common;
@@ -68,6 +69,19 @@ fn reference_stats(n: usize, pairs: &[(u32, u32)]) -> (u64, u64, u64, u64) {
     (kept, max, pairs.len() as u64, inside)
 }
 
+/// Checks a sweep row against clustering `pairs` directly; returns the documents kept.
+fn assert_level(l: &Level, n: usize, pairs: &[Pair]) -> u64 {
+    let links: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a, p.b)).collect();
+    let (kept, max, n_pairs, inside) = reference_stats(n, &links);
+    assert_eq!(
+        (l.docs_kept, l.max_cluster, l.pairs, l.docs_in_clusters),
+        (kept, max, n_pairs, inside),
+        "threshold {}",
+        l.tau
+    );
+    kept
+}
+
 fn graph(fp: &[u64], fp128: &[[u64; 2]], docs: &[u32], tau: u32, tau128: Option<u32>) -> PairGraph {
     join_graph(
         fp,
@@ -89,22 +103,10 @@ fn a_64_bit_sweep_equals_clustering_the_pairs_of_each_tau() {
     let (levels, _) = sweep(&g, Axis::D64, 8);
     assert_eq!(levels.len(), 9);
     for l in &levels {
-        let pairs: Vec<(u32, u32)> = brute_force(&fp, &fp128, &docs, l.tau, None)
-            .iter()
-            .map(|p| (p.a, p.b))
-            .collect();
-        let (kept, max, n_pairs, inside) = reference_stats(fp.len(), &pairs);
-        assert_eq!(
-            (l.docs_kept, l.max_cluster, l.pairs, l.docs_in_clusters),
-            (kept, max, n_pairs, inside),
-            "tau {}",
-            l.tau
-        );
+        let within = brute_force(&fp, &fp128, &docs, l.tau, None);
+        let kept = assert_level(l, fp.len(), &within);
         assert_eq!(l.kept_ratio, kept as f64 / fp.len() as f64);
-        let at = brute_force(&fp, &fp128, &docs, l.tau, None)
-            .iter()
-            .filter(|p| u32::from(p.d64) == l.tau)
-            .count() as u64;
+        let at = within.iter().filter(|p| u32::from(p.d64) == l.tau).count() as u64;
         assert_eq!(l.pairs_at, at, "pairs at {}", l.tau);
         let clusters: u64 = l.size_histogram.iter().map(|(_, c)| c).sum();
         assert_eq!(clusters, kept);
@@ -120,16 +122,10 @@ fn a_128_bit_sweep_equals_clustering_the_filtered_pairs() {
     let g = graph(&fp, &fp128, &docs, 5, Some(12));
     let (levels, _) = sweep(&g, Axis::D128 { tau64: 5 }, 12);
     for l in &levels {
-        let pairs: Vec<(u32, u32)> = brute_force(&fp, &fp128, &docs, 5, Some(l.tau))
-            .iter()
-            .map(|p| (p.a, p.b))
-            .collect();
-        let (kept, max, n_pairs, inside) = reference_stats(fp.len(), &pairs);
-        assert_eq!(
-            (l.docs_kept, l.max_cluster, l.pairs, l.docs_in_clusters),
-            (kept, max, n_pairs, inside),
-            "tau128 {}",
-            l.tau
+        assert_level(
+            l,
+            fp.len(),
+            &brute_force(&fp, &fp128, &docs, 5, Some(l.tau)),
         );
     }
 }

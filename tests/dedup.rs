@@ -5,13 +5,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{neardup, stderr};
-
-fn ok(args: &[&str]) -> String {
-    let out = neardup(args);
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{neardup, ok, stderr};
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

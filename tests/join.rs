@@ -4,7 +4,7 @@ use neardup::join::cpu::{brute_force, join};
 use neardup::join::plan::{cheapest_exact, pigeonhole, random, random_recall};
 
 mod common;
-use common::{planted, zeros};
+use common::{ok, planted, zeros};
 
 /// Random fingerprints with planted clusters: copies at exact distances 0..=10 from a base,
 /// a giant group of identical values, and near-identical variants.
@@ -99,30 +99,19 @@ fn random_plans_report_each_pair_once_and_meet_their_recall() {
 #[test]
 fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
     use neardup::fingerprint::store::Store;
-    use std::process::Command;
-    let exe = env!("CARGO_BIN_EXE_neardup");
     let dir = tempfile::tempdir().unwrap();
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
-    let run = |args: &[&str]| {
-        let out = Command::new(exe).args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
     let s0 = dir.path().join("s0");
     let s1 = dir.path().join("s1");
     let shard = |i: usize| sample.join(format!("synth-0000{i}.warc.gz"));
-    run(&[
+    ok(&[
         "fingerprint",
         "-q",
         &shard(0).to_string_lossy(),
         "-o",
         &s0.to_string_lossy(),
     ]);
-    run(&[
+    ok(&[
         "fingerprint",
         "-q",
         &shard(1).to_string_lossy(),
@@ -141,7 +130,7 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
         rows
     };
     for tau in [0u32, 3, 6] {
-        let tsv = run(&[
+        let tsv = ok(&[
             "join",
             "-q",
             &s0.to_string_lossy(),
@@ -179,7 +168,7 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
         };
         assert!(!want.is_empty() || tau == 0);
         assert_eq!(strip(parse(&tsv)), want, "tau {tau}");
-        let tsv = run(&[
+        let tsv = ok(&[
             "join",
             "-q",
             &s0.to_string_lossy(),
@@ -241,20 +230,9 @@ fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
 
 #[test]
 fn bench_reports_the_pairs_that_join_finds_on_the_same_fingerprints() {
-    use std::process::Command;
-    let exe = env!("CARGO_BIN_EXE_neardup");
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s");
-    let run = |args: &[&str]| {
-        let out = Command::new(exe).args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
-    run(&[
+    ok(&[
         "-q",
         "synth",
         "--docs",
@@ -264,7 +242,7 @@ fn bench_reports_the_pairs_that_join_finds_on_the_same_fingerprints() {
         "-o",
         store.to_str().unwrap(),
     ]);
-    let tsv = run(&[
+    let tsv = ok(&[
         "-q",
         "join",
         store.to_str().unwrap(),
@@ -277,7 +255,7 @@ fn bench_reports_the_pairs_that_join_finds_on_the_same_fingerprints() {
     ]);
     let pairs = tsv.lines().count() - 1;
     assert!(pairs > 100, "{pairs}");
-    let report = run(&[
+    let report = ok(&[
         "-q",
         "bench",
         "--docs",

@@ -77,6 +77,13 @@ pub fn neardup(args: &[&str]) -> Output {
         .expect("run neardup")
 }
 
+/// Runs the binary, requires success, and returns its standard output.
+pub fn ok(args: &[&str]) -> String {
+    let out = neardup(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// Runs `neardup fingerprint` on `inputs` into `store` and returns the output.
 pub fn fingerprint(inputs: &[&Path], store: &Path, extra: &[&str]) -> Output {
     let mut args: Vec<String> = vec!["fingerprint".into(), "-q".into()];
