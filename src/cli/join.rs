@@ -21,7 +21,7 @@ pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
         pipeline::write_pairs(bin, &corpus, &g, a.tau, a.tau128)?;
     }
     let cross = (!a.against.is_empty()).then(|| corpus.base(split));
-    let n = write_pairs(&corpus, &g, cross, a.collapse_exact, &a.output)?;
+    let n = write_tsv(&corpus, &g, cross, a.collapse_exact, &a.output)?;
     if !quiet {
         eprintln!("{n} pairs written to {}", a.output.display());
     }
@@ -31,7 +31,7 @@ pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
 /// Writes the pairs of `g` as TSV sorted by document index; with `cross`, only pairs with one
 /// side below that index and one at or above it; with `collapse`, each group of identical
 /// fingerprints as its first member paired with each other member.
-fn write_pairs(
+fn write_tsv(
     corpus: &Corpus,
     g: &PairGraph,
     cross: Option<u32>,
