@@ -7,11 +7,15 @@ FAISS range search returns distances strictly below its radius, so it is called 
 Its MultiHash index is made exact by pigeonhole: tau + 1 hash tables of 64 // (tau + 1) bits,
 no bit flips (every pair within tau agrees on one whole table key).
 
-Usage: scripts/peer_join.py [--neardup target/release/neardup] [--threads 2]
+Both tools run `--repeat` times, alternating, and the median time of each is reported (these
+machines are noisy; alternating spreads any slow spell over both).
+
+Usage: scripts/peer_join.py [--neardup target/release/neardup] [--threads 2] [--repeat 5]
 Needs: pip install faiss-cpu numpy; a release build of neardup.
 """
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,8 +57,11 @@ def main():
     ap.add_argument("--neardup", default="target/release/neardup")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cases", default="3:1000000,6:200000", help="tau:documents, comma separated")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="runs of each tool per case, alternating; medians are reported")
     args = ap.parse_args()
-    print(f"machine: {os.cpu_count()} cores; faiss {faiss.__version__}; threads {args.threads}")
+    print(f"machine: {os.cpu_count()} cores; faiss {faiss.__version__}; threads {args.threads}; "
+          f"median of {args.repeat} alternating runs each")
     print(f"{'tau':>3} {'docs':>9} {'pairs':>8} {'neardup s':>10} {'faiss s':>9} {'speed-up':>9}")
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
@@ -65,8 +72,16 @@ def main():
             subprocess.run([args.neardup, "synth", "-q", "--force", "--docs", str(docs), "-o", store], check=True)
             subprocess.run([args.neardup, "export", store, "-o", raw], check=True)
             fps = np.fromfile(raw, dtype="<u8")
-            n_secs, n_pairs = neardup_pairs(args.neardup, store, tau, args.threads, os.path.join(tmp, "p.tsv"))
-            f_secs, f_pairs = faiss_pairs(fps, tau, args.threads)
+            n_runs, f_runs = [], []
+            for _ in range(args.repeat):
+                # FAISS's OpenMP workers spin for a while after each search; let them sleep so
+                # they do not take the cores from the next run.
+                time.sleep(0.5)
+                n_runs.append(neardup_pairs(args.neardup, store, tau, args.threads, os.path.join(tmp, "p.tsv")))
+                time.sleep(0.5)
+                f_runs.append(faiss_pairs(fps, tau, args.threads))
+            n_secs, n_pairs = statistics.median(r[0] for r in n_runs), n_runs[0][1]
+            f_secs, f_pairs = statistics.median(r[0] for r in f_runs), f_runs[0][1]
             same = "" if n_pairs == f_pairs else f"  MISMATCH: faiss {f_pairs}"
             ok &= n_pairs == f_pairs
             print(f"{tau:>3} {docs:>9} {n_pairs:>8} {n_secs:>10.3f} {f_secs:>9.3f} {f_secs / n_secs:>8.1f}x{same}")

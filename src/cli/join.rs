@@ -2,6 +2,8 @@
 //! with `--pairs-bin`, the compact binary form later stages reuse).
 
 use std::io::Write;
+
+use rayon::prelude::*;
 use std::path::Path;
 
 use super::args::JoinArgs;
@@ -52,20 +54,69 @@ fn write_tsv(
         pairs.retain(|p| keep(p.a, p.b));
         pairs.sort_unstable();
     } else {
-        g.for_each_pair(|p| {
-            if keep(p.a, p.b) {
-                pairs.push(p);
-            }
-        });
-        rayon::slice::ParallelSliceMut::par_sort_unstable(&mut pairs[..]);
+        pairs = g.pairs_where(keep);
     }
+    // Ids are looked up once per document, in document order (the id columns are read front
+    // to back rather than at random), and lines are formatted in parallel batches.
+    let mut docs: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+    docs.par_sort_unstable();
+    docs.dedup();
+    // Copied into compact buffers (in parallel, a block of documents each), so formatting
+    // reads them rather than the mapped column.
+    const BLOCK: usize = 4096;
+    let blocks: Vec<(String, Vec<usize>)> = docs
+        .par_chunks(BLOCK)
+        .map(|c| {
+            let (mut text, mut ends) = (String::new(), Vec::with_capacity(c.len() + 1));
+            ends.push(0);
+            for d in c {
+                text.push_str(&tsv_field(corpus.id(*d)));
+                ends.push(text.len());
+            }
+            (text, ends)
+        })
+        .collect();
+    let id = |d: u32| {
+        let i = docs.binary_search(&d).unwrap_or_default();
+        let (text, ends) = &blocks[i / BLOCK];
+        &text[ends[i % BLOCK]..ends[i % BLOCK + 1]]
+    };
     let mut w = output::create(path)?;
     writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
-    for p in &pairs {
-        let (x, y) = (tsv_field(corpus.id(p.a)), tsv_field(corpus.id(p.b)));
-        let (x, y) = if x <= y { (x, y) } else { (y, x) };
-        writeln!(w, "{x}\t{y}\t{}\t{}", p.d64, p.d128)?;
+    for batch in pairs.chunks(1 << 20) {
+        let text: Vec<Vec<u8>> = batch
+            .par_chunks(4096)
+            .map(|c| {
+                let mut out = Vec::with_capacity(c.len() * 48);
+                for p in c {
+                    let (x, y) = (id(p.a), id(p.b));
+                    let (x, y) = if x <= y { (x, y) } else { (y, x) };
+                    for field in [x.as_bytes(), b"\t", y.as_bytes(), b"\t"] {
+                        out.extend_from_slice(field);
+                    }
+                    decimal(&mut out, p.d64);
+                    out.push(b'\t');
+                    decimal(&mut out, p.d128);
+                    out.push(b'\n');
+                }
+                out
+            })
+            .collect();
+        for t in &text {
+            w.write_all(t)?;
+        }
     }
     w.flush()?;
     Ok(pairs.len() as u64)
+}
+
+/// Appends `n` in decimal.
+fn decimal(out: &mut Vec<u8>, n: u8) {
+    if n >= 100 {
+        out.push(b'0' + n / 100);
+    }
+    if n >= 10 {
+        out.push(b'0' + n / 10 % 10);
+    }
+    out.push(b'0' + n % 10);
 }

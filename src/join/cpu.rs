@@ -10,6 +10,7 @@
 use rayon::prelude::*;
 
 use super::graph::{collapse, Collapsed, PairGraph};
+use super::order::{self, KeyBits};
 use super::plan::Plan;
 use super::{JoinStats, Pair};
 
@@ -57,163 +58,74 @@ pub fn brute_force(
     out
 }
 
-/// Gathers the bits of a mask into a dense key (a software `pext` over the mask's runs of
-/// consecutive bits; pigeonhole masks have one run per block).
-struct KeyBits {
-    /// (shift, run mask, output shift) per run.
-    runs: Vec<(u32, u64, u32)>,
-    bits: u32,
-}
-
-impl KeyBits {
-    fn new(mask: u64) -> Self {
-        let mut runs = Vec::new();
-        let (mut bit, mut out) = (0u32, 0u32);
-        while bit < 64 {
-            if mask >> bit & 1 == 0 {
-                bit += 1;
-                continue;
-            }
-            let len = (mask >> bit).trailing_ones();
-            let run = if len == 64 {
-                u64::MAX
-            } else {
-                (1u64 << len) - 1
-            };
-            runs.push((bit, run, out));
-            out += len;
-            bit += len;
-        }
-        KeyBits { runs, bits: out }
-    }
-
-    #[inline]
-    fn key(&self, v: u64) -> u64 {
-        self.runs.iter().fold(0, |acc, &(shift, run, out)| {
-            acc | ((v >> shift) & run) << out
-        })
-    }
-}
-
-/// One table's order: the distinct fingerprints sorted by key (into `entries`), and the runs
-/// of equal keys with two or more members, as ranges of `entries` (one list per group).
-///
-/// Two passes, both parallel and both writing memory that stays in cache. First the values
-/// are partitioned by the top bits of their key into up to 1024 groups: each input chunk
-/// counts its groups, and every (group, chunk) pair gets its own slice of the output, so the
-/// chunks scatter at once without sharing a slice. Then each group, a contiguous region of a
-/// few thousand to a few hundred thousand values, is sorted by the rest of its key (a local
-/// counting sort, then the few buckets with several members sorted), and its runs found. The
-/// fingerprints themselves are sorted, not indices into `values`, so comparing reads
-/// contiguous memory; the rare pairs found are mapped back by binary search.
+/// One table's order, for the GPU driver: the distinct fingerprints sorted by key (into
+/// `entries`), and the runs of equal keys with two or more members, as ranges of `entries`
+/// (one list per region of the sort).
 pub(crate) fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
+    let runs = |r: &[u64], base: usize| {
+        let mut out = Vec::new();
+        for_runs(r, mask, |s, e| {
+            out.push(((base + s) as u32, (base + e) as u32))
+        });
+        out
+    };
     let kb = KeyBits::new(mask);
+    match kb.single() {
+        Some((shift, run)) => sorted_regions(values, entries, kb.bits, |v| v >> shift & run, runs),
+        None => sorted_regions(values, entries, kb.bits, |v| kb.key(v), runs),
+    }
+}
+
+/// Calls `f(start, end)` for every run of two or more values with equal masked bits in
+/// `sorted` (sorted by those bits).
+#[inline]
+fn for_runs(sorted: &[u64], mask: u64, mut f: impl FnMut(usize, usize)) {
+    let n = sorted.len();
+    let mut start = 0;
+    for i in 1..=n {
+        if i == n || (sorted[i] ^ sorted[start]) & mask != 0 {
+            if i - start > 1 {
+                f(start, i);
+            }
+            start = i;
+        }
+    }
+}
+
+/// Sorts `values` by `key` (of `bits` bits) into `entries` with the two-pass counting sort
+/// of [`order`](super::order), and calls `visit(region, offset)` on each region of the
+/// result, in parallel, while the region is in cache. Runs of equal keys never cross regions.
+fn sorted_regions<R: Send>(
+    values: &[u64],
+    entries: &mut Vec<u64>,
+    bits: u32,
+    key: impl Fn(u64) -> u64 + Sync,
+    visit: impl Fn(&[u64], usize) -> R + Sync,
+) -> Vec<R> {
     let n = values.len();
-    entries.clear();
-    entries.resize(n, 0);
+    if entries.len() != n {
+        // Zeroed memory from the allocator is fresh pages, not a pass of writes.
+        *entries = vec![0; n];
+    }
     if n == 0 {
         return Vec::new();
     }
-    let gbits = kb.bits.min(10);
-    let low = kb.bits - gbits;
-    let ng = 1usize << gbits;
-    let group = |v: u64| (kb.key(v) >> low) as usize;
-    // Pass 1: partition by group.
-    let chunk = n.div_ceil(rayon::current_num_threads() * 4).max(1 << 14);
-    let hist: Vec<Vec<u32>> = values
-        .par_chunks(chunk)
-        .map(|c| {
-            let mut h = vec![0u32; ng];
-            for v in c {
-                h[group(*v)] += 1;
-            }
-            h
-        })
-        .collect();
-    let mut gstart = vec![0usize; ng + 1];
-    for g in 0..ng {
-        gstart[g + 1] = gstart[g] + hist.iter().map(|h| h[g] as usize).sum::<usize>();
-    }
-    // Output slices in (group, chunk) order, handed to each chunk as one slice per group.
-    let mut per_chunk: Vec<Vec<&mut [u64]>> =
-        (0..hist.len()).map(|_| Vec::with_capacity(ng)).collect();
-    let mut rest = &mut entries[..];
-    for g in 0..ng {
-        for (c, h) in hist.iter().enumerate() {
-            let (head, tail) = rest.split_at_mut(h[g] as usize);
-            per_chunk[c].push(head);
-            rest = tail;
-        }
-    }
-    values
-        .par_chunks(chunk)
-        .zip(per_chunk.into_par_iter())
-        .for_each(|(c, mut outs)| {
-            let mut fill = vec![0usize; ng];
-            for v in c {
-                let g = group(*v);
-                outs[g][fill[g]] = *v;
-                fill[g] += 1;
-            }
-        });
-    drop(hist);
-    // Pass 2: each group sorted by the rest of its key, and its runs.
-    let mut regions = Vec::with_capacity(ng);
-    let mut rest = &mut entries[..];
-    for g in 0..ng {
-        let (head, tail) = rest.split_at_mut(gstart[g + 1] - gstart[g]);
-        regions.push((gstart[g], head));
-        rest = tail;
-    }
+    let gbits = order::group_bits(n, bits);
+    let low = bits - gbits;
     let lowmask = if low == 0 { 0 } else { (1u64 << low) - 1 };
-    let sub = |v: u64| kb.key(v) & lowmask;
-    regions
+    let starts = order::partition(
+        values,
+        entries,
+        gbits,
+        |v| (key(*v) >> low) as usize,
+        |v| *v,
+    );
+    let sub = |v: &u64| key(*v) & lowmask;
+    order::regions(entries, &starts)
         .into_par_iter()
-        .map_init(Vec::new, |tmp: &mut Vec<u64>, (base, region)| {
-            let mut runs = Vec::new();
-            let len = region.len();
-            if len < 2 {
-                return runs;
-            }
-            if low > 0 {
-                // Counting sort on up to 16 further key bits, then sort what still ties.
-                let sbits = low.min(16).min(usize::BITS - len.leading_zeros() + 1);
-                let shift = low - sbits;
-                let nb = 1usize << sbits;
-                let mut fill = vec![0u32; nb + 1];
-                for v in region.iter() {
-                    fill[(sub(*v) >> shift) as usize + 1] += 1;
-                }
-                for i in 1..fill.len() {
-                    fill[i] += fill[i - 1];
-                }
-                tmp.clear();
-                tmp.extend_from_slice(region);
-                let starts = fill.clone();
-                for v in tmp.iter() {
-                    let b = (sub(*v) >> shift) as usize;
-                    region[fill[b] as usize] = *v;
-                    fill[b] += 1;
-                }
-                if shift > 0 {
-                    for w in starts.windows(2) {
-                        let (s, e) = (w[0] as usize, w[1] as usize);
-                        if e - s > 1 {
-                            region[s..e].sort_unstable_by_key(|v| sub(*v));
-                        }
-                    }
-                }
-            }
-            let mut start = 0;
-            for i in 1..=len {
-                if i == len || sub(region[i]) != sub(region[start]) {
-                    if i - start > 1 {
-                        runs.push(((base + start) as u32, (base + i) as u32));
-                    }
-                    start = i;
-                }
-            }
-            runs
+        .map_init(order::Scratch::default, |s, (base, region)| {
+            order::sort_region(region, s, low, sub, |t| t.sort_unstable_by_key(sub));
+            visit(region, base)
         })
         .collect()
 }
@@ -240,6 +152,91 @@ fn compare_rows(
     }
 }
 
+/// What the scan of part of one table's order found.
+#[derive(Default)]
+struct Found {
+    /// Pairs of values within tau, first found by this table.
+    pairs: Vec<(u64, u64, u8)>,
+    /// Runs longer than [`SPLIT_RUN`], as ranges of the order, left for a parallel pass.
+    long: Vec<(usize, usize)>,
+    comparisons: u64,
+    largest: u64,
+}
+
+impl Found {
+    /// Scans `sorted` (part of a table's order beginning at `base`, cut between runs):
+    /// compares the members of each short run at once, notes the long ones.
+    fn scan(sorted: &[u64], base: usize, mask: u64, tau: u32, earlier: &[u64]) -> Found {
+        let mut f = Found::default();
+        for_runs(sorted, mask, |s, e| {
+            let len = e - s;
+            f.comparisons += (len * (len - 1) / 2) as u64;
+            f.largest = f.largest.max(len as u64);
+            if len <= SPLIT_RUN {
+                compare_rows(&sorted[s..e], 0..len, tau, earlier, &mut f.pairs);
+            } else {
+                f.long.push((base + s, base + e));
+            }
+        });
+        f
+    }
+}
+
+/// Pairs of one table: short runs compared region by region as the order is built, long runs
+/// split by rows across the pool.
+fn join_table(
+    values: &[u64],
+    mask: u64,
+    tau: u32,
+    earlier: &[u64],
+    entries: &mut Vec<u64>,
+    stats: &mut JoinStats,
+    found: &mut Vec<(u64, u64, u8)>,
+) {
+    let scan = |r: &[u64], base: usize| Found::scan(r, base, mask, tau, earlier);
+    // A key made of the top bits orders like the values themselves, which are sorted.
+    let prefix = mask != 0 && mask.leading_ones() == mask.count_ones();
+    let (parts, order): (Vec<Found>, &[u64]) = if prefix {
+        let cuts = order::cuts(values, mask, rayon::current_num_threads() * 16);
+        let parts = cuts
+            .par_windows(2)
+            .map(|w| scan(&values[w[0]..w[1]], w[0]))
+            .collect();
+        (parts, values)
+    } else {
+        let kb = KeyBits::new(mask);
+        let parts = match kb.single() {
+            Some((shift, run)) => {
+                sorted_regions(values, entries, kb.bits, |v| v >> shift & run, scan)
+            }
+            None => sorted_regions(values, entries, kb.bits, |v| kb.key(v), scan),
+        };
+        (parts, &entries[..])
+    };
+    let mut long = Vec::new();
+    for mut p in parts {
+        stats.comparisons += p.comparisons;
+        stats.largest_run = stats.largest_run.max(p.largest);
+        found.append(&mut p.pairs);
+        long.append(&mut p.long);
+    }
+    for (s, e) in long {
+        let run = &order[s..e];
+        let mut rows: Vec<(u64, u64, u8)> = (0..run.len())
+            .into_par_iter()
+            .with_min_len(16)
+            .fold(Vec::new, |mut out, i| {
+                compare_rows(run, i..i + 1, tau, earlier, &mut out);
+                out
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        found.append(&mut rows);
+    }
+}
+
 /// Pairs of distinct values (indices into `values`, with their distance) found by `plan`.
 fn join_distinct(
     values: &[u64],
@@ -252,63 +249,44 @@ fn join_distinct(
     let mut entries = Vec::new();
     for (t, &mask) in plan.tables.iter().enumerate() {
         let earlier = &plan.tables[..t];
-        let groups = runs_of(values, mask, &mut entries);
-        let runs = || {
-            groups
-                .iter()
-                .flatten()
-                .map(|&(s, e)| (s as usize, e as usize))
-        };
-        count_runs(&groups, stats);
-        // Short runs (nearly all of them) are batched per thread with no allocation per run;
-        // long ones are split by rows across the pool.
-        let mut batch: Vec<(u64, u64, u8)> = groups
-            .par_iter()
-            .flat_map(|g| g.par_chunks(1024))
-            .fold(Vec::new, |mut out, chunk| {
-                for &(s, e) in chunk {
-                    let (s, e) = (s as usize, e as usize);
-                    if e - s <= SPLIT_RUN {
-                        compare_rows(&entries[s..e], 0..e - s, tau, earlier, &mut out);
-                    }
-                }
-                out
-            })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
-        found.append(&mut batch);
-        for (s, e) in runs().filter(|(s, e)| e - s > SPLIT_RUN) {
-            let run = &entries[s..e];
-            let mut rows: Vec<(u64, u64, u8)> = (0..run.len())
-                .into_par_iter()
-                .with_min_len(16)
-                .fold(Vec::new, |mut out, i| {
-                    compare_rows(run, i..i + 1, tau, earlier, &mut out);
-                    out
-                })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
-            found.append(&mut rows);
-        }
+        join_table(values, mask, tau, earlier, &mut entries, stats, &mut found);
     }
     to_indices(values, &found)
 }
 
 /// Maps pairs of fingerprints found by a table scan back to indices into `values` (sorted,
-/// distinct), lower index first.
+/// distinct), lower index first, sorted.
 pub(crate) fn to_indices(values: &[u64], found: &[(u64, u64, u8)]) -> Vec<(u32, u32, u8)> {
-    let index = |v: u64| values.partition_point(|x| *x < v) as u32;
-    found
+    if found.is_empty() {
+        return Vec::new();
+    }
+    // Where each value of the top `k` bits begins, so a search reads a few neighbouring
+    // values instead of twenty scattered ones; `k` grows with the lookups it serves.
+    let k = (usize::BITS - values.len().leading_zeros())
+        .min(usize::BITS - found.len().leading_zeros() + 4)
+        .clamp(1, 24);
+    let top = |v: u64| (v >> (64 - k)) as usize;
+    let mut first = vec![0u32; (1 << k) + 1];
+    for v in values {
+        first[top(*v) + 1] += 1;
+    }
+    for i in 1..first.len() {
+        first[i] += first[i - 1];
+    }
+    let index = |v: u64| {
+        let (s, e) = (first[top(v)] as usize, first[top(v) + 1] as usize);
+        (s + values[s..e].partition_point(|x| *x < v)) as u32
+    };
+    let mut pairs: Vec<(u32, u32, u8)> = found
         .par_iter()
         .map(|&(x, y, d)| {
             let (a, b) = (index(x), index(y));
             (a.min(b), a.max(b), d)
         })
-        .collect()
+        .collect();
+    // In value order, the graph reads each pair's first side front to back.
+    pairs.par_sort_unstable();
+    pairs
 }
 
 /// Table statistics of one table's runs.
@@ -387,19 +365,4 @@ pub fn join(
 ) -> (Vec<Pair>, JoinStats) {
     let (graph, stats) = join_graph(fp64, fp128, docs.to_vec(), plan, tau, tau128);
     (graph.pairs(), stats)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::KeyBits;
-
-    #[test]
-    fn key_bits_gather_the_masked_bits_in_order() {
-        let mask = 0xF0F0_0000_0000_00FFu64;
-        let kb = KeyBits::new(mask);
-        assert_eq!(kb.bits, 16);
-        assert_eq!(kb.key(0xA0B0_0000_0000_00CD), 0xAB_CD);
-        assert_eq!(KeyBits::new(u64::MAX).key(0x1234), 0x1234);
-        assert_eq!(KeyBits::new(0).key(u64::MAX), 0);
-    }
 }

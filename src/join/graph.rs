@@ -11,7 +11,7 @@
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::Pair;
+use super::{order, Pair};
 
 /// An edge between two units. Keep in sync with the `pairs.bin` layout in docs/FORMATS.md.
 #[repr(C)]
@@ -54,161 +54,143 @@ pub struct Collapsed {
     pub members: Vec<u32>,
     /// Unit boundaries in `members`.
     pub starts: Vec<u32>,
+    /// Pairs of units sharing a 64-bit value (u < v), with their 128-bit distance.
+    pub same: Vec<(u32, u32, u8)>,
+}
+
+/// A document with its 64-bit fingerprint, as the collapse sorts them.
+#[repr(C)]
+#[derive(Clone, Copy, Default, Pod, Zeroable)]
+struct Keyed {
+    v: u64,
+    d: u32,
+    pad: u32,
 }
 
 /// Groups `docs` by (fp64, fp128); within a unit members ascend.
 ///
-/// The documents are partitioned by the top bits of their 64-bit value into groups of a few
-/// hundred, in parallel: each task owns a range of groups and its slice of the output, scans
-/// all documents (sequential reads) and writes only its own, then sorts each small group by
-/// (value, document), and by the 128-bit value only inside runs of equal 64-bit values (rare),
-/// so that column's pages stay untouched otherwise. The values travel with the documents and,
-/// deduplicated in place, become the distinct values: 12 bytes a document while sorting.
+/// The two-pass counting sort of [`order`](super::order) orders the documents by 64-bit
+/// value, carrying each document with its value (16 bytes a document): first by the top
+/// bits into regions of about a thousand, then each region, in cache and in parallel, by the
+/// rest, with ties (equal values) sorted by document and, only inside runs of equal 64-bit
+/// values (rare), by the 128-bit value, so that column's pages stay untouched otherwise.
+/// Each region then lists its distinct values and units, and the regions are stitched
+/// together in parallel.
 pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
     let n = docs.len();
-    let gbits = (usize::BITS - n.leading_zeros()).saturating_sub(8).min(16);
-    let group = |v: u64| {
-        if gbits == 0 {
-            0
-        } else {
-            (v >> (64 - gbits)) as usize
-        }
-    };
-    let ng = 1usize << gbits;
-    let counts = docs
-        .par_chunks(1 << 16)
-        .fold(
-            || vec![0u32; ng],
-            |mut c, chunk| {
-                for d in chunk {
-                    c[group(fp64[*d as usize])] += 1;
+    // Zeroed memory from the allocator is fresh pages, not a pass of writes.
+    let mut sorted: Vec<Keyed> = bytemuck::allocation::zeroed_vec(n);
+    let gbits = order::group_bits(n, 64);
+    let low = 64 - gbits;
+    let starts = order::partition(
+        &docs,
+        &mut sorted,
+        gbits,
+        |d| (fp64[*d as usize] >> low) as usize,
+        |d| Keyed {
+            v: fp64[*d as usize],
+            d: *d,
+            pad: 0,
+        },
+    );
+    let lowmask = (1u64 << low) - 1;
+    // Each region sorted, with its counts of distinct values and of units.
+    let mut regions = order::regions(&mut sorted, &starts);
+    let counts: Vec<(usize, usize)> = regions
+        .par_iter_mut()
+        .map_init(order::Scratch::default, |s, (_, r)| {
+            order::sort_region(
+                r,
+                s,
+                low,
+                |k| k.v & lowmask,
+                |t| t.sort_unstable_by_key(|k| (k.v, k.d)),
+            );
+            let (mut values, mut units) = (0, 0);
+            let mut i = 0;
+            while i < r.len() {
+                let v = r[i].v;
+                let mut j = i + 1;
+                while j < r.len() && r[j].v == v {
+                    j += 1;
                 }
-                c
-            },
-        )
-        .reduce(
-            || vec![0u32; ng],
-            |mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                a
-            },
-        );
-    let mut gstart = Vec::with_capacity(ng + 1);
-    gstart.push(0u32);
-    for c in &counts {
-        gstart.push(gstart[gstart.len() - 1] + c);
-    }
-    drop(counts);
-    // Tasks: ranges of whole groups with about equal numbers of documents.
-    let tasks = if n < 1 << 14 {
-        1
-    } else {
-        rayon::current_num_threads() * 4
-    };
-    let mut bounds = vec![0usize];
-    for t in 1..tasks {
-        let want = (n * t / tasks) as u32;
-        let g = gstart.partition_point(|s| *s < want).min(ng);
-        if g > *bounds.last().unwrap_or(&0) {
-            bounds.push(g);
-        }
-    }
-    bounds.push(ng);
-    let mut vals = vec![0u64; n];
-    let mut members = vec![0u32; n];
-    let mut pieces = Vec::with_capacity(bounds.len());
-    let (mut vrest, mut mrest) = (&mut vals[..], &mut members[..]);
-    for w in bounds.windows(2) {
-        let len = (gstart[w[1]] - gstart[w[0]]) as usize;
-        let (v, vt) = vrest.split_at_mut(len);
-        let (m, mt) = mrest.split_at_mut(len);
-        pieces.push((v, m, w[0], w[1]));
-        vrest = vt;
-        mrest = mt;
-    }
-    // Each task: scatter, sort its groups, find its units, and compact its distinct values to
-    // the front of its slice. Unit starts are relative to the slice.
-    let parts: Vec<(usize, Vec<u32>, Vec<u32>)> = pieces
-        .into_par_iter()
-        .map(|(vals, members, g0, g1)| {
-            let base = gstart[g0];
-            let mut fill: Vec<u32> = gstart[g0..g1].iter().map(|s| s - base).collect();
-            for &d in &docs {
-                let v = fp64[d as usize];
-                let g = group(v).wrapping_sub(g0);
-                if g < fill.len() {
-                    let at = fill[g] as usize;
-                    vals[at] = v;
-                    members[at] = d;
-                    fill[g] += 1;
+                values += 1;
+                units += 1;
+                if j - i > 1 {
+                    let fp = |k: &Keyed| fp128[k.d as usize];
+                    r[i..j].sort_unstable_by_key(|k| (fp(k), k.d));
+                    units += (i + 1..j).filter(|m| fp(&r[*m]) != fp(&r[m - 1])).count();
                 }
+                i = j;
             }
-            let mut tmp: Vec<(u64, u32)> = Vec::new();
-            for g in g0..g1 {
-                let (s, e) = ((gstart[g] - base) as usize, (gstart[g + 1] - base) as usize);
-                if e - s < 2 {
-                    continue;
-                }
-                tmp.clear();
-                tmp.extend((s..e).map(|i| (vals[i], members[i])));
-                tmp.sort_unstable();
-                for (k, (v, d)) in tmp.iter().enumerate() {
-                    vals[s + k] = *v;
-                    members[s + k] = *d;
-                }
-                let mut i = s;
-                while i < e {
-                    let mut j = i + 1;
-                    while j < e && vals[j] == vals[i] {
-                        j += 1;
-                    }
-                    if j - i > 1 {
-                        members[i..j].sort_unstable_by_key(|d| (fp128[*d as usize], *d));
-                    }
-                    i = j;
-                }
-            }
-            let (mut value_units, mut starts) = (Vec::new(), Vec::new());
-            let mut distinct = 0;
-            for i in 0..vals.len() {
-                let v = vals[i];
-                if i == 0 || vals[i - 1] != v {
-                    // `distinct <= i`: the compaction never overwrites a value still to be read.
-                    vals[distinct] = v;
-                    distinct += 1;
-                    value_units.push(starts.len() as u32);
-                    starts.push(i as u32);
-                } else if fp128[members[i] as usize] != fp128[members[i - 1] as usize] {
-                    starts.push(i as u32);
-                }
-            }
-            (distinct, value_units, starts)
+            (values, units)
         })
         .collect();
-    drop(docs);
-    // Stitch the tasks together: values moved down in place, unit indices and starts offset.
-    let units: usize = parts.iter().map(|p| p.2.len()).sum();
-    let (mut value_units, mut starts) =
-        (Vec::with_capacity(units + 1), Vec::with_capacity(units + 1));
-    let mut distinct = 0;
-    for (w, (d, vu, st)) in bounds.windows(2).zip(&parts) {
-        let base = gstart[w[0]] as usize;
-        vals.copy_within(base..base + d, distinct);
-        distinct += d;
-        let u0 = starts.len() as u32;
-        value_units.extend(vu.iter().map(|u| u + u0));
-        starts.extend(st.iter().map(|s| s + base as u32));
+    // Then every region writes its part of the outputs, found by the counts before it.
+    let total_values: usize = counts.iter().map(|c| c.0).sum();
+    let total_units: usize = counts.iter().map(|c| c.1).sum();
+    let mut values = vec![0u64; total_values];
+    let mut value_units = vec![0u32; total_values + 1];
+    let mut unit_starts = vec![0u32; total_units + 1];
+    value_units[total_values] = total_units as u32;
+    unit_starts[total_units] = n as u32;
+    let mut members = docs;
+    let mut jobs = Vec::with_capacity(regions.len());
+    let (mut vrest, mut urest, mut srest) = (
+        &mut values[..],
+        &mut value_units[..total_values],
+        &mut unit_starts[..total_units],
+    );
+    let mut mrest = &mut members[..];
+    let mut u0 = 0u32;
+    for ((base, r), (nv, nu)) in regions.into_iter().zip(&counts) {
+        let (v, vt) = vrest.split_at_mut(*nv);
+        let (u, ut) = urest.split_at_mut(*nv);
+        let (st, stt) = srest.split_at_mut(*nu);
+        let (m, mt) = mrest.split_at_mut(r.len());
+        jobs.push((base as u32, u0, &*r, v, u, st, m));
+        u0 += *nu as u32;
+        (vrest, urest, srest, mrest) = (vt, ut, stt, mt);
     }
-    drop(parts);
-    vals.truncate(distinct);
-    vals.shrink_to_fit();
-    value_units.push(starts.len() as u32);
-    starts.push(members.len() as u32);
+    let same: Vec<(u32, u32, u8)> = jobs
+        .into_par_iter()
+        .flat_map_iter(|(base, u0, r, values, value_units, starts, members)| {
+            let (mut x, mut unit) = (0, 0);
+            // Units of the current value, as (unit, first position), while it has several.
+            let (mut open, mut same) = (Vec::new(), Vec::new());
+            let fp = |i: usize| fp128[r[i].d as usize];
+            for i in 0..r.len() {
+                members[i] = r[i].d;
+                let new_value = i == 0 || r[i].v != r[i - 1].v;
+                if new_value || fp(i) != fp(i - 1) {
+                    if new_value {
+                        values[x] = r[i].v;
+                        value_units[x] = u0 + unit as u32;
+                        x += 1;
+                        open.clear();
+                    }
+                    for &(u, at) in &open {
+                        same.push((
+                            u,
+                            u0 + unit as u32,
+                            super::cpu::dist128(fp(at), fp(i)) as u8,
+                        ));
+                    }
+                    open.push((u0 + unit as u32, i));
+                    starts[unit] = base + i as u32;
+                    unit += 1;
+                }
+            }
+            same
+        })
+        .collect();
+    drop(sorted);
     Collapsed {
-        values: vals,
+        values,
         value_units,
         members,
-        starts,
+        starts: unit_starts,
+        same,
     }
 }
 
@@ -235,23 +217,29 @@ impl PairGraph {
             })
         };
         // Same 64-bit value, different 128-bit value: distance 0 on 64 bits.
-        let mut edges: Vec<Edge> = (0..c.values.len() as u32)
-            .into_par_iter()
-            .filter(|x| units_of(*x).len() > 1)
-            .flat_map_iter(|x| {
-                let r = units_of(x);
-                r.clone()
-                    .flat_map(move |u| (u + 1..r.end).map(move |v| (u, v)))
-                    .filter_map(|(u, v)| edge(u, v, 0))
-                    .collect::<Vec<_>>()
+        let mut edges: Vec<Edge> = c
+            .same
+            .iter()
+            .filter(|(_, _, d128)| tau128.is_none_or(|t| u32::from(*d128) <= t))
+            .map(|&(u, v, d128)| Edge {
+                u,
+                v,
+                d64: 0,
+                d128,
+                pad: [0; 2],
             })
             .collect();
-        edges.par_extend(distinct.par_iter().flat_map_iter(|&(x, y, d)| {
-            units_of(x)
-                .flat_map(|u| units_of(y).map(move |v| (u, v)))
-                .filter_map(|(u, v)| edge(u, v, d))
-                .collect::<Vec<_>>()
-        }));
+        edges.par_extend(
+            distinct
+                .par_iter()
+                .fold(Vec::new, |mut out, &(x, y, d)| {
+                    for u in units_of(x) {
+                        out.extend(units_of(y).filter_map(|v| edge(u, v, d)));
+                    }
+                    out
+                })
+                .flatten_iter(),
+        );
         edges.par_sort_unstable();
         PairGraph {
             docs,
@@ -333,8 +321,36 @@ impl PairGraph {
 
     /// Every document pair, sorted by (a, b).
     pub fn pairs(&self) -> Vec<Pair> {
-        let mut out = Vec::with_capacity(self.pair_count() as usize);
-        self.for_each_pair(|p| out.push(p));
+        self.pairs_where(|_, _| true)
+    }
+
+    /// The document pairs `(a, b)` for which `keep(a, b)` holds, sorted by (a, b); built in
+    /// parallel.
+    pub fn pairs_where(&self, keep: impl Fn(u32, u32) -> bool + Sync) -> Vec<Pair> {
+        let pair = |a: u32, b: u32, d64: u8, d128: u8| Pair {
+            a: a.min(b),
+            b: a.max(b),
+            d64,
+            d128,
+        };
+        let mut out: Vec<Pair> = self
+            .starts
+            .par_windows(2)
+            .filter(|w| w[1] - w[0] > 1)
+            .flat_map_iter(|w| {
+                let m = &self.members[w[0] as usize..w[1] as usize];
+                (0..m.len()).flat_map(move |i| (i + 1..m.len()).map(move |j| (m[i], m[j])))
+            })
+            .filter(|&(a, b)| keep(a, b))
+            .map(|(a, b)| pair(a, b, 0, 0))
+            .collect();
+        out.par_extend(self.edges.par_iter().flat_map_iter(|e| {
+            let (ma, mb) = (self.unit(e.u), self.unit(e.v));
+            ma.iter()
+                .flat_map(move |a| mb.iter().map(move |b| (*a, *b)))
+                .filter(|&(a, b)| keep(a, b))
+                .map(move |(a, b)| pair(a, b, e.d64, e.d128))
+        }));
         out.par_sort_unstable();
         out
     }

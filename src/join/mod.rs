@@ -8,6 +8,7 @@
 pub mod cpu;
 pub mod gpu;
 pub mod graph;
+pub(crate) mod order;
 pub mod pairs_file;
 pub mod plan;
 
