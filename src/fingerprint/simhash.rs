@@ -2,11 +2,18 @@
 //!
 //! Bit j of the fingerprint is set when more than half of the (weighted) features have bit j
 //! set, i.e. when the sum of +w / -w is positive; a tie gives 0 (as the python `simhash`
-//! package). The hot loop counts bits eight at a time: each feature byte indexes a table of
-//! 64-bit words holding eight byte-wide 0/1 counters, so a feature costs 16 table loads and
-//! adds; the byte counters are flushed to 32-bit totals every 255 features.
+//! package). The hot loop counts bits in 128 byte-wide counters, flushed to 64-bit totals
+//! every 255 features. On x86-64 with SSSE3 (every build from this repository targets
+//! x86-64-v2) a feature is 8 x (shuffle, and, compare, subtract) on 16-byte registers, each
+//! register counting 16 bits; elsewhere each feature byte indexes a table of 64-bit words
+//! holding eight byte counters (16 table loads and adds). Both are compiled on x86-64 and
+//! tested against each other and against the per-bit reference.
 
 /// Spreads the 8 bits of a byte into the low bit of 8 bytes.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "ssse3"),
+    allow(dead_code)
+)]
 const fn spread_table() -> [u64; 256] {
     let mut t = [0u64; 256];
     let mut b = 0;
@@ -25,12 +32,108 @@ const fn spread_table() -> [u64; 256] {
     t
 }
 
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "ssse3"),
+    allow(dead_code)
+)]
 static SPREAD: [u64; 256] = spread_table();
+
+/// 128 byte-wide bit counters, counted through the spread table (any target).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "ssse3"),
+    allow(dead_code)
+)]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct TableLanes([u64; 16]);
+
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "ssse3"),
+    allow(dead_code)
+)]
+impl TableLanes {
+    /// Counts the bits of (lo, hi), bit j of the 128 into counter j.
+    #[inline]
+    pub fn add(&mut self, lo: u64, hi: u64) {
+        for k in 0..8 {
+            self.0[k] += SPREAD[((lo >> (8 * k)) & 0xff) as usize];
+            self.0[8 + k] += SPREAD[((hi >> (8 * k)) & 0xff) as usize];
+        }
+    }
+
+    /// Adds the counters to `counts` and clears them.
+    pub fn drain(&mut self, counts: &mut [u64; 128]) {
+        for (k, lane) in self.0.iter_mut().enumerate() {
+            for i in 0..8 {
+                counts[8 * k + i] += (*lane >> (8 * i)) & 0xff;
+            }
+            *lane = 0;
+        }
+    }
+}
+
+/// 128 byte-wide bit counters in eight SSE registers of 16 (counter j: register j / 16,
+/// byte j % 16).
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[derive(Clone, Copy)]
+pub(crate) struct SseLanes([std::arch::x86_64::__m128i; 8]);
+
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+impl Default for SseLanes {
+    fn default() -> Self {
+        SseLanes(bytemuck::Zeroable::zeroed())
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+impl SseLanes {
+    /// Counts the bits of (lo, hi), bit j of the 128 into counter j.
+    #[inline]
+    pub fn add(&mut self, lo: u64, hi: u64) {
+        // SAFETY: this type exists only in builds that enable SSSE3 for the whole crate
+        // (`cfg(target_feature = "ssse3")`), which run only on CPUs that have it.
+        unsafe { sse_add(&mut self.0, lo, hi) }
+    }
+
+    /// Adds the counters to `counts` and clears them.
+    pub fn drain(&mut self, counts: &mut [u64; 128]) {
+        for (r, lane) in self.0.iter_mut().enumerate() {
+            let bytes: [u8; 16] = bytemuck::cast(*lane);
+            for (i, b) in bytes.iter().enumerate() {
+                counts[16 * r + i] += u64::from(*b);
+            }
+            *lane = bytemuck::Zeroable::zeroed();
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn sse_add(lanes: &mut [std::arch::x86_64::__m128i; 8], lo: u64, hi: u64) {
+    use std::arch::x86_64::*;
+    const ONES: i64 = 0x0101_0101_0101_0101;
+    let h = _mm_set_epi64x(hi as i64, lo as i64);
+    // Byte i of each register tests bit i % 8.
+    let bits = _mm_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+    for (r, lane) in lanes.iter_mut().enumerate() {
+        // Register r counts bits 16r..16r+16: bytes 2r and 2r + 1 of h, each 8 times.
+        let pick = _mm_set_epi64x((2 * r as i64 + 1) * ONES, 2 * r as i64 * ONES);
+        let b = _mm_shuffle_epi8(h, pick);
+        let set = _mm_cmpeq_epi8(_mm_and_si128(b, bits), bits);
+        // `set` is -1 where the bit is set: subtracting it adds one.
+        *lane = _mm_sub_epi8(*lane, set);
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+type Lanes = SseLanes;
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+type Lanes = TableLanes;
 
 /// Accumulates features into bit counts.
 #[derive(Clone)]
 pub struct Accumulator {
-    lanes: [u64; 16],
+    lanes: Lanes,
     pending: u32,
     counts: [u64; 128],
     total: u64,
@@ -39,7 +142,7 @@ pub struct Accumulator {
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
-            lanes: [0; 16],
+            lanes: Lanes::default(),
             pending: 0,
             counts: [0; 128],
             total: 0,
@@ -57,11 +160,7 @@ impl Accumulator {
     #[inline]
     pub fn add(&mut self, h: u128) {
         // Two u64 halves: shifting a u128 costs more than two u64 shifts.
-        let (lo, hi) = (h as u64, (h >> 64) as u64);
-        for k in 0..8 {
-            self.lanes[k] += SPREAD[((lo >> (8 * k)) & 0xff) as usize];
-            self.lanes[8 + k] += SPREAD[((hi >> (8 * k)) & 0xff) as usize];
-        }
+        self.lanes.add(h as u64, (h >> 64) as u64);
         self.pending += 1;
         self.total += 1;
         if self.pending == 255 {
@@ -78,12 +177,7 @@ impl Accumulator {
     }
 
     fn flush(&mut self) {
-        for (k, lane) in self.lanes.iter_mut().enumerate() {
-            for i in 0..8 {
-                self.counts[8 * k + i] += (*lane >> (8 * i)) & 0xff;
-            }
-            *lane = 0;
-        }
+        self.lanes.drain(&mut self.counts);
         self.pending = 0;
     }
 
@@ -136,6 +230,35 @@ mod tests {
             feats.iter().for_each(|f| acc.add(*f));
             assert_eq!(acc.finish(), reference(&feats), "n = {n}");
         }
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    #[test]
+    fn sse_lanes_count_like_the_table_lanes() {
+        let mut s = SplitMix64(11);
+        let (mut sse, mut table) = (SseLanes::default(), TableLanes::default());
+        let (mut a, mut b) = ([0u64; 128], [0u64; 128]);
+        // Single bits, all ones, and random values, up to a full 255 before each drain.
+        let mut feats = vec![(0, 0), (u64::MAX, u64::MAX), (1, 0), (0, 1 << 63)];
+        feats.extend((0..1000).map(|_| (s.next_u64(), s.next_u64())));
+        for chunk in feats.chunks(255) {
+            for &(lo, hi) in chunk {
+                sse.add(lo, hi);
+                table.add(lo, hi);
+            }
+            sse.drain(&mut a);
+            table.drain(&mut b);
+            assert_eq!(a, b);
+        }
+        let want: Vec<u64> = (0..128)
+            .map(|j| {
+                feats
+                    .iter()
+                    .filter(|(lo, hi)| (u128::from(*hi) << 64 | u128::from(*lo)) >> j & 1 == 1)
+                    .count() as u64
+            })
+            .collect();
+        assert_eq!(a.to_vec(), want);
     }
 
     #[test]
