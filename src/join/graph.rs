@@ -69,7 +69,7 @@ struct Keyed {
 
 /// Groups `docs` by (fp64, fp128); within a unit members ascend.
 ///
-/// The two-pass counting sort of [`order`](super::order) orders the documents by 64-bit
+/// The two-pass counting sort of `join::order` orders the documents by 64-bit
 /// value, carrying each document with its value (16 bytes a document): first by the top
 /// bits into regions of about a thousand, then each region, in cache and in parallel, by the
 /// rest, with ties (equal values) sorted by document and, only inside runs of equal 64-bit
