@@ -9,6 +9,7 @@
 
 use rayon::prelude::*;
 
+use super::buffer::Buffer;
 use super::graph::{collapse, Collapsed, PairGraph};
 use super::order::{self, KeyBits};
 use super::plan::Plan;
@@ -61,7 +62,11 @@ pub fn brute_force(
 /// One table's order, for the GPU driver: the distinct fingerprints sorted by key (into
 /// `entries`), and the runs of equal keys with two or more members, as ranges of `entries`
 /// (one list per region of the sort).
-pub(crate) fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
+pub(crate) fn runs_of(
+    values: &[u64],
+    mask: u64,
+    entries: &mut Buffer<u64>,
+) -> Vec<Vec<(u32, u32)>> {
     let runs = |r: &[u64], base: usize| {
         let mut out = Vec::new();
         for_runs(r, mask, |s, e| {
@@ -97,16 +102,16 @@ fn for_runs(sorted: &[u64], mask: u64, mut f: impl FnMut(usize, usize)) {
 /// result, in parallel, while the region is in cache. Runs of equal keys never cross regions.
 fn sorted_regions<R: Send>(
     values: &[u64],
-    entries: &mut Vec<u64>,
+    entries: &mut Buffer<u64>,
     bits: u32,
     key: impl Fn(u64) -> u64 + Sync,
     visit: impl Fn(&[u64], usize) -> R + Sync,
 ) -> Vec<R> {
     let n = values.len();
     if entries.len() != n {
-        // Zeroed memory from the allocator is fresh pages, not a pass of writes.
-        *entries = vec![0; n];
+        *entries = Buffer::zeroed(n);
     }
+    let entries = entries.as_mut_slice();
     if n == 0 {
         return Vec::new();
     }
@@ -189,7 +194,7 @@ fn join_table(
     mask: u64,
     tau: u32,
     earlier: &[u64],
-    entries: &mut Vec<u64>,
+    entries: &mut Buffer<u64>,
     stats: &mut JoinStats,
     found: &mut Vec<(u64, u64, u8)>,
 ) {
@@ -211,7 +216,7 @@ fn join_table(
             }
             None => sorted_regions(values, entries, kb.bits, |v| kb.key(v), scan),
         };
-        (parts, &entries[..])
+        (parts, entries.as_slice())
     };
     let mut long = Vec::new();
     for mut p in parts {
@@ -246,7 +251,7 @@ fn join_distinct(
 ) -> Vec<(u32, u32, u8)> {
     let mut found: Vec<(u64, u64, u8)> = Vec::new();
     // One buffer for every table: its pages are touched once, not once per table.
-    let mut entries = Vec::new();
+    let mut entries = Buffer::new();
     for (t, &mask) in plan.tables.iter().enumerate() {
         let earlier = &plan.tables[..t];
         join_table(values, mask, tau, earlier, &mut entries, stats, &mut found);

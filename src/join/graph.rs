@@ -11,6 +11,7 @@
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
+use super::buffer::Buffer;
 use super::{order, Pair};
 
 /// An edge between two units. Keep in sync with the `pairs.bin` layout in docs/FORMATS.md.
@@ -78,13 +79,13 @@ struct Keyed {
 /// together in parallel.
 pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
     let n = docs.len();
-    // Zeroed memory from the allocator is fresh pages, not a pass of writes.
-    let mut sorted: Vec<Keyed> = bytemuck::allocation::zeroed_vec(n);
+    let mut buffer = Buffer::<Keyed>::zeroed(n);
+    let sorted = buffer.as_mut_slice();
     let gbits = order::group_bits(n, 64);
     let low = 64 - gbits;
     let starts = order::partition(
         &docs,
-        &mut sorted,
+        sorted,
         gbits,
         |d| (fp64[*d as usize] >> low) as usize,
         |d| Keyed {
@@ -95,7 +96,7 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
     );
     let lowmask = (1u64 << low) - 1;
     // Each region sorted, with its counts of distinct values and of units.
-    let mut regions = order::regions(&mut sorted, &starts);
+    let mut regions = order::regions(sorted, &starts);
     let counts: Vec<(usize, usize)> = regions
         .par_iter_mut()
         .map_init(order::Scratch::default, |s, (_, r)| {
@@ -184,7 +185,7 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
             same
         })
         .collect();
-    drop(sorted);
+    drop(buffer);
     Collapsed {
         values,
         value_units,
