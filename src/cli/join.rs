@@ -120,3 +120,15 @@ fn decimal(out: &mut Vec<u8>, n: u8) {
     }
     out.push(b'0' + n % 10);
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn decimal_writes_what_display_writes() {
+        for n in 0..=u8::MAX {
+            let mut out = Vec::new();
+            super::decimal(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        }
+    }
+}
