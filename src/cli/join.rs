@@ -43,12 +43,7 @@ fn write_tsv(
     let mut pairs = Vec::new();
     let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
     if collapse {
-        let link = |(a, b): (u32, u32), d64, d128| crate::join::Pair {
-            a: a.min(b),
-            b: a.max(b),
-            d64,
-            d128,
-        };
+        let link = |(a, b): (u32, u32), d64, d128| crate::join::Pair::new(a, b, d64, d128);
         pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
         pairs.extend(g.edges.iter().map(|e| link(g.edge_link(e), e.d64, e.d128)));
         pairs.retain(|p| keep(p.a, p.b));

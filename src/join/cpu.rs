@@ -25,14 +25,8 @@ pub fn dist128(a: [u64; 2], b: [u64; 2]) -> u32 {
 }
 
 fn pair(a: u32, b: u32, d64: u32, fp128: &[[u64; 2]]) -> Pair {
-    let (a, b) = if a < b { (a, b) } else { (b, a) };
     let d128 = dist128(fp128[a as usize], fp128[b as usize]);
-    Pair {
-        a,
-        b,
-        d64: d64 as u8,
-        d128: d128 as u8,
-    }
+    Pair::new(a, b, d64 as u8, d128 as u8)
 }
 
 /// Every pair of `docs` within `tau` (and `tau128`, when given), compared one by one.
@@ -74,11 +68,7 @@ pub(crate) fn runs_of(
         });
         out
     };
-    let kb = KeyBits::new(mask);
-    match kb.single() {
-        Some((shift, run)) => sorted_regions(values, entries, kb.bits, |v| v >> shift & run, runs),
-        None => sorted_regions(values, entries, kb.bits, |v| kb.key(v), runs),
-    }
+    sorted_regions(values, entries, mask, runs)
 }
 
 /// Calls `f(start, end)` for every run of two or more values with equal masked bits in
@@ -97,10 +87,25 @@ fn for_runs(sorted: &[u64], mask: u64, mut f: impl FnMut(usize, usize)) {
     }
 }
 
-/// Sorts `values` by `key` (of `bits` bits) into `entries` with the two-pass counting sort
+/// Sorts `values` by their bits under `mask` into `entries` with the two-pass counting sort
 /// of [`order`](super::order), and calls `visit(region, offset)` on each region of the
 /// result, in parallel, while the region is in cache. Runs of equal keys never cross regions.
+/// A mask of one run of bits gets a loop specialised to a shift and a mask.
 fn sorted_regions<R: Send>(
+    values: &[u64],
+    entries: &mut Buffer<u64>,
+    mask: u64,
+    visit: impl Fn(&[u64], usize) -> R + Sync,
+) -> Vec<R> {
+    let kb = KeyBits::new(mask);
+    match kb.single() {
+        Some((shift, run)) => sorted_by(values, entries, kb.bits, |v| v >> shift & run, visit),
+        None => sorted_by(values, entries, kb.bits, |v| kb.key(v), visit),
+    }
+}
+
+/// [`sorted_regions`] with the key (of `bits` bits) as a function.
+fn sorted_by<R: Send>(
     values: &[u64],
     entries: &mut Buffer<u64>,
     bits: u32,
@@ -164,8 +169,8 @@ struct Found {
     pairs: Vec<(u64, u64, u8)>,
     /// Runs longer than [`SPLIT_RUN`], as ranges of the order, left for a parallel pass.
     long: Vec<(usize, usize)>,
-    comparisons: u64,
-    largest: u64,
+    /// Comparisons and the largest run, counted as in a join's statistics.
+    runs: JoinStats,
 }
 
 impl Found {
@@ -175,8 +180,7 @@ impl Found {
         let mut f = Found::default();
         for_runs(sorted, mask, |s, e| {
             let len = e - s;
-            f.comparisons += (len * (len - 1) / 2) as u64;
-            f.largest = f.largest.max(len as u64);
+            f.runs.add_run(len as u64);
             if len <= SPLIT_RUN {
                 compare_rows(&sorted[s..e], 0..len, tau, earlier, &mut f.pairs);
             } else {
@@ -209,19 +213,13 @@ fn join_table(
             .collect();
         (parts, values)
     } else {
-        let kb = KeyBits::new(mask);
-        let parts = match kb.single() {
-            Some((shift, run)) => {
-                sorted_regions(values, entries, kb.bits, |v| v >> shift & run, scan)
-            }
-            None => sorted_regions(values, entries, kb.bits, |v| kb.key(v), scan),
-        };
+        let parts = sorted_regions(values, entries, mask, scan);
         (parts, entries.as_slice())
     };
     let mut long = Vec::new();
     for mut p in parts {
-        stats.comparisons += p.comparisons;
-        stats.largest_run = stats.largest_run.max(p.largest);
+        stats.comparisons += p.runs.comparisons;
+        stats.largest_run = stats.largest_run.max(p.runs.largest_run);
         found.append(&mut p.pairs);
         long.append(&mut p.long);
     }
@@ -297,9 +295,7 @@ pub(crate) fn to_indices(values: &[u64], found: &[(u64, u64, u8)]) -> Vec<(u32, 
 /// Table statistics of one table's runs.
 pub(crate) fn count_runs(groups: &[Vec<(u32, u32)>], stats: &mut JoinStats) {
     for &(s, e) in groups.iter().flatten() {
-        let len = u64::from(e - s);
-        stats.comparisons += len * (len - 1) / 2;
-        stats.largest_run = stats.largest_run.max(len);
+        stats.add_run(u64::from(e - s));
     }
 }
 

@@ -107,20 +107,21 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
                 |k| k.v & lowmask,
                 |t| t.sort_unstable_by_key(|k| (k.v, k.d)),
             );
+            // Documents sharing a value are ordered by 128-bit value, so its units are runs.
             let (mut values, mut units) = (0, 0);
             let mut i = 0;
             while i < r.len() {
-                let v = r[i].v;
                 let mut j = i + 1;
-                while j < r.len() && r[j].v == v {
+                while j < r.len() && r[j].v == r[i].v {
                     j += 1;
                 }
                 values += 1;
                 units += 1;
                 if j - i > 1 {
-                    let fp = |k: &Keyed| fp128[k.d as usize];
-                    r[i..j].sort_unstable_by_key(|k| (fp(k), k.d));
-                    units += (i + 1..j).filter(|m| fp(&r[*m]) != fp(&r[m - 1])).count();
+                    r[i..j].sort_unstable_by_key(|k| (fp128[k.d as usize], k.d));
+                    units += (i + 1..j)
+                        .filter(|m| unit_start(r, *m, fp128).is_some())
+                        .count();
                 }
                 i = j;
             }
@@ -162,8 +163,7 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
             let fp = |i: usize| fp128[r[i].d as usize];
             for i in 0..r.len() {
                 members[i] = r[i].d;
-                let new_value = i == 0 || r[i].v != r[i - 1].v;
-                if new_value || fp(i) != fp(i - 1) {
+                if let Some(new_value) = unit_start(r, i, fp128) {
                     if new_value {
                         values[x] = r[i].v;
                         value_units[x] = u0 + unit as u32;
@@ -192,6 +192,16 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
         members,
         starts: unit_starts,
         same,
+    }
+}
+
+/// Whether position `i` of a sorted region begins a unit: `Some(true)` where it also begins a
+/// new 64-bit value, `Some(false)` where only the 128-bit value changes, `None` inside a unit.
+fn unit_start(r: &[Keyed], i: usize, fp128: &[[u64; 2]]) -> Option<bool> {
+    if i == 0 || r[i].v != r[i - 1].v {
+        Some(true)
+    } else {
+        (fp128[r[i].d as usize] != fp128[r[i - 1].d as usize]).then_some(false)
     }
 }
 
@@ -295,28 +305,20 @@ impl PairGraph {
         self.exact_pairs() + self.edges.iter().map(|e| self.edge_pairs(e)).sum::<u64>()
     }
 
+    /// The document pairs edge `e` stands for.
+    fn edge_doc_pairs<'a>(&'a self, e: &'a Edge) -> impl Iterator<Item = Pair> + 'a {
+        let (ma, mb) = (self.unit(e.u), self.unit(e.v));
+        ma.iter()
+            .flat_map(move |a| mb.iter().map(move |b| Pair::new(*a, *b, e.d64, e.d128)))
+    }
+
     /// Calls `f` with every document pair (a < b), in no particular order.
     pub fn for_each_pair(&self, mut f: impl FnMut(Pair)) {
-        let pair = |a: u32, b: u32, d64: u8, d128: u8| Pair {
-            a: a.min(b),
-            b: a.max(b),
-            d64,
-            d128,
-        };
         for u in 0..self.units() as u32 {
-            let m = self.unit(u);
-            for i in 0..m.len() {
-                for j in i + 1..m.len() {
-                    f(pair(m[i], m[j], 0, 0));
-                }
-            }
+            unit_doc_pairs(self.unit(u)).for_each(&mut f);
         }
         for e in &self.edges {
-            for &a in self.unit(e.u) {
-                for &b in self.unit(e.v) {
-                    f(pair(a, b, e.d64, e.d128));
-                }
-            }
+            self.edge_doc_pairs(e).for_each(&mut f);
         }
     }
 
@@ -328,31 +330,25 @@ impl PairGraph {
     /// The document pairs `(a, b)` for which `keep(a, b)` holds, sorted by (a, b); built in
     /// parallel.
     pub fn pairs_where(&self, keep: impl Fn(u32, u32) -> bool + Sync) -> Vec<Pair> {
-        let pair = |a: u32, b: u32, d64: u8, d128: u8| Pair {
-            a: a.min(b),
-            b: a.max(b),
-            d64,
-            d128,
-        };
         let mut out: Vec<Pair> = self
             .starts
             .par_windows(2)
             .filter(|w| w[1] - w[0] > 1)
-            .flat_map_iter(|w| {
-                let m = &self.members[w[0] as usize..w[1] as usize];
-                (0..m.len()).flat_map(move |i| (i + 1..m.len()).map(move |j| (m[i], m[j])))
-            })
-            .filter(|&(a, b)| keep(a, b))
-            .map(|(a, b)| pair(a, b, 0, 0))
+            .flat_map_iter(|w| unit_doc_pairs(&self.members[w[0] as usize..w[1] as usize]))
+            .filter(|p| keep(p.a, p.b))
             .collect();
-        out.par_extend(self.edges.par_iter().flat_map_iter(|e| {
-            let (ma, mb) = (self.unit(e.u), self.unit(e.v));
-            ma.iter()
-                .flat_map(move |a| mb.iter().map(move |b| (*a, *b)))
-                .filter(|&(a, b)| keep(a, b))
-                .map(move |(a, b)| pair(a, b, e.d64, e.d128))
-        }));
+        out.par_extend(
+            self.edges
+                .par_iter()
+                .flat_map_iter(|e| self.edge_doc_pairs(e))
+                .filter(|p| keep(p.a, p.b)),
+        );
         out.par_sort_unstable();
         out
     }
+}
+
+/// The pairs inside one unit, whose members are `m` (both distances 0).
+fn unit_doc_pairs(m: &[u32]) -> impl Iterator<Item = Pair> + '_ {
+    (0..m.len()).flat_map(move |i| m[i + 1..].iter().map(move |b| Pair::new(m[i], *b, 0, 0)))
 }

@@ -26,6 +26,18 @@ pub struct Pair {
     pub d128: u8,
 }
 
+impl Pair {
+    /// The pair of documents `a` and `b` (in either order) with its distances.
+    pub fn new(a: u32, b: u32, d64: u8, d128: u8) -> Pair {
+        Pair {
+            a: a.min(b),
+            b: a.max(b),
+            d64,
+            d128,
+        }
+    }
+}
+
 /// What a join did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JoinStats {
@@ -43,4 +55,12 @@ pub struct JoinStats {
     pub pairs: u64,
     /// Of which identical 64-bit fingerprints.
     pub exact_pairs: u64,
+}
+
+impl JoinStats {
+    /// Counts a run of `len` equal keys: its comparisons, and the largest run.
+    pub(crate) fn add_run(&mut self, len: u64) {
+        self.comparisons += len * len.saturating_sub(1) / 2;
+        self.largest_run = self.largest_run.max(len);
+    }
 }
