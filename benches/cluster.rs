@@ -11,6 +11,10 @@ use neardup::join::cpu::join_graph;
 use neardup::join::plan::cheapest_exact;
 use neardup::synth::{planted_fingerprints, SplitMix64};
 
+// The allocator the binary runs with, so the join's buffers get the same pages.
+#[global_allocator]
+static ALLOC: neardup::alloc::HugePages = neardup::alloc::HugePages;
+
 fn union_find(c: &mut Criterion) {
     let n = 2_000_000u32;
     let mut rng = SplitMix64(1);

@@ -13,6 +13,10 @@ use neardup::join::gpu::{self, GpuConfig};
 use neardup::join::plan::cheapest_exact;
 use neardup::synth::planted_fingerprints;
 
+// The allocator the binary runs with, so the join's buffers get the same pages.
+#[global_allocator]
+static ALLOC: neardup::alloc::HugePages = neardup::alloc::HugePages;
+
 fn joins(c: &mut Criterion) {
     let mut g = c.benchmark_group("join");
     g.sample_size(10);

@@ -7,6 +7,7 @@
 //! threshold in one sweep, [`report`] writes tables, lists and plots, and [`cli`] wires the
 //! stages into the `neardup` commands.
 
+pub mod alloc;
 pub mod cli;
 pub mod cluster;
 pub mod corpus;

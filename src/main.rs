@@ -5,6 +5,9 @@
 
 use std::process::ExitCode;
 
+#[global_allocator]
+static ALLOC: neardup::alloc::HugePages = neardup::alloc::HugePages;
+
 fn main() -> ExitCode {
     match neardup::cli::run() {
         Ok(neardup::cli::Outcome::Clean) => ExitCode::SUCCESS,

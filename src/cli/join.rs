@@ -11,6 +11,7 @@ use super::output::{self, tsv_field};
 use super::{pipeline, Outcome};
 use crate::fingerprint::store::Corpus;
 use crate::join::graph::PairGraph;
+use crate::join::order::Positions;
 
 /// Runs the command.
 pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
@@ -71,8 +72,9 @@ fn write_tsv(
             (text, ends)
         })
         .collect();
+    let at = Positions::new(&docs);
     let id = |d: u32| {
-        let i = docs.binary_search(&d).unwrap_or_default();
+        let i = at.of(d);
         let (text, ends) = &blocks[i / BLOCK];
         &text[ends[i % BLOCK]..ends[i % BLOCK + 1]]
     };

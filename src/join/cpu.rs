@@ -9,7 +9,6 @@
 
 use rayon::prelude::*;
 
-use super::buffer::Buffer;
 use super::graph::{collapse, Collapsed, PairGraph};
 use super::order::{self, KeyBits};
 use super::plan::Plan;
@@ -56,11 +55,7 @@ pub fn brute_force(
 /// One table's order, for the GPU driver: the distinct fingerprints sorted by key (into
 /// `entries`), and the runs of equal keys with two or more members, as ranges of `entries`
 /// (one list per region of the sort).
-pub(crate) fn runs_of(
-    values: &[u64],
-    mask: u64,
-    entries: &mut Buffer<u64>,
-) -> Vec<Vec<(u32, u32)>> {
+pub(crate) fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
     let runs = |r: &[u64], base: usize| {
         let mut out = Vec::new();
         for_runs(r, mask, |s, e| {
@@ -93,7 +88,7 @@ fn for_runs(sorted: &[u64], mask: u64, mut f: impl FnMut(usize, usize)) {
 /// A mask of one run of bits gets a loop specialised to a shift and a mask.
 fn sorted_regions<R: Send>(
     values: &[u64],
-    entries: &mut Buffer<u64>,
+    entries: &mut Vec<u64>,
     mask: u64,
     visit: impl Fn(&[u64], usize) -> R + Sync,
 ) -> Vec<R> {
@@ -107,16 +102,16 @@ fn sorted_regions<R: Send>(
 /// [`sorted_regions`] with the key (of `bits` bits) as a function.
 fn sorted_by<R: Send>(
     values: &[u64],
-    entries: &mut Buffer<u64>,
+    entries: &mut Vec<u64>,
     bits: u32,
     key: impl Fn(u64) -> u64 + Sync,
     visit: impl Fn(&[u64], usize) -> R + Sync,
 ) -> Vec<R> {
     let n = values.len();
     if entries.len() != n {
-        *entries = Buffer::zeroed(n);
+        *entries = vec![0; n];
     }
-    let entries = entries.as_mut_slice();
+    let entries = &mut entries[..];
     if n == 0 {
         return Vec::new();
     }
@@ -198,7 +193,7 @@ fn join_table(
     mask: u64,
     tau: u32,
     earlier: &[u64],
-    entries: &mut Buffer<u64>,
+    entries: &mut Vec<u64>,
     stats: &mut JoinStats,
     found: &mut Vec<(u64, u64, u8)>,
 ) {
@@ -214,7 +209,7 @@ fn join_table(
         (parts, values)
     } else {
         let parts = sorted_regions(values, entries, mask, scan);
-        (parts, entries.as_slice())
+        (parts, &entries[..])
     };
     let mut long = Vec::new();
     for mut p in parts {
@@ -249,7 +244,7 @@ fn join_distinct(
 ) -> Vec<(u32, u32, u8)> {
     let mut found: Vec<(u64, u64, u8)> = Vec::new();
     // One buffer for every table: its pages are touched once, not once per table.
-    let mut entries = Buffer::new();
+    let mut entries = Vec::new();
     for (t, &mask) in plan.tables.iter().enumerate() {
         let earlier = &plan.tables[..t];
         join_table(values, mask, tau, earlier, &mut entries, stats, &mut found);
@@ -263,27 +258,11 @@ pub(crate) fn to_indices(values: &[u64], found: &[(u64, u64, u8)]) -> Vec<(u32, 
     if found.is_empty() {
         return Vec::new();
     }
-    // Where each value of the top `k` bits begins, so a search reads a few neighbouring
-    // values instead of twenty scattered ones; `k` grows with the lookups it serves.
-    let k = (usize::BITS - values.len().leading_zeros())
-        .min(usize::BITS - found.len().leading_zeros() + 4)
-        .clamp(1, 24);
-    let top = |v: u64| (v >> (64 - k)) as usize;
-    let mut first = vec![0u32; (1 << k) + 1];
-    for v in values {
-        first[top(*v) + 1] += 1;
-    }
-    for i in 1..first.len() {
-        first[i] += first[i - 1];
-    }
-    let index = |v: u64| {
-        let (s, e) = (first[top(v)] as usize, first[top(v) + 1] as usize);
-        (s + values[s..e].partition_point(|x| *x < v)) as u32
-    };
+    let at = order::Positions::new(values);
     let mut pairs: Vec<(u32, u32, u8)> = found
         .par_iter()
         .map(|&(x, y, d)| {
-            let (a, b) = (index(x), index(y));
+            let (a, b) = (at.of(x) as u32, at.of(y) as u32);
             (a.min(b), a.max(b), d)
         })
         .collect();

@@ -9,7 +9,6 @@
 //! batch run again (its results replace, never add to, the first attempt); past the largest
 //! buffer the adapter allows, the tiles are split in halves. No pair is lost or reported twice.
 
-use super::buffer::Buffer;
 use super::cpu::{count_runs, finish, runs_of, start, to_indices};
 use super::graph::PairGraph;
 use super::plan::Plan;
@@ -181,14 +180,14 @@ pub fn join_graph(
         stats: GpuStats::default(),
     };
     let mut found = Vec::new();
-    let mut entries = Buffer::new();
+    let mut entries = Vec::new();
     for (t, &mask) in plan.tables.iter().enumerate() {
         d.earlier = plan.tables[..t].iter().map(|m| split(*m)).collect();
         let groups = runs_of(&c.values, mask, &mut entries);
         count_runs(&groups, &mut stats);
         let (mut vals, mut ends) = (Vec::new(), Vec::new());
         for &(s, e) in groups.iter().flatten() {
-            let run = &entries.as_slice()[s as usize..e as usize];
+            let run = &entries[s as usize..e as usize];
             if run.len() > batch {
                 d.giant(run, batch, &mut found)?;
                 continue;

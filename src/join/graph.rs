@@ -11,7 +11,6 @@
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::buffer::Buffer;
 use super::{order, Pair};
 
 /// An edge between two units. Keep in sync with the `pairs.bin` layout in docs/FORMATS.md.
@@ -79,8 +78,8 @@ struct Keyed {
 /// together in parallel.
 pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
     let n = docs.len();
-    let mut buffer = Buffer::<Keyed>::zeroed(n);
-    let sorted = buffer.as_mut_slice();
+    let mut buffer: Vec<Keyed> = bytemuck::allocation::zeroed_vec(n);
+    let sorted = &mut buffer[..];
     let gbits = order::group_bits(n, 64);
     let low = 64 - gbits;
     let starts = order::partition(

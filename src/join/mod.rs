@@ -5,7 +5,6 @@
 //! runs the same plan with the comparisons on a GPU. Pairs are
 //! document indices into the joined fingerprint arrays.
 
-pub(crate) mod buffer;
 pub mod cpu;
 pub mod gpu;
 pub mod graph;

@@ -213,6 +213,58 @@ pub(crate) fn cuts(values: &[u64], mask: u64, pieces: usize) -> Vec<usize> {
     out
 }
 
+/// Positions of values in a sorted slice, found through an index of the values' top bits:
+/// a lookup reads one index entry and a few neighbouring values, not the twenty scattered ones
+/// of a binary search.
+pub(crate) struct Positions<'a, T> {
+    values: &'a [T],
+    /// Bits of `T` below the indexed top bits.
+    shift: u32,
+    /// Values whose top bits are below `t` come before `first[t]`.
+    first: Vec<u32>,
+}
+
+impl<'a, T: Copy + Ord + Into<u64> + Sync> Positions<'a, T> {
+    /// The index of sorted `values`, with an entry per eight values or so (a cache line of
+    /// `u64`; at most 2^24 entries), built in parallel: each part of the index walks the
+    /// values of its own span once.
+    pub fn new(values: &'a [T]) -> Self {
+        assert!(values.len() < u32::MAX as usize, "positions are u32");
+        let width = 8 * std::mem::size_of::<T>() as u32;
+        let k = (usize::BITS - values.len().leading_zeros())
+            .saturating_sub(3)
+            .clamp(1, 24)
+            .min(width);
+        let shift = width - k;
+        let top = move |v: T| (v.into() >> shift) as usize;
+        let mut first = vec![0u32; (1 << k) + 1];
+        const PART: usize = 1 << 12;
+        first.par_chunks_mut(PART).enumerate().for_each(|(c, out)| {
+            let t0 = c * PART;
+            let mut i = values.partition_point(|v| top(*v) < t0);
+            for (t, f) in (t0..).zip(out.iter_mut()) {
+                while i < values.len() && top(values[i]) < t {
+                    i += 1;
+                }
+                *f = i as u32;
+            }
+        });
+        Positions {
+            values,
+            shift,
+            first,
+        }
+    }
+
+    /// The position of the first value not below `v` (of `v` itself, where present).
+    #[inline]
+    pub fn of(&self, v: T) -> usize {
+        let t = (v.into() >> self.shift) as usize;
+        let (s, e) = (self.first[t] as usize, self.first[t + 1] as usize);
+        s + self.values[s..e].partition_point(|x| *x < v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,5 +354,25 @@ mod tests {
             }
         }
         assert_eq!(cuts(&[], mask, 4), vec![0, 0]);
+    }
+
+    #[test]
+    fn positions_agree_with_a_binary_search() {
+        for n in [0usize, 1, 2, 1000, 70_001] {
+            let mut v = lcg(n, n as u64 + 9);
+            // Clustered values too: many share their top bits.
+            v.iter_mut().step_by(3).for_each(|x| *x &= 0x00FF_FFFF);
+            v.sort_unstable();
+            let p = Positions::new(&v);
+            let probes = v.iter().copied().chain(lcg(500, 5)).chain([0, u64::MAX]);
+            for x in probes {
+                assert_eq!(p.of(x), v.partition_point(|y| *y < x), "n {n} probe {x:#x}");
+            }
+        }
+        let docs: Vec<u32> = (0..5000).map(|i| i * 7 + 3).collect();
+        let p = Positions::new(&docs);
+        for d in [0, 3, 4, 10, 34_996, 34_997, u32::MAX] {
+            assert_eq!(p.of(d), docs.partition_point(|y| *y < d), "doc {d}");
+        }
     }
 }
