@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use super::graph::{collapse, Collapsed, PairGraph};
+use super::graph::{collapse, Collapsed, Edge, PairGraph};
 use super::order::{self, KeyBits};
 use super::plan::Plan;
 use super::{JoinStats, Pair};
@@ -322,14 +322,16 @@ pub(crate) fn finish(
     mut stats: JoinStats,
 ) -> (PairGraph, JoinStats) {
     let graph = PairGraph::from_distinct(docs, c, fp128, distinct, tau128);
-    stats.exact_pairs = graph.exact_pairs()
+    let exact = graph.exact_pairs();
+    let edge_pairs = |e: &Edge| graph.edge_pairs(e);
+    stats.exact_pairs = exact
         + graph
             .edges
             .iter()
             .filter(|e| e.d64 == 0)
-            .map(|e| graph.edge_pairs(e))
+            .map(edge_pairs)
             .sum::<u64>();
-    stats.pairs = graph.pair_count();
+    stats.pairs = exact + graph.edges.iter().map(edge_pairs).sum::<u64>();
     (graph, stats)
 }
 

@@ -226,11 +226,13 @@ pub(crate) struct Positions<'a, T> {
 
 impl<'a, T: Copy + Ord + Into<u64> + Sync> Positions<'a, T> {
     /// The index of sorted `values`, with an entry per eight values or so (a cache line of
-    /// `u64`; at most 2^24 entries), built in parallel: each part of the index walks the
-    /// values of its own span once.
+    /// `u64`; at most 2^24 entries) over the bits the largest value uses, built in parallel:
+    /// each part of the index walks the values of its own span once.
     pub fn new(values: &'a [T]) -> Self {
         assert!(values.len() < u32::MAX as usize, "positions are u32");
-        let width = 8 * std::mem::size_of::<T>() as u32;
+        let width = values
+            .last()
+            .map_or(0, |v| 64 - (*v).into().leading_zeros());
         let k = (usize::BITS - values.len().leading_zeros())
             .saturating_sub(3)
             .clamp(1, 24)
@@ -260,6 +262,10 @@ impl<'a, T: Copy + Ord + Into<u64> + Sync> Positions<'a, T> {
     #[inline]
     pub fn of(&self, v: T) -> usize {
         let t = (v.into() >> self.shift) as usize;
+        if t >= self.first.len() - 1 {
+            // Above the largest value's top bits: after every value.
+            return self.values.len();
+        }
         let (s, e) = (self.first[t] as usize, self.first[t + 1] as usize);
         s + self.values[s..e].partition_point(|x| *x < v)
     }
@@ -369,9 +375,11 @@ mod tests {
                 assert_eq!(p.of(x), v.partition_point(|y| *y < x), "n {n} probe {x:#x}");
             }
         }
+        // Small values (document numbers) are indexed over the bits they use.
         let docs: Vec<u32> = (0..5000).map(|i| i * 7 + 3).collect();
         let p = Positions::new(&docs);
-        for d in [0, 3, 4, 10, 34_996, 34_997, u32::MAX] {
+        assert!(p.shift < 10, "index over the used bits, shift {}", p.shift);
+        for d in [0, 3, 4, 10, 34_996, 34_997, 34_999, 1 << 16, u32::MAX] {
             assert_eq!(p.of(d), docs.partition_point(|y| *y < d), "doc {d}");
         }
     }
