@@ -66,15 +66,13 @@ mod sys {
         }
         let head = (p as usize).next_multiple_of(HUGE) - p as usize;
         let start = p.cast::<u8>().wrapping_add(head);
-        // SAFETY: the head `p..start` and the tail `start + len..p + over` lie inside the map
-        // just made and are never handed out.
+        // SAFETY: the head `p..start` and the tail `start + len..p + over` (never empty, as
+        // `head < HUGE`) lie inside the map just made and are never handed out.
         unsafe {
             if head > 0 {
                 libc::munmap(p, head);
             }
-            if HUGE - head > 0 {
-                libc::munmap(start.add(len).cast(), HUGE - head);
-            }
+            libc::munmap(start.add(len).cast(), HUGE - head);
             // The advice is a hint; a kernel without transparent huge pages refuses it and
             // the map works as before.
             libc::madvise(start.cast(), len, libc::MADV_HUGEPAGE);

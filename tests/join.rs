@@ -186,10 +186,10 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
 #[test]
 fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
     use neardup::join::graph::collapse;
-    // Enough documents for the parallel path and a sort buffer in a mapped (huge-page)
-    // buffer, with runs of identical 64-bit values whose 128-bit halves sometimes differ.
+    // Enough documents for the parallel path, with runs of identical 64-bit values whose
+    // 128-bit halves sometimes differ.
     let mut rng = neardup::synth::SplitMix64(31);
-    let n = 300_000;
+    let n = 60_000;
     let mut fp = Vec::with_capacity(n);
     let mut fp128 = Vec::with_capacity(n);
     for i in 0..n {

@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use super::graph::{collapse, Collapsed, Edge, PairGraph};
+use super::graph::{collapse, Collapsed, PairGraph};
 use super::order::{self, KeyBits};
 use super::plan::Plan;
 use super::{JoinStats, Pair};
@@ -322,16 +322,15 @@ pub(crate) fn finish(
     mut stats: JoinStats,
 ) -> (PairGraph, JoinStats) {
     let graph = PairGraph::from_distinct(docs, c, fp128, distinct, tau128);
-    let exact = graph.exact_pairs();
-    let edge_pairs = |e: &Edge| graph.edge_pairs(e);
-    stats.exact_pairs = exact
-        + graph
+    stats.pairs = graph.pair_count();
+    // Pairs at 64-bit distance 0: all of them but those of the edges at a positive distance.
+    stats.exact_pairs = stats.pairs
+        - graph
             .edges
             .iter()
-            .filter(|e| e.d64 == 0)
-            .map(edge_pairs)
+            .filter(|e| e.d64 > 0)
+            .map(|e| graph.edge_pairs(e))
             .sum::<u64>();
-    stats.pairs = exact + graph.edges.iter().map(edge_pairs).sum::<u64>();
     (graph, stats)
 }
 

@@ -218,7 +218,7 @@ pub(crate) fn cuts(values: &[u64], mask: u64, pieces: usize) -> Vec<usize> {
 /// of a binary search.
 pub(crate) struct Positions<'a, T> {
     values: &'a [T],
-    /// Bits of `T` below the indexed top bits.
+    /// Bits below the indexed top bits of the width the largest value uses.
     shift: u32,
     /// Values whose top bits are below `t` come before `first[t]`.
     first: Vec<u32>,
