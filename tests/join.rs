@@ -276,3 +276,45 @@ fn bench_reports_the_pairs_that_join_finds_on_the_same_fingerprints() {
         "{report}"
     );
 }
+
+#[test]
+fn graph_pairs_cover_every_unit_across_blocks() {
+    use neardup::join::graph::{Edge, PairGraph};
+    // More units than one block of the parallel unit scan, most of them single documents.
+    let mut rng = neardup::synth::SplitMix64(8);
+    let mut starts = vec![0u32];
+    while starts.len() < 200_000 {
+        let k = [1, 1, 1, 1, 1, 2, 3][rng.below(7) as usize];
+        starts.push(starts.last().unwrap() + k);
+    }
+    let docs = *starts.last().unwrap();
+    let edges = vec![Edge {
+        u: 3,
+        v: 150_000,
+        d64: 2,
+        d128: 5,
+        pad: [0; 2],
+    }];
+    let g = PairGraph {
+        docs,
+        members: (0..docs).collect(),
+        starts,
+        edges,
+    };
+    let want: Vec<u32> = (0..g.units() as u32)
+        .filter(|u| g.unit(*u).len() > 1)
+        .collect();
+    assert!(
+        want.iter().any(|u| *u > 1 << 17),
+        "units past the first blocks"
+    );
+    assert_eq!(g.multi_units(), want);
+    let mut all = Vec::new();
+    g.for_each_pair(|p| all.push(p));
+    all.sort_unstable();
+    assert_eq!(g.pairs(), all);
+    assert_eq!(g.pair_count(), all.len() as u64);
+    let odd = g.pairs_where(|a, b| (a ^ b) & 1 == 1);
+    all.retain(|p| (p.a ^ p.b) & 1 == 1);
+    assert_eq!(odd, all);
+}

@@ -269,6 +269,21 @@ impl PairGraph {
         &self.members[self.starts[u as usize] as usize..self.starts[u as usize + 1] as usize]
     }
 
+    /// Units of two or more members, ascending; found in parallel, a block of units at a
+    /// time (most units are single documents).
+    pub fn multi_units(&self) -> Vec<u32> {
+        const BLOCK: usize = 1 << 16;
+        let (n, s) = (self.units(), &self.starts);
+        (0..n.div_ceil(BLOCK))
+            .into_par_iter()
+            .flat_map_iter(|b| {
+                (b * BLOCK..(b * BLOCK + BLOCK).min(n))
+                    .filter(|&u| s[u + 1] - s[u] > 1)
+                    .map(|u| u as u32)
+            })
+            .collect()
+    }
+
     /// Links that connect each unit: its first member with each other member (k - 1 for a
     /// unit of k, standing for its k(k-1)/2 pairs).
     pub fn unit_links(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
@@ -330,10 +345,9 @@ impl PairGraph {
     /// parallel.
     pub fn pairs_where(&self, keep: impl Fn(u32, u32) -> bool + Sync) -> Vec<Pair> {
         let mut out: Vec<Pair> = self
-            .starts
-            .par_windows(2)
-            .filter(|w| w[1] - w[0] > 1)
-            .flat_map_iter(|w| unit_doc_pairs(&self.members[w[0] as usize..w[1] as usize]))
+            .multi_units()
+            .par_iter()
+            .flat_map_iter(|&u| unit_doc_pairs(self.unit(u)))
             .filter(|p| keep(p.a, p.b))
             .collect();
         out.par_extend(
