@@ -11,7 +11,6 @@ use super::output::{self, tsv_field};
 use super::{pipeline, Outcome};
 use crate::fingerprint::store::Corpus;
 use crate::join::graph::PairGraph;
-use crate::join::order::Positions;
 
 /// Runs the command.
 pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
@@ -54,9 +53,8 @@ fn write_tsv(
     }
     // Ids are looked up once per document, in document order (the id columns are read front
     // to back rather than at random), and lines are formatted in parallel batches.
-    let mut docs: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
-    docs.par_sort_unstable();
-    docs.dedup();
+    let set = DocSet::new(g.docs, &pairs);
+    let docs = set.docs();
     // Copied into compact buffers (in parallel, a block of documents each), so formatting
     // reads them rather than the mapped column.
     const BLOCK: usize = 4096;
@@ -72,9 +70,8 @@ fn write_tsv(
             (text, ends)
         })
         .collect();
-    let at = Positions::new(&docs);
     let id = |d: u32| {
-        let i = at.of(d);
+        let i = set.rank(d);
         let (text, ends) = &blocks[i / BLOCK];
         &text[ends[i % BLOCK]..ends[i % BLOCK + 1]]
     };
@@ -107,6 +104,59 @@ fn write_tsv(
     Ok(pairs.len() as u64)
 }
 
+/// The documents of a list of pairs, as a bitmap over the corpus with a running count per
+/// word: listing them in order and finding one's place among them need no sort or search.
+struct DocSet {
+    bits: Vec<u64>,
+    /// Documents in the words before each word.
+    before: Vec<u32>,
+}
+
+impl DocSet {
+    /// The documents of `pairs`, below `docs`.
+    fn new(docs: u32, pairs: &[crate::join::Pair]) -> DocSet {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        let words: Vec<AtomicU64> = (0..(docs as usize).div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        pairs.par_chunks(1 << 14).for_each(|c| {
+            for p in c {
+                for d in [p.a, p.b] {
+                    words[d as usize / 64].fetch_or(1 << (d % 64), Relaxed);
+                }
+            }
+        });
+        let bits: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
+        let mut before = Vec::with_capacity(bits.len());
+        let mut n = 0u32;
+        for w in &bits {
+            before.push(n);
+            n += w.count_ones();
+        }
+        DocSet { bits, before }
+    }
+
+    /// The documents, ascending.
+    fn docs(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (i, &w) in self.bits.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                out.push(i as u32 * 64 + w.trailing_zeros());
+                w &= w - 1;
+            }
+        }
+        out
+    }
+
+    /// The place of document `d` (one of the set) in [`DocSet::docs`].
+    #[inline]
+    fn rank(&self, d: u32) -> usize {
+        let (w, b) = (d as usize / 64, d % 64);
+        self.before[w] as usize + (self.bits[w] & ((1u64 << b) - 1)).count_ones() as usize
+    }
+}
+
 /// Appends `n` in decimal.
 fn decimal(out: &mut Vec<u8>, n: u8) {
     if n >= 100 {
@@ -120,6 +170,24 @@ fn decimal(out: &mut Vec<u8>, n: u8) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn doc_set_lists_and_ranks_the_documents_of_pairs() {
+        use crate::join::Pair;
+        let pairs: Vec<Pair> = [(0, 5), (5, 63), (64, 200), (3, 199), (63, 64), (1000, 1001)]
+            .iter()
+            .map(|&(a, b)| Pair::new(a, b, 1, 2))
+            .collect();
+        let set = super::DocSet::new(1002, &pairs);
+        let mut want: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(set.docs(), want);
+        for (i, d) in want.iter().enumerate() {
+            assert_eq!(set.rank(*d), i, "doc {d}");
+        }
+        assert!(super::DocSet::new(0, &[]).docs().is_empty());
+    }
+
     #[test]
     fn decimal_writes_what_display_writes() {
         for n in 0..=u8::MAX {
