@@ -94,7 +94,7 @@ fn sorted_regions<R: Send>(
 ) -> Vec<R> {
     let kb = KeyBits::new(mask);
     match kb.single() {
-        Some((shift, run)) => sorted_by(values, entries, kb.bits, |v| v >> shift & run, visit),
+        Some((shift, run)) => sorted_by(values, entries, kb.bits, move |v| v >> shift & run, visit),
         None => sorted_by(values, entries, kb.bits, |v| kb.key(v), visit),
     }
 }
@@ -118,14 +118,15 @@ fn sorted_by<R: Send>(
     let gbits = order::group_bits(n, bits);
     let low = bits - gbits;
     let lowmask = if low == 0 { 0 } else { (1u64 << low) - 1 };
+    let key = &key;
     let starts = order::partition(
         values,
         entries,
         gbits,
-        |v| (key(*v) >> low) as usize,
+        move |v| (key(*v) >> low) as usize,
         |v| *v,
     );
-    let sub = |v: &u64| key(*v) & lowmask;
+    let sub = move |v: &u64| key(*v) & lowmask;
     order::regions(entries, &starts)
         .into_par_iter()
         .map_init(order::Scratch::default, |s, (base, region)| {

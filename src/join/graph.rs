@@ -86,8 +86,8 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
         &docs,
         sorted,
         gbits,
-        |d| (fp64[*d as usize] >> low) as usize,
-        |d| Keyed {
+        move |d| (fp64[*d as usize] >> low) as usize,
+        move |d| Keyed {
             v: fp64[*d as usize],
             d: *d,
             pad: 0,
@@ -103,7 +103,7 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
                 r,
                 s,
                 low,
-                |k| k.v & lowmask,
+                move |k| k.v & lowmask,
                 |t| t.sort_unstable_by_key(|k| (k.v, k.d)),
             );
             // Documents sharing a value are ordered by 128-bit value, so its units are runs.

@@ -112,13 +112,27 @@ pub(crate) fn partition<S: Sync, T: Copy + Send>(
     }
     src.par_chunks(chunk)
         .zip(per_chunk.into_par_iter())
-        .for_each(|(c, mut outs)| {
-            let mut fill = vec![0usize; ng];
+        .for_each(|(c, outs)| {
+            // The next free place and the end of each group's slice, as pointers: one load
+            // and one store of the cursor per item. The end bounds every write, so a `group`
+            // that disagreed with its count could only stop the scatter, never write outside.
+            let mut at: Vec<*mut T> = outs.iter().map(|o| o.as_ptr().cast_mut()).collect();
+            let end: Vec<*mut T> = outs
+                .iter()
+                .map(|o| o.as_ptr_range().end.cast_mut())
+                .collect();
             for s in c {
                 let g = group(s);
-                outs[g][fill[g]] = item(s);
-                fill[g] += 1;
+                let p = at[g];
+                assert!(p < end[g], "partition: group sizes changed between passes");
+                // SAFETY: `p` lies in group g's slice of this chunk (below its end, checked),
+                // a slice no other chunk holds; `outs` keeps the slices borrowed meanwhile.
+                unsafe {
+                    p.write(item(s));
+                    at[g] = p.add(1);
+                }
             }
+            drop(outs);
         });
     starts
 }
