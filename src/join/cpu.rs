@@ -108,7 +108,12 @@ fn sorted_by<R: Send>(
     visit: impl Fn(&[u64], usize) -> R + Sync,
 ) -> Vec<R> {
     let n = values.len();
-    if entries.len() != n {
+    // Every entry is overwritten below: a buffer at least this long (the collapse's, already
+    // faulted in) is cut to length, only a shorter one is replaced.
+    if entries.len() >= n {
+        entries.truncate(n);
+        entries.shrink_to_fit();
+    } else {
         *entries = vec![0; n];
     }
     let entries = &mut entries[..];
@@ -242,10 +247,11 @@ fn join_distinct(
     plan: &Plan,
     tau: u32,
     stats: &mut JoinStats,
+    mut entries: Vec<u64>,
 ) -> Vec<(u32, u32, u8)> {
     let mut found: Vec<(u64, u64, u8)> = Vec::new();
-    // One buffer for every table: its pages are touched once, not once per table.
-    let mut entries = Vec::new();
+    // One buffer for every table (`entries`, the collapse's sort buffer where given): its
+    // pages are touched once, not once per table.
     for (t, &mask) in plan.tables.iter().enumerate() {
         let earlier = &plan.tables[..t];
         join_table(values, mask, tau, earlier, &mut entries, stats, &mut found);
@@ -289,8 +295,9 @@ pub fn join_graph(
     tau: u32,
     tau128: Option<u32>,
 ) -> (PairGraph, JoinStats) {
-    let (c, mut stats) = start(fp64, fp128, docs, plan);
-    let distinct = join_distinct(&c.values, plan, tau, &mut stats);
+    let (mut c, mut stats) = start(fp64, fp128, docs, plan);
+    let scratch = std::mem::take(&mut c.scratch);
+    let distinct = join_distinct(&c.values, plan, tau, &mut stats, scratch);
     finish(fp64.len() as u32, c, fp128, &distinct, tau128, stats)
 }
 

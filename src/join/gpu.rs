@@ -166,7 +166,7 @@ pub fn join_graph(
     tau128: Option<u32>,
 ) -> Result<(PairGraph, JoinStats, GpuStats), GpuError> {
     let kernel = gpu.hamming_join()?;
-    let (c, mut stats) = start(fp64, fp128, docs, plan);
+    let (mut c, mut stats) = start(fp64, fp128, docs, plan);
     // A batch's fingerprints (8 bytes) must fit one binding; ends take 4, tiles less.
     let limit = (gpu.max_binding() / 8).min(u64::from(u32::MAX / 2)) as usize;
     let batch = cfg.batch.unwrap_or(limit).clamp(2, limit.max(2));
@@ -180,7 +180,7 @@ pub fn join_graph(
         stats: GpuStats::default(),
     };
     let mut found = Vec::new();
-    let mut entries = Vec::new();
+    let mut entries = std::mem::take(&mut c.scratch);
     for (t, &mask) in plan.tables.iter().enumerate() {
         d.earlier = plan.tables[..t].iter().map(|m| split(*m)).collect();
         let groups = runs_of(&c.values, mask, &mut entries);

@@ -56,6 +56,9 @@ pub struct Collapsed {
     pub starts: Vec<u32>,
     /// Pairs of units sharing a 64-bit value (u < v), with their 128-bit distance.
     pub same: Vec<(u32, u32, u8)>,
+    /// The collapse's sort buffer (two words a document, contents unspecified), handed on so
+    /// that the tables' sorts reuse its pages instead of faulting in fresh ones.
+    pub scratch: Vec<u64>,
 }
 
 /// A document with its 64-bit fingerprint, as the collapse sorts them.
@@ -184,13 +187,13 @@ pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
             same
         })
         .collect();
-    drop(buffer);
     Collapsed {
         values,
         value_units,
         members,
         starts: unit_starts,
         same,
+        scratch: bytemuck::allocation::cast_vec(buffer),
     }
 }
 
