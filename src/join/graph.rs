@@ -74,7 +74,7 @@ struct Keyed {
 ///
 /// The two-pass counting sort of `join::order` orders the documents by 64-bit
 /// value, carrying each document with its value (16 bytes a document): first by the top
-/// bits into regions of about a thousand, then each region, in cache and in parallel, by the
+/// bits into regions of about eight thousand, then each region, in cache and in parallel, by the
 /// rest, with ties (equal values) sorted by document and, only inside runs of equal 64-bit
 /// values (rare), by the 128-bit value, so that column's pages stay untouched otherwise.
 /// Each region then lists its distinct values and units, and the regions are stitched
