@@ -318,3 +318,28 @@ fn graph_pairs_cover_every_unit_across_blocks() {
     all.retain(|p| (p.a ^ p.b) & 1 == 1);
     assert_eq!(odd, all);
 }
+
+/// Tables that share key bits are joined from one order by the shared bits (a family): skewed
+/// values, all alike in their top 40 bits, put runs of thousands of members (split across
+/// threads) inside such families, beside short runs; the pairs are still brute force's.
+#[test]
+fn skewed_values_in_tables_that_share_key_bits_equal_brute_force() {
+    let mut rng = neardup::synth::SplitMix64(11);
+    let top = rng.next_u64() & !((1u64 << 24) - 1);
+    let mut fp: Vec<u64> = (0..3000).map(|_| top | rng.next_u64() >> 40).collect();
+    // And some spread values, with near copies of them.
+    for i in 0..1000 {
+        let v = rng.next_u64();
+        fp.push(v);
+        fp.push(v ^ (1 << (i % 64)) ^ (1 << ((i * 7) % 64)));
+    }
+    let fp128 = zeros(&fp);
+    let docs: Vec<u32> = (0..fp.len() as u32).collect();
+    for (m, tau) in [(8, 6), (9, 6), (6, 4)] {
+        let plan = pigeonhole(m, tau);
+        let want = brute_force(&fp, &fp128, &docs, tau, None);
+        let (got, stats) = join(&fp, &fp128, &docs, &plan, tau, None);
+        assert!(stats.largest_run > 1024, "no long run at m {m}");
+        assert_eq!(got, want, "{}", plan.name);
+    }
+}

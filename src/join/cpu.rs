@@ -6,6 +6,11 @@
 //! equal keys is compared with one XOR and one popcount. A pair is kept only by the first table
 //! in which it collides, so no pair is reported twice. Large runs (skewed keys: templated sites,
 //! near-empty pages) are split by rows across the pool rather than left to one thread.
+//!
+//! Consecutive tables that share key bits (pigeonhole tables keyed on several blocks: 84
+//! tables of 3 of 9 blocks at tau 6) are joined as a family: one order by the shared bits,
+//! then each run of equal shared bits is sorted by the rest of each table's key in turn while
+//! it sits in cache, so the whole-array sort is paid once per family rather than per table.
 
 use rayon::prelude::*;
 
@@ -56,7 +61,7 @@ pub fn brute_force(
 /// `entries`), and the runs of equal keys with two or more members, as ranges of `entries`
 /// (one list per region of the sort).
 pub(crate) fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<Vec<(u32, u32)>> {
-    let runs = |r: &[u64], base: usize| {
+    let runs = |r: &mut [u64], base: usize| {
         let mut out = Vec::new();
         for_runs(r, mask, |s, e| {
             out.push(((base + s) as u32, (base + e) as u32))
@@ -84,13 +89,14 @@ fn for_runs(sorted: &[u64], mask: u64, mut f: impl FnMut(usize, usize)) {
 
 /// Sorts `values` by their bits under `mask` into `entries` with the two-pass counting sort
 /// of [`order`](super::order), and calls `visit(region, offset)` on each region of the
-/// result, in parallel, while the region is in cache. Runs of equal keys never cross regions.
+/// result, in parallel, while the region is in cache (the visitor may reorder a region's runs
+/// of equal keys within themselves). Runs of equal keys never cross regions.
 /// A mask of one run of bits gets a loop specialised to a shift and a mask.
 fn sorted_regions<R: Send>(
     values: &[u64],
     entries: &mut Vec<u64>,
     mask: u64,
-    visit: impl Fn(&[u64], usize) -> R + Sync,
+    visit: impl Fn(&mut [u64], usize) -> R + Sync,
 ) -> Vec<R> {
     let kb = KeyBits::new(mask);
     match kb.single() {
@@ -105,7 +111,7 @@ fn sorted_by<R: Send>(
     entries: &mut Vec<u64>,
     bits: u32,
     key: impl Fn(u64) -> u64 + Sync,
-    visit: impl Fn(&[u64], usize) -> R + Sync,
+    visit: impl Fn(&mut [u64], usize) -> R + Sync,
 ) -> Vec<R> {
     let n = values.len();
     // Every entry is overwritten below: a buffer at least this long (the collapse's, already
@@ -203,14 +209,14 @@ fn join_table(
     stats: &mut JoinStats,
     found: &mut Vec<(u64, u64, u8)>,
 ) {
-    let scan = |r: &[u64], base: usize| Found::scan(r, base, mask, tau, earlier);
+    let scan = |r: &mut [u64], base: usize| Found::scan(r, base, mask, tau, earlier);
     // A key made of the top bits orders like the values themselves, which are sorted.
     let prefix = mask != 0 && mask.leading_ones() == mask.count_ones();
     let (parts, order): (Vec<Found>, &[u64]) = if prefix {
         let cuts = order::cuts(values, mask, rayon::current_num_threads() * 16);
         let parts = cuts
             .par_windows(2)
-            .map(|w| scan(&values[w[0]..w[1]], w[0]))
+            .map(|w| Found::scan(&values[w[0]..w[1]], w[0], mask, tau, earlier))
             .collect();
         (parts, values)
     } else {
@@ -225,19 +231,113 @@ fn join_table(
         long.append(&mut p.long);
     }
     for (s, e) in long {
-        let run = &order[s..e];
-        let mut rows: Vec<(u64, u64, u8)> = (0..run.len())
-            .into_par_iter()
-            .with_min_len(16)
-            .fold(Vec::new, |mut out, i| {
-                compare_rows(run, i..i + 1, tau, earlier, &mut out);
-                out
-            })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
-        found.append(&mut rows);
+        found.append(&mut compare_long(&order[s..e], tau, earlier));
+    }
+}
+
+/// The pairs of one long run, its rows split across the pool.
+fn compare_long(run: &[u64], tau: u32, earlier: &[u64]) -> Vec<(u64, u64, u8)> {
+    (0..run.len())
+        .into_par_iter()
+        .with_min_len(16)
+        .fold(Vec::new, |mut out, i| {
+            compare_rows(run, i..i + 1, tau, earlier, &mut out);
+            out
+        })
+        .reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        })
+}
+
+/// Consecutive tables of `tables` that share key bits, as (shared mask, table indices): at
+/// least enough bits that `n` values spread evenly leave about eight thousand or fewer in a
+/// run of equal shared bits (64 KiB, in a core's cache). Tables in no family stand alone, as
+/// a family of one whose shared mask is their own.
+pub(crate) fn families(tables: &[u64], n: usize) -> Vec<(u64, std::ops::Range<usize>)> {
+    let log = usize::BITS - n.leading_zeros();
+    let min_bits = log.saturating_sub(13).max(4);
+    let mut out = Vec::new();
+    let mut t = 0;
+    while t < tables.len() {
+        let (mut shared, mut e) = (tables[t], t + 1);
+        while e < tables.len() && (shared & tables[e]).count_ones() >= min_bits {
+            shared &= tables[e];
+            e += 1;
+        }
+        out.push((shared, t..e));
+        t = e;
+    }
+    out
+}
+
+/// Pairs of the family `(shared, range)`: the tables `range` of `plan`, which share the key
+/// bits `shared` (see [`families`]). The values are ordered once by the shared bits, then each
+/// run of equal shared bits is sorted in place by the rest of one table's key after another
+/// and scanned while it is in cache. Each table still keeps only the pairs no earlier table of
+/// the plan finds.
+fn join_family(
+    values: &[u64],
+    (shared, range): (u64, std::ops::Range<usize>),
+    plan: &Plan,
+    tau: u32,
+    entries: &mut Vec<u64>,
+    stats: &mut JoinStats,
+    found: &mut Vec<(u64, u64, u8)>,
+) {
+    let tables = &plan.tables[range.clone()];
+    let rest: Vec<KeyBits> = tables.iter().map(|m| KeyBits::new(m & !shared)).collect();
+    // Per region: what each table found, and the long runs (table, members) copied out.
+    let visit = |region: &mut [u64], _| {
+        let mut out: Vec<Found> = tables.iter().map(|_| Found::default()).collect();
+        let mut long: Vec<(usize, Vec<u64>)> = Vec::new();
+        let mut runs = Vec::new();
+        for_runs(region, shared, |s, e| runs.push((s, e)));
+        let mut scratch = order::Scratch::default();
+        for (s, e) in runs {
+            let run = &mut region[s..e];
+            for (j, kb) in rest.iter().enumerate() {
+                let key = |v: &u64| kb.key(*v);
+                order::sort_region(run, &mut scratch, kb.bits, key, |t| {
+                    t.sort_unstable_by_key(key)
+                });
+                let earlier = &plan.tables[..range.start + j];
+                let f = &mut out[j];
+                for_runs(run, tables[j], |s, e| {
+                    let len = e - s;
+                    f.runs.add_run(len as u64);
+                    if len <= SPLIT_RUN {
+                        compare_rows(&run[s..e], 0..len, tau, earlier, &mut f.pairs);
+                    } else {
+                        long.push((j, run[s..e].to_vec()));
+                    }
+                });
+            }
+        }
+        (out, long)
+    };
+    let parts = sorted_regions(values, entries, shared, visit);
+    // Table by table, so that each one's pairs and statistics are added in plan order.
+    let mut per_table: Vec<Vec<Found>> = tables.iter().map(|_| Vec::new()).collect();
+    let mut long_runs: Vec<Vec<Vec<u64>>> = tables.iter().map(|_| Vec::new()).collect();
+    for (part, long) in parts {
+        for (j, f) in part.into_iter().enumerate() {
+            per_table[j].push(f);
+        }
+        for (j, run) in long {
+            long_runs[j].push(run);
+        }
+    }
+    for (j, (parts, long)) in per_table.into_iter().zip(long_runs).enumerate() {
+        let earlier = &plan.tables[..range.start + j];
+        for mut p in parts {
+            stats.comparisons += p.runs.comparisons;
+            stats.largest_run = stats.largest_run.max(p.runs.largest_run);
+            found.append(&mut p.pairs);
+        }
+        for run in long {
+            found.append(&mut compare_long(&run, tau, earlier));
+        }
     }
 }
 
@@ -252,9 +352,30 @@ fn join_distinct(
     let mut found: Vec<(u64, u64, u8)> = Vec::new();
     // One buffer for every table (`entries`, the collapse's sort buffer where given): its
     // pages are touched once, not once per table.
-    for (t, &mask) in plan.tables.iter().enumerate() {
-        let earlier = &plan.tables[..t];
-        join_table(values, mask, tau, earlier, &mut entries, stats, &mut found);
+    for (shared, range) in families(&plan.tables, values.len()) {
+        if range.len() == 1 {
+            let t = range.start;
+            let earlier = &plan.tables[..t];
+            join_table(
+                values,
+                plan.tables[t],
+                tau,
+                earlier,
+                &mut entries,
+                stats,
+                &mut found,
+            );
+        } else {
+            join_family(
+                values,
+                (shared, range),
+                plan,
+                tau,
+                &mut entries,
+                stats,
+                &mut found,
+            );
+        }
     }
     to_indices(values, &found)
 }
@@ -354,4 +475,52 @@ pub fn join(
 ) -> (Vec<Pair>, JoinStats) {
     let (graph, stats) = join_graph(fp64, fp128, docs.to_vec(), plan, tau, tau128);
     (graph.pairs(), stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::families;
+    use crate::join::plan::{pigeonhole, random};
+
+    /// Families cover every table once, in plan order, and share enough bits for their runs.
+    #[test]
+    fn families_cover_the_plan_in_order_with_enough_shared_bits() {
+        for (n, m, tau) in [
+            (1000, 8, 6),
+            (1 << 20, 9, 6),
+            (82_500_000, 9, 6),
+            (1 << 20, 4, 3),
+        ] {
+            let plan = pigeonhole(m, tau);
+            let fams = families(&plan.tables, n);
+            let mut next = 0;
+            for (shared, range) in &fams {
+                assert_eq!(range.start, next);
+                next = range.end;
+                for t in range.clone() {
+                    assert_eq!(
+                        plan.tables[t] & shared,
+                        *shared,
+                        "shared bits outside table {t}"
+                    );
+                }
+                if range.len() > 1 {
+                    let need = (usize::BITS - n.leading_zeros()).saturating_sub(13).max(4);
+                    assert!(shared.count_ones() >= need, "{n}: {shared:#x}");
+                }
+            }
+            assert_eq!(next, plan.tables.len());
+            // Tables of several blocks do share, single blocks cannot.
+            let joined = fams.iter().filter(|(_, r)| r.len() > 1).count();
+            assert_eq!(joined > 0, m - tau as usize > 1, "{}", plan.name);
+            assert!(fams.len() < plan.tables.len() || m - tau as usize == 1);
+        }
+        // Random samples rarely share enough; whatever they share, each table is one of a family.
+        let plan = random(16, 20, 3);
+        let count: usize = families(&plan.tables, 1 << 20)
+            .iter()
+            .map(|(_, r)| r.len())
+            .sum();
+        assert_eq!(count, 20);
+    }
 }
