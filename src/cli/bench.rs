@@ -51,6 +51,12 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
             "gpu: {:.3} s in {} dispatches ({} batches, {} reruns on overflow, {} runs split); {rate:.3e} compares/s",
             g.gpu_seconds, g.dispatches, g.batches, g.reruns, g.split_runs
         );
+        println!(
+            "host: {:.3} s outside the dispatches (grouping, table orders, packing, graph); {} of {} tables ordered in families",
+            (run.seconds - g.gpu_seconds).max(0.0),
+            g.family_tables,
+            stats.tables
+        );
         match a.bound.or_else(|| known_bound(&dev.adapter().name)) {
             Some(b) => println!(
                 "bound: {b:.3e} compares/s; the dispatches reach {:.1} % of it",

@@ -71,6 +71,47 @@ pub(crate) fn runs_of(values: &[u64], mask: u64, entries: &mut Vec<u64>) -> Vec<
     sorted_regions(values, entries, mask, runs)
 }
 
+/// The first step of a family's order, for the GPU driver: the distinct fingerprints sorted
+/// by the bits `shared` into `entries`; returns the starts of the order's regions and its end
+/// (runs of equal shared bits never cross regions). [`family_runs`] then orders it by each
+/// table of the family in turn.
+pub(crate) fn family_order(values: &[u64], shared: u64, entries: &mut Vec<u64>) -> Vec<usize> {
+    let mut starts: Vec<usize> = sorted_regions(values, entries, shared, |_, base| base);
+    starts.push(values.len());
+    starts
+}
+
+/// One table of a family, for the GPU driver: every run of equal `shared` bits of the order
+/// `entries` (regions starting at `starts`, from [`family_order`]) sorted in place by the
+/// rest of the table's key `mask`, and the runs of equal keys with two or more members, as
+/// ranges of `entries` (one list per region).
+pub(crate) fn family_runs(
+    entries: &mut [u64],
+    starts: &[usize],
+    shared: u64,
+    mask: u64,
+) -> Vec<Vec<(u32, u32)>> {
+    let kb = KeyBits::new(mask & !shared);
+    order::regions(entries, starts)
+        .into_par_iter()
+        .map_init(order::Scratch::default, |scratch, (base, region)| {
+            let mut shared_runs = Vec::new();
+            for_runs(region, shared, |s, e| shared_runs.push((s, e)));
+            let mut out = Vec::new();
+            for (s, e) in shared_runs {
+                let run = &mut region[s..e];
+                let key = |v: &u64| kb.key(*v);
+                order::sort_region(run, scratch, kb.bits, key, |t| t.sort_unstable_by_key(key));
+                let at = base + s;
+                for_runs(run, mask, |a, b| {
+                    out.push(((at + a) as u32, (at + b) as u32))
+                });
+            }
+            out
+        })
+        .collect()
+}
+
 /// Calls `f(start, end)` for every run of two or more values with equal masked bits in
 /// `sorted` (sorted by those bits).
 #[inline]

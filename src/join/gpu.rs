@@ -2,14 +2,17 @@
 //! backend, with the all-pairs comparisons inside runs of equal keys done by
 //! `shaders/hamming_join.wgsl`.
 //!
-//! Per table, the CPU sorts the distinct fingerprints by key (`cpu::runs_of`) and lays the
-//! runs out back to back in batches that fit the adapter's binding limit. A run larger than a
+//! Per table, the CPU sorts the distinct fingerprints by key (`cpu::runs_of`; tables that
+//! share key bits as a family, ordered once by the shared bits and then run by run,
+//! `cpu::family_runs`) and lays the runs out back to back in batches that fit the adapter's binding limit. A run larger than a
 //! batch is cut into blocks and joined block pair by block pair, so no run is too large. When
 //! a dispatch finds more pairs than its buffer holds, the buffer is grown to the count and the
 //! batch run again (its results replace, never add to, the first attempt); past the largest
 //! buffer the adapter allows, the tiles are split in halves. No pair is lost or reported twice.
 
-use super::cpu::{count_runs, finish, runs_of, start, to_indices};
+use super::cpu::{
+    count_runs, families, family_order, family_runs, finish, runs_of, start, to_indices,
+};
 use super::graph::PairGraph;
 use super::plan::Plan;
 use super::JoinStats;
@@ -50,6 +53,8 @@ pub struct GpuStats {
     pub batches: u64,
     /// Runs too large for one batch, joined block pair by block pair.
     pub split_runs: u64,
+    /// Tables joined in a family (ordered by their shared key bits first), out of all.
+    pub family_tables: u64,
     /// Wall time of the dispatches (upload, kernel, read-back), seconds.
     pub gpu_seconds: f64,
 }
@@ -153,6 +158,38 @@ impl Driver<'_, '_> {
     }
 }
 
+impl Driver<'_, '_> {
+    /// Joins the runs `groups` of one table's order `entries`, packed into batches of at most
+    /// `batch` fingerprints; a run longer than a batch is joined block pair by block pair.
+    fn table(
+        &mut self,
+        entries: &[u64],
+        groups: &[Vec<(u32, u32)>],
+        batch: usize,
+        found: &mut Vec<(u64, u64, u8)>,
+    ) -> Result<(), GpuError> {
+        let (mut vals, mut ends) = (Vec::new(), Vec::new());
+        for &(s, e) in groups.iter().flatten() {
+            let run = &entries[s as usize..e as usize];
+            if run.len() > batch {
+                self.giant(run, batch, found)?;
+                continue;
+            }
+            if vals.len() + run.len() > batch {
+                self.batch(&vals, &ends, found)?;
+                vals.clear();
+                ends.clear();
+            }
+            vals.extend_from_slice(run);
+            ends.extend(std::iter::repeat_n(vals.len() as u32, run.len()));
+        }
+        if !vals.is_empty() {
+            self.batch(&vals, &ends, found)?;
+        }
+        Ok(())
+    }
+}
+
 /// Self-join of `docs` under `plan` on the GPU; the same result as `cpu::join_graph`.
 #[allow(clippy::too_many_arguments)]
 pub fn join_graph(
@@ -181,27 +218,25 @@ pub fn join_graph(
     };
     let mut found = Vec::new();
     let mut entries = std::mem::take(&mut c.scratch);
-    for (t, &mask) in plan.tables.iter().enumerate() {
-        d.earlier = plan.tables[..t].iter().map(|m| split(*m)).collect();
-        let groups = runs_of(&c.values, mask, &mut entries);
-        count_runs(&groups, &mut stats);
-        let (mut vals, mut ends) = (Vec::new(), Vec::new());
-        for &(s, e) in groups.iter().flatten() {
-            let run = &entries[s as usize..e as usize];
-            if run.len() > batch {
-                d.giant(run, batch, &mut found)?;
-                continue;
-            }
-            if vals.len() + run.len() > batch {
-                d.batch(&vals, &ends, &mut found)?;
-                vals.clear();
-                ends.clear();
-            }
-            vals.extend_from_slice(run);
-            ends.extend(std::iter::repeat_n(vals.len() as u32, run.len()));
-        }
-        if !vals.is_empty() {
-            d.batch(&vals, &ends, &mut found)?;
+    // Tables that share key bits are ordered once by them, then each run of equal shared
+    // bits by the rest of one table's key after another (as on the CPU backend).
+    for (shared, range) in families(&plan.tables, c.values.len()) {
+        let starts = if range.len() > 1 {
+            d.stats.family_tables += range.len() as u64;
+            family_order(&c.values, shared, &mut entries)
+        } else {
+            Vec::new()
+        };
+        for t in range.clone() {
+            let mask = plan.tables[t];
+            let groups = if range.len() > 1 {
+                family_runs(&mut entries, &starts, shared, mask)
+            } else {
+                runs_of(&c.values, mask, &mut entries)
+            };
+            count_runs(&groups, &mut stats);
+            d.earlier = plan.tables[..t].iter().map(|m| split(*m)).collect();
+            d.table(&entries, &groups, batch, &mut found)?;
         }
     }
     let distinct = to_indices(&c.values, &found);
