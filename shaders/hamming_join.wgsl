@@ -5,10 +5,12 @@
 //
 // The host sorts one table's fingerprints by key and uploads the runs of equal keys (two or
 // more members) back to back; ends[i] is one past the last member of row i's run. A tile is up
-// to WORKGROUP_SIZE consecutive rows and a span of columns: one invocation per row, the columns
-// staged through workgroup memory WORKGROUP_SIZE at a time. Row i is compared with column j
-// when i < j < ends[i], so small runs pack many to a tile and a giant run is cut into many
-// tiles. A pair is kept when its 64-bit distance is within tau and no earlier table's key bits
+// to WORKGROUP_SIZE consecutive rows and a span of columns, one invocation per row. Row i is
+// compared with column j when i < j < ends[i], so small runs pack many to a tile and a giant
+// run is cut into many tiles. A tile spanning at most DIRECT_SPAN columns (short runs) is
+// compared directly: each invocation walks only its own row's columns, read through the cache,
+// so an invocation does its row's work and no more. A wider tile (a long run) stages its
+// columns through workgroup memory WORKGROUP_SIZE at a time, each loaded once for all rows. A pair is kept when its 64-bit distance is within tau and no earlier table's key bits
 // all agree (the earlier table found it). Pairs are appended through an atomic counter; slots
 // past `capacity` are counted but not written, so the host can grow the buffer and run again.
 
@@ -39,8 +41,20 @@ struct Tile {
 @group(0) @binding(6) var<storage, read_write> pairs: array<vec2<u32>>;
 
 const WORKGROUP_SIZE: u32 = 64u;
+const DIRECT_SPAN: u32 = 256u;
 
 var<workgroup> cols: array<vec2<u32>, WORKGROUP_SIZE>;
+
+// Keeps the pair (row, j) at difference x when it is within tau and first found here.
+fn keep(row: u32, j: u32, x: vec2<u32>) {
+    let d = countOneBits(x.x) + countOneBits(x.y);
+    if (d <= params.tau && first_table(x)) {
+        let slot = atomicAdd(&count, 1u);
+        if (slot < params.capacity) {
+            pairs[slot] = vec2<u32>(row, j);
+        }
+    }
+}
 
 // True when no earlier table keys every bit where the two fingerprints differ to zero.
 fn first_table(x: vec2<u32>) -> bool {
@@ -71,6 +85,15 @@ fn main(
         me = fps[row];
         end = ends[row];
     }
+    if (tile.col_end - tile.col_start <= DIRECT_SPAN) {
+        if (live) {
+            let hi = min(end, tile.col_end);
+            for (var j = max(row + 1u, tile.col_start); j < hi; j++) {
+                keep(row, j, me ^ fps[j]);
+            }
+        }
+        return;
+    }
     for (var c0 = tile.col_start; c0 < tile.col_end; c0 += WORKGROUP_SIZE) {
         workgroupBarrier();
         let c = c0 + lid;
@@ -82,14 +105,7 @@ fn main(
         for (var k = 0u; k < n; k++) {
             let j = c0 + k;
             if (live && j > row && j < end) {
-                let x = me ^ cols[k];
-                let d = countOneBits(x.x) + countOneBits(x.y);
-                if (d <= params.tau && first_table(x)) {
-                    let slot = atomicAdd(&count, 1u);
-                    if (slot < params.capacity) {
-                        pairs[slot] = vec2<u32>(row, j);
-                    }
-                }
+                keep(row, j, me ^ cols[k]);
             }
         }
     }

@@ -79,6 +79,21 @@ fn hamming_join_bindings_and_workgroup_match_the_spec() {
         .find(|e| e.name == hamming_join::ENTRY)
         .expect("entry point");
     assert_eq!(ep.workgroup_size, [WORKGROUP_SIZE, 1, 1]);
+    // The shader's constants equal the spec's.
+    for (name, want) in [
+        ("WORKGROUP_SIZE", WORKGROUP_SIZE),
+        ("DIRECT_SPAN", hamming_join::DIRECT_SPAN),
+    ] {
+        let (_, c) = m
+            .constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no constant {name} in the shader"));
+        match m.global_expressions[c.init] {
+            naga::Expression::Literal(naga::Literal::U32(v)) => assert_eq!(v, want, "{name}"),
+            ref e => panic!("{name} is {e:?}"),
+        }
+    }
     // Struct sizes as the shader lays them out.
     for (_, ty) in m.types.iter() {
         if let naga::TypeInner::Struct { span, .. } = ty.inner {
@@ -95,12 +110,28 @@ fn hamming_join_bindings_and_workgroup_match_the_spec() {
 
 #[test]
 fn the_reference_over_tiles_finds_exactly_the_pairs_inside_runs() {
-    let (vals, ends) = runs(5, 60);
+    let (vals, ends) = runs(9, 80);
     let fps: Vec<[u32; 2]> = vals.iter().map(|v| hamming_join::split(*v)).collect();
     let earlier = [hamming_join::split(0x0000_0000_0000_FF00)];
     for span in [1, 7, 64, 4096] {
         let t = tiles(&ends, span);
         assert!(t.iter().all(|t| t.row_end - t.row_start <= WORKGROUP_SIZE));
+        if span == 4096 {
+            // Short runs are compared directly, long ones staged: both ways are checked.
+            assert!(t.iter().any(|t| t.direct()) && t.iter().any(|t| !t.direct()));
+        }
+        // Lane steps cover every comparison: no lane does more than its tile allows.
+        let inside: u64 = (0..vals.len())
+            .map(|i| u64::from(ends[i]) - i as u64 - 1)
+            .sum();
+        let lanes: u64 = t
+            .iter()
+            .map(|t| t.lane_steps(&ends) * u64::from(WORKGROUP_SIZE))
+            .sum();
+        assert!(lanes >= inside, "span {span}: {lanes} < {inside}");
+        assert!(t
+            .iter()
+            .all(|t| t.lane_steps(&ends) <= u64::from(t.col_end - t.col_start)));
         for (n_earlier, tau) in [(0, 0), (0, 4), (1, 4)] {
             let p = Params {
                 tau,

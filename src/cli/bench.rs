@@ -52,6 +52,12 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
             g.gpu_seconds, g.dispatches, g.batches, g.reruns, g.split_runs
         );
         println!(
+            "lanes: {:.1} % of the kernel's lane steps compare a pair ({} comparisons in {} lane steps)",
+            100.0 * stats.comparisons as f64 / (g.lane_steps.max(1)) as f64,
+            stats.comparisons,
+            g.lane_steps
+        );
+        println!(
             "host: {:.3} s outside the dispatches (grouping, table orders, packing, graph); {} of {} tables ordered in families",
             (run.seconds - g.gpu_seconds).max(0.0),
             g.family_tables,

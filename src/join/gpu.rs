@@ -18,7 +18,7 @@ use super::plan::Plan;
 use super::JoinStats;
 use crate::gpu::hamming::HammingJoin;
 use crate::gpu::{Gpu, GpuError};
-use crate::kernels::hamming_join::{cross_tiles, split, tiles, Tile};
+use crate::kernels::hamming_join::{cross_tiles, split, tiles, Tile, WORKGROUP_SIZE};
 
 /// Batch sizes; the defaults follow the adapter's limits, tests force tiny ones to reach the
 /// overflow and chunking paths.
@@ -55,8 +55,22 @@ pub struct GpuStats {
     pub split_runs: u64,
     /// Tables joined in a family (ordered by their shared key bits first), out of all.
     pub family_tables: u64,
+    /// Lane steps of the dispatched tiles (each tile's [`Tile::lane_steps`] times the
+    /// workgroup size, reruns not counted): with the comparisons, the share of the kernel's
+    /// lane time that compares a pair.
+    pub lane_steps: u64,
     /// Wall time of the dispatches (upload, kernel, read-back), seconds.
     pub gpu_seconds: f64,
+}
+
+/// Fingerprints as the shader reads them, (low, high) halves: on a little-endian host, the
+/// values' own bytes, with no copy.
+fn halves(vals: &[u64]) -> std::borrow::Cow<'_, [[u32; 2]]> {
+    if cfg!(target_endian = "little") {
+        std::borrow::Cow::Borrowed(bytemuck::cast_slice(vals))
+    } else {
+        std::borrow::Cow::Owned(vals.iter().map(|v| split(*v)).collect())
+    }
 }
 
 struct Driver<'a, 'g> {
@@ -115,6 +129,14 @@ impl Driver<'_, '_> {
         }
     }
 
+    /// Counts the lane steps of `tiles` (once per batch, not per rerun or split).
+    fn count_lanes(&mut self, tiles: &[Tile], ends: &[u32]) {
+        self.stats.lane_steps += tiles
+            .iter()
+            .map(|t| t.lane_steps(ends) * u64::from(WORKGROUP_SIZE))
+            .sum::<u64>();
+    }
+
     /// Joins runs laid out back to back (`vals`, with `ends`).
     fn batch(
         &mut self,
@@ -123,8 +145,9 @@ impl Driver<'_, '_> {
         found: &mut Vec<(u64, u64, u8)>,
     ) -> Result<(), GpuError> {
         self.stats.batches += 1;
-        let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+        let fps = halves(vals);
         let t = tiles(ends, self.col_span);
+        self.count_lanes(&t, ends);
         self.dispatch(vals, &fps, ends, &t, found)
     }
 
@@ -149,8 +172,9 @@ impl Driver<'_, '_> {
                 self.stats.batches += 1;
                 let vals: Vec<u64> = bp.iter().chain(bq).copied().collect();
                 let ends = vec![vals.len() as u32; vals.len()];
-                let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+                let fps = halves(&vals);
                 let t = cross_tiles(bp.len() as u32, vals.len() as u32, self.col_span);
+                self.count_lanes(&t, &ends);
                 self.dispatch(&vals, &fps, &ends, &t, found)?;
             }
         }

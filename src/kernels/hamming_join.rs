@@ -3,7 +3,9 @@
 //! The host lays one table's runs (two or more members) out back to back as `fps`, with
 //! `ends[i]` one past the end of row i's run, and cuts the rows into [`Tile`]s of at most
 //! [`WORKGROUP_SIZE`] rows and a span of columns. Row i is compared with column j when
-//! `i < j < ends[i]` and the column lies in the tile's span; a pair within `tau` that no
+//! `i < j < ends[i]` and the column lies in the tile's span. A tile of at most [`DIRECT_SPAN`]
+//! columns (short runs) is compared directly, each invocation walking only its own row's
+//! columns; a wider one stages its columns through workgroup memory for all rows at once; a pair within `tau` that no
 //! earlier table would have found is appended as (i, j). [`reference()`] is the kernel in plain
 //! Rust, loop for loop.
 
@@ -17,6 +19,10 @@ pub const SHADER: &str = "hamming_join.wgsl";
 pub const ENTRY: &str = "main";
 /// Invocations per workgroup, and the most rows a tile may hold.
 pub const WORKGROUP_SIZE: u32 = 64;
+
+/// Tiles spanning at most this many columns are compared directly (see [`Tile::direct`]).
+/// Keep in sync with the shader.
+pub const DIRECT_SPAN: u32 = 256;
 
 /// Bindings of group 0, in order. Keep in sync with the shader.
 pub const BINDINGS: [(u32, &str, BindingKind); 7] = [
@@ -64,6 +70,32 @@ pub struct Tile {
 }
 const _: () = assert!(std::mem::size_of::<Tile>() == 16);
 
+impl Tile {
+    /// Whether the kernel compares this tile directly, each invocation over its own row's
+    /// columns only, rather than staging columns through workgroup memory.
+    pub fn direct(&self) -> bool {
+        self.col_end - self.col_start <= DIRECT_SPAN
+    }
+
+    /// Column steps the tile's invocations take in the kernel: those of the busiest row for a
+    /// direct tile (lanes of a group wait for the longest), every column for a staged one. With
+    /// the pairs compared, the share of lane time that does useful work.
+    pub fn lane_steps(&self, ends: &[u32]) -> u64 {
+        if self.direct() {
+            let busiest = (self.row_start..self.row_end)
+                .map(|row| {
+                    let hi = ends[row as usize].min(self.col_end);
+                    hi.saturating_sub((row + 1).max(self.col_start))
+                })
+                .max()
+                .unwrap_or(0);
+            u64::from(busiest)
+        } else {
+            u64::from(self.col_end - self.col_start)
+        }
+    }
+}
+
 /// A fingerprint as the shader sees it: (low 32 bits, high 32 bits).
 #[inline]
 pub fn split(v: u64) -> [u32; 2] {
@@ -92,7 +124,13 @@ pub fn reference(
                 continue;
             }
             let (me, end) = (fps[row as usize], ends[row as usize]);
-            for j in tile.col_start..tile.col_end {
+            // Direct: the row's own columns; staged: every column of the span, tested.
+            let cols = if tile.direct() {
+                (row + 1).max(tile.col_start)..end.min(tile.col_end)
+            } else {
+                tile.col_start..tile.col_end
+            };
+            for j in cols {
                 if j > row && j < end {
                     let c = fps[j as usize];
                     let x = [me[0] ^ c[0], me[1] ^ c[1]];
