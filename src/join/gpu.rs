@@ -10,6 +10,8 @@
 //! batch run again (its results replace, never add to, the first attempt); past the largest
 //! buffer the adapter allows, the tiles are split in halves. No pair is lost or reported twice.
 
+use rayon::prelude::*;
+
 use super::cpu::{
     count_runs, families, family_order, family_runs, finish, runs_of, start, to_indices,
 };
@@ -132,7 +134,7 @@ impl Driver<'_, '_> {
     /// Counts the lane steps of `tiles` (once per batch, not per rerun or split).
     fn count_lanes(&mut self, tiles: &[Tile], ends: &[u32]) {
         self.stats.lane_steps += tiles
-            .iter()
+            .par_iter()
             .map(|t| t.lane_steps(ends) * u64::from(WORKGROUP_SIZE))
             .sum::<u64>();
     }
@@ -192,6 +194,17 @@ impl Driver<'_, '_> {
         batch: usize,
         found: &mut Vec<(u64, u64, u8)>,
     ) -> Result<(), GpuError> {
+        let lens: Vec<usize> = groups
+            .par_iter()
+            .map(|g| g.iter().map(|&(s, e)| (e - s) as usize).sum())
+            .collect();
+        let total: usize = lens.iter().sum();
+        if total <= batch {
+            // The usual case on a hardware adapter: the whole table is one batch, packed
+            // region by region in parallel.
+            let (vals, ends) = pack(entries, groups, &lens, total);
+            return self.batch(&vals, &ends, found);
+        }
         let (mut vals, mut ends) = (Vec::new(), Vec::new());
         for &(s, e) in groups.iter().flatten() {
             let run = &entries[s as usize..e as usize];
@@ -212,6 +225,37 @@ impl Driver<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// The runs `groups` of `entries` (one list per region, `lens[r]` members in region `r`'s
+/// runs, `total` in all) laid out back to back, with each member's end of run; filled region
+/// by region in parallel.
+fn pack(
+    entries: &[u64],
+    groups: &[Vec<(u32, u32)>],
+    lens: &[usize],
+    total: usize,
+) -> (Vec<u64>, Vec<u32>) {
+    let mut vals = vec![0u64; total];
+    let mut ends = vec![0u32; total];
+    let mut parts = Vec::with_capacity(groups.len());
+    let (mut v, mut e, mut at) = (&mut vals[..], &mut ends[..], 0usize);
+    for (g, &len) in groups.iter().zip(lens) {
+        let (vh, vt) = v.split_at_mut(len);
+        let (eh, et) = e.split_at_mut(len);
+        parts.push((g, vh, eh, at));
+        (v, e, at) = (vt, et, at + len);
+    }
+    parts.into_par_iter().for_each(|(g, vals, ends, at)| {
+        let mut k = 0;
+        for &(s, e) in g {
+            let n = (e - s) as usize;
+            vals[k..k + n].copy_from_slice(&entries[s as usize..e as usize]);
+            ends[k..k + n].fill((at + k + n) as u32);
+            k += n;
+        }
+    });
+    (vals, ends)
 }
 
 /// Self-join of `docs` under `plan` on the GPU; the same result as `cpu::join_graph`.
@@ -266,4 +310,39 @@ pub fn join_graph(
     let distinct = to_indices(&c.values, &found);
     let (graph, stats) = finish(fp64.len() as u32, c, fp128, &distinct, tau128, stats);
     Ok((graph, stats, d.stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack;
+
+    /// The parallel pack lays the runs out as one pass over them in order would.
+    #[test]
+    fn pack_equals_laying_runs_out_in_order() {
+        let entries: Vec<u64> = (0..1000u64).map(|i| i * 7919 % 1009).collect();
+        // Regions of runs (empty ones included), ranges of `entries` in order.
+        let groups: Vec<Vec<(u32, u32)>> = vec![
+            vec![(0, 2), (5, 9)],
+            vec![],
+            vec![(100, 103), (103, 140), (200, 202)],
+            vec![(998, 1000)],
+        ];
+        let lens: Vec<usize> = groups
+            .iter()
+            .map(|g| g.iter().map(|&(s, e)| (e - s) as usize).sum())
+            .collect();
+        let total = lens.iter().sum();
+        let (vals, ends) = pack(&entries, &groups, &lens, total);
+        let (mut want_vals, mut want_ends) = (Vec::new(), Vec::new());
+        for &(s, e) in groups.iter().flatten() {
+            want_vals.extend_from_slice(&entries[s as usize..e as usize]);
+            want_ends.extend(std::iter::repeat_n(
+                want_vals.len() as u32,
+                (e - s) as usize,
+            ));
+        }
+        assert_eq!(vals, want_vals);
+        assert_eq!(ends, want_ends);
+        assert_eq!(total, 50);
+    }
 }
