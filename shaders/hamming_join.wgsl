@@ -8,9 +8,13 @@
 // to WORKGROUP_SIZE consecutive rows and a span of columns, one invocation per row. Row i is
 // compared with column j when i < j < ends[i], so small runs pack many to a tile and a giant
 // run is cut into many tiles. A tile spanning at most DIRECT_SPAN columns (short runs) is
-// compared directly: each invocation walks only its own row's columns, read through the cache,
-// so an invocation does its row's work and no more. A wider tile (a long run) stages its
-// columns through workgroup memory WORKGROUP_SIZE at a time, each loaded once for all rows. A pair is kept when its 64-bit distance is within tau and no earlier table's key bits
+// compared directly: it holds up to 2 * WORKGROUP_SIZE rows, and invocation k walks the
+// columns of row start + k and of row end - 1 - k, read through the cache. A row's work falls
+// along its run (the first member has the most columns, the last none) and mirrored rows
+// pair the front of one run with the back of another, so with runs of equal length every
+// invocation has the same work. A wider tile (a long run) holds up to WORKGROUP_SIZE rows,
+// one per invocation, and stages its columns through workgroup memory WORKGROUP_SIZE at a
+// time, each loaded once for all rows. A pair is kept when its 64-bit distance is within tau and no earlier table's key bits
 // all agree (the earlier table found it). Pairs are appended through an atomic counter; slots
 // past `capacity` are counted but not written, so the host can grow the buffer and run again.
 
@@ -56,6 +60,15 @@ fn keep(row: u32, j: u32, x: vec2<u32>) {
     }
 }
 
+// Compares `row` with the columns of its run inside the tile's span.
+fn walk(row: u32, tile: Tile) {
+    let me = fps[row];
+    let hi = min(ends[row], tile.col_end);
+    for (var j = max(row + 1u, tile.col_start); j < hi; j++) {
+        keep(row, j, me ^ fps[j]);
+    }
+}
+
 // True when no earlier table keys every bit where the two fingerprints differ to zero.
 fn first_table(x: vec2<u32>) -> bool {
     for (var t = 0u; t < params.n_earlier; t++) {
@@ -78,21 +91,23 @@ fn main(
     }
     let tile = tiles[t];
     let row = tile.row_start + lid;
+    if (tile.col_end - tile.col_start <= DIRECT_SPAN) {
+        let rows = tile.row_end - tile.row_start;
+        if (lid < (rows + 1u) / 2u) {
+            walk(row, tile);
+            let mirror = tile.row_end - 1u - lid;
+            if (mirror > row) {
+                walk(mirror, tile);
+            }
+        }
+        return;
+    }
     let live = row < tile.row_end;
     var me = vec2<u32>(0u, 0u);
     var end = 0u;
     if (live) {
         me = fps[row];
         end = ends[row];
-    }
-    if (tile.col_end - tile.col_start <= DIRECT_SPAN) {
-        if (live) {
-            let hi = min(end, tile.col_end);
-            for (var j = max(row + 1u, tile.col_start); j < hi; j++) {
-                keep(row, j, me ^ fps[j]);
-            }
-        }
-        return;
     }
     for (var c0 = tile.col_start; c0 < tile.col_end; c0 += WORKGROUP_SIZE) {
         workgroupBarrier();

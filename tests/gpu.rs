@@ -6,7 +6,7 @@ use neardup::gpu::{Gpu, Selection};
 use neardup::join::cpu;
 use neardup::join::gpu::{join_graph, GpuConfig};
 use neardup::join::plan::{cheapest_exact, pigeonhole, random};
-use neardup::kernels::hamming_join::{reference, split, tiles, Params};
+use neardup::kernels::hamming_join::{reference, split, tiles, Params, WORKGROUP_SIZE};
 
 mod common;
 use common::{planted, runs};
@@ -41,6 +41,8 @@ fn the_kernel_matches_its_cpu_reference() {
         if span == 4096 {
             // Short runs are compared directly, long ones staged: both ways are checked.
             assert!(t.iter().any(|t| t.direct()) && t.iter().any(|t| !t.direct()));
+            // Direct tiles of short runs hold two rows per invocation.
+            assert!(t.iter().any(|t| t.row_end - t.row_start > WORKGROUP_SIZE));
         }
         let p = Params {
             tau,

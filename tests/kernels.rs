@@ -115,10 +115,13 @@ fn the_reference_over_tiles_finds_exactly_the_pairs_inside_runs() {
     let earlier = [hamming_join::split(0x0000_0000_0000_FF00)];
     for span in [1, 7, 64, 4096] {
         let t = tiles(&ends, span);
-        assert!(t.iter().all(|t| t.row_end - t.row_start <= WORKGROUP_SIZE));
+        assert!(t.iter().all(|t| t.row_end - t.row_start <= t.max_rows()));
+        assert!(t.iter().all(|t| t.col_end - t.col_start <= span));
         if span == 4096 {
             // Short runs are compared directly, long ones staged: both ways are checked.
             assert!(t.iter().any(|t| t.direct()) && t.iter().any(|t| !t.direct()));
+            // Direct tiles of short runs hold two rows per invocation.
+            assert!(t.iter().any(|t| t.row_end - t.row_start > WORKGROUP_SIZE));
         }
         // Lane steps cover every comparison: no lane does more than its tile allows.
         let inside: u64 = (0..vals.len())
@@ -129,9 +132,11 @@ fn the_reference_over_tiles_finds_exactly_the_pairs_inside_runs() {
             .map(|t| t.lane_steps(&ends) * u64::from(WORKGROUP_SIZE))
             .sum();
         assert!(lanes >= inside, "span {span}: {lanes} < {inside}");
-        assert!(t
-            .iter()
-            .all(|t| t.lane_steps(&ends) <= u64::from(t.col_end - t.col_start)));
+        // A lane walks at most two rows of a direct tile, one row of a staged one.
+        for t in &t {
+            let rows_per_lane = if t.direct() { 2 } else { 1 };
+            assert!(t.lane_steps(&ends) <= rows_per_lane * u64::from(t.col_end - t.col_start));
+        }
         for (n_earlier, tau) in [(0, 0), (0, 4), (1, 4)] {
             let p = Params {
                 tau,

@@ -4,8 +4,11 @@
 //! `ends[i]` one past the end of row i's run, and cuts the rows into [`Tile`]s of at most
 //! [`WORKGROUP_SIZE`] rows and a span of columns. Row i is compared with column j when
 //! `i < j < ends[i]` and the column lies in the tile's span. A tile of at most [`DIRECT_SPAN`]
-//! columns (short runs) is compared directly, each invocation walking only its own row's
-//! columns; a wider one stages its columns through workgroup memory for all rows at once; a pair within `tau` that no
+//! columns (short runs) is compared directly: it holds up to twice [`WORKGROUP_SIZE`] rows,
+//! and invocation k walks the columns of the tile's k-th row and of its k-th row from the
+//! end (the front of one run paired with the back of another, so equal runs give every
+//! invocation equal work). A wider tile holds one row per invocation and stages its columns
+//! through workgroup memory for all rows at once; a pair within `tau` that no
 //! earlier table would have found is appended as (i, j). [`reference()`] is the kernel in plain
 //! Rust, loop for loop.
 
@@ -77,19 +80,49 @@ impl Tile {
         self.col_end - self.col_start <= DIRECT_SPAN
     }
 
-    /// Column steps the tile's invocations take in the kernel: those of the busiest row for a
-    /// direct tile (lanes of a group wait for the longest), every column for a staged one. With
-    /// the pairs compared, the share of lane time that does useful work.
+    /// Most rows the tile may hold: twice the workgroup for a direct tile (two rows per
+    /// invocation), the workgroup for a staged one.
+    pub fn max_rows(&self) -> u32 {
+        if self.direct() {
+            2 * WORKGROUP_SIZE
+        } else {
+            WORKGROUP_SIZE
+        }
+    }
+
+    /// The rows invocation `lid` compares in a direct tile: the `lid`-th and the `lid`-th from
+    /// the end (one row when they meet, none past the middle).
+    pub fn direct_rows(&self, lid: u32) -> impl Iterator<Item = u32> {
+        let rows = self.row_end - self.row_start;
+        let n = if lid < rows / 2 {
+            2
+        } else {
+            usize::from(lid < rows.div_ceil(2))
+        };
+        [self.row_start + lid, self.row_end.wrapping_sub(1 + lid)]
+            .into_iter()
+            .take(n)
+    }
+
+    /// Columns of `row` a direct tile walks.
+    pub fn direct_cols(&self, row: u32, ends: &[u32]) -> std::ops::Range<u32> {
+        (row + 1).max(self.col_start)..ends[row as usize].min(self.col_end)
+    }
+
+    /// Column steps the tile's invocations take in the kernel: those of the busiest
+    /// invocation for a direct tile (lanes of a group wait for the longest), every column for a
+    /// staged one. With the pairs compared, the share of lane time that does useful work.
     pub fn lane_steps(&self, ends: &[u32]) -> u64 {
         if self.direct() {
-            let busiest = (self.row_start..self.row_end)
-                .map(|row| {
-                    let hi = ends[row as usize].min(self.col_end);
-                    hi.saturating_sub((row + 1).max(self.col_start))
+            let busiest = (0..WORKGROUP_SIZE)
+                .map(|lid| {
+                    self.direct_rows(lid)
+                        .map(|r| self.direct_cols(r, ends).len())
+                        .sum::<usize>()
                 })
                 .max()
                 .unwrap_or(0);
-            u64::from(busiest)
+            busiest as u64
         } else {
             u64::from(self.col_end - self.col_start)
         }
@@ -119,27 +152,30 @@ pub fn reference(
     let (mut pairs, mut count) = (Vec::new(), 0u32);
     for tile in &tiles[..p.n_tiles as usize] {
         for lid in 0..WORKGROUP_SIZE {
-            let row = tile.row_start + lid;
-            if row >= tile.row_end {
-                continue;
-            }
-            let (me, end) = (fps[row as usize], ends[row as usize]);
-            // Direct: the row's own columns; staged: every column of the span, tested.
-            let cols = if tile.direct() {
-                (row + 1).max(tile.col_start)..end.min(tile.col_end)
+            // Direct: up to two rows, each over its own columns; staged: one row over every
+            // column of the span, tested.
+            let rows: Vec<(u32, std::ops::Range<u32>)> = if tile.direct() {
+                tile.direct_rows(lid)
+                    .map(|r| (r, tile.direct_cols(r, ends)))
+                    .collect()
+            } else if tile.row_start + lid < tile.row_end {
+                vec![(tile.row_start + lid, tile.col_start..tile.col_end)]
             } else {
-                tile.col_start..tile.col_end
+                Vec::new()
             };
-            for j in cols {
-                if j > row && j < end {
-                    let c = fps[j as usize];
-                    let x = [me[0] ^ c[0], me[1] ^ c[1]];
-                    let d = x[0].count_ones() + x[1].count_ones();
-                    if d <= p.tau && first_table(x) {
-                        if count < p.capacity {
-                            pairs.push([row, j]);
+            for (row, cols) in rows {
+                let (me, end) = (fps[row as usize], ends[row as usize]);
+                for j in cols {
+                    if j > row && j < end {
+                        let c = fps[j as usize];
+                        let x = [me[0] ^ c[0], me[1] ^ c[1]];
+                        let d = x[0].count_ones() + x[1].count_ones();
+                        if d <= p.tau && first_table(x) {
+                            if count < p.capacity {
+                                pairs.push([row, j]);
+                            }
+                            count += 1;
                         }
-                        count += 1;
                     }
                 }
             }
@@ -149,13 +185,29 @@ pub fn reference(
 }
 
 /// Tiles covering every (row, column) pair with `row < column < ends[row]` over rows
-/// `0..ends.len()`, at most `WORKGROUP_SIZE` rows and `col_span` columns each. `ends` must be
-/// non-decreasing (runs laid out back to back).
+/// `0..ends.len()`, at most `col_span` columns and [`Tile::max_rows`] rows each: short runs
+/// in direct tiles of up to twice `WORKGROUP_SIZE` rows, long ones in tiles of
+/// `WORKGROUP_SIZE` rows cut into spans of columns. `ends` must be non-decreasing (runs laid
+/// out back to back).
 pub fn tiles(ends: &[u32], col_span: u32) -> Vec<Tile> {
     let mut out = Vec::new();
     let n = ends.len() as u32;
     let mut r = 0;
     while r < n {
+        let wide_end = (r + 2 * WORKGROUP_SIZE).min(n);
+        let span = ends[wide_end as usize - 1].saturating_sub(r + 1);
+        if span <= DIRECT_SPAN.min(col_span) {
+            if span > 0 {
+                out.push(Tile {
+                    row_start: r,
+                    row_end: wide_end,
+                    col_start: r + 1,
+                    col_end: r + 1 + span,
+                });
+            }
+            r = wide_end;
+            continue;
+        }
         let row_end = (r + WORKGROUP_SIZE).min(n);
         let col_end = ends[row_end as usize - 1];
         let mut c = r + 1;
