@@ -9,7 +9,7 @@ use neardup::join::plan::{cheapest_exact, pigeonhole, random};
 use neardup::kernels::hamming_join::{reference, split, tiles, Params, WORKGROUP_SIZE};
 
 mod common;
-use common::{planted, runs};
+use common::{planted, runs_and_a_long_one};
 
 fn gpu() -> Option<Gpu> {
     match Gpu::open(&Selection {
@@ -31,7 +31,7 @@ fn gpu() -> Option<Gpu> {
 fn the_kernel_matches_its_cpu_reference() {
     let Some(g) = gpu() else { return };
     let k = g.hamming_join().unwrap();
-    let (vals, ends) = runs(9, 80);
+    let (vals, ends) = runs_and_a_long_one(9, 80, 700);
     let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
     let earlier = [split(0xFF00_0000_0000_0000), split(0x0000_00F0_0000_0000)];
     for (span, tau, n_earlier, capacity) in

@@ -6,7 +6,7 @@ use neardup::kernels::hamming_join::{self, reference, tiles, Params, BINDINGS, W
 use neardup::kernels::BindingKind;
 
 mod common;
-use common::runs;
+use common::runs_and_a_long_one;
 use wgpu::naga;
 
 fn module(file: &str) -> (naga::Module, naga::valid::ModuleInfo) {
@@ -110,7 +110,7 @@ fn hamming_join_bindings_and_workgroup_match_the_spec() {
 
 #[test]
 fn the_reference_over_tiles_finds_exactly_the_pairs_inside_runs() {
-    let (vals, ends) = runs(9, 80);
+    let (vals, ends) = runs_and_a_long_one(9, 80, 700);
     let fps: Vec<[u32; 2]> = vals.iter().map(|v| hamming_join::split(*v)).collect();
     let earlier = [hamming_join::split(0x0000_0000_0000_FF00)];
     for span in [1, 7, 64, 4096] {

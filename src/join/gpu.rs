@@ -228,8 +228,8 @@ impl Driver<'_, '_> {
 }
 
 /// The runs `groups` of `entries` (one list per region, `lens[r]` members in region `r`'s
-/// runs, `total` in all) laid out back to back, with each member's end of run; filled region
-/// by region in parallel.
+/// runs, `total` in all) laid out back to back, each region's from the shortest to the
+/// longest, with each member's end of run; filled region by region in parallel.
 fn pack(
     entries: &[u64],
     groups: &[Vec<(u32, u32)>],
@@ -247,8 +247,11 @@ fn pack(
         (v, e, at) = (vt, et, at + len);
     }
     parts.into_par_iter().for_each(|(g, vals, ends, at)| {
+        // Runs of a region by length: a tile's runs then have about equal work per row pair.
+        let mut g = g.clone();
+        g.sort_by_key(|&(s, e)| e - s);
         let mut k = 0;
-        for &(s, e) in g {
+        for &(s, e) in &g {
             let n = (e - s) as usize;
             vals[k..k + n].copy_from_slice(&entries[s as usize..e as usize]);
             ends[k..k + n].fill((at + k + n) as u32);
@@ -316,9 +319,10 @@ pub fn join_graph(
 mod tests {
     use super::pack;
 
-    /// The parallel pack lays the runs out as one pass over them in order would.
+    /// The parallel pack lays the runs out as one pass over them would, each region's
+    /// runs from the shortest to the longest (equal lengths in order).
     #[test]
-    fn pack_equals_laying_runs_out_in_order() {
+    fn pack_lays_runs_out_by_length_region_by_region() {
         let entries: Vec<u64> = (0..1000u64).map(|i| i * 7919 % 1009).collect();
         // Regions of runs (empty ones included), ranges of `entries` in order.
         let groups: Vec<Vec<(u32, u32)>> = vec![
@@ -334,12 +338,14 @@ mod tests {
         let total = lens.iter().sum();
         let (vals, ends) = pack(&entries, &groups, &lens, total);
         let (mut want_vals, mut want_ends) = (Vec::new(), Vec::new());
-        for &(s, e) in groups.iter().flatten() {
-            want_vals.extend_from_slice(&entries[s as usize..e as usize]);
-            want_ends.extend(std::iter::repeat_n(
-                want_vals.len() as u32,
-                (e - s) as usize,
-            ));
+        for g in &groups {
+            let mut g = g.clone();
+            g.sort_by_key(|&(s, e)| e - s);
+            for (s, e) in g {
+                want_vals.extend_from_slice(&entries[s as usize..e as usize]);
+                let end = want_vals.len() as u32;
+                want_ends.extend(std::iter::repeat_n(end, (e - s) as usize));
+            }
         }
         assert_eq!(vals, want_vals);
         assert_eq!(ends, want_ends);

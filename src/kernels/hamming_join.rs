@@ -194,17 +194,35 @@ pub fn tiles(ends: &[u32], col_span: u32) -> Vec<Tile> {
     let n = ends.len() as u32;
     let mut r = 0;
     while r < n {
-        let wide_end = (r + 2 * WORKGROUP_SIZE).min(n);
-        let span = ends[wide_end as usize - 1].saturating_sub(r + 1);
-        if span <= DIRECT_SPAN.min(col_span) {
-            if span > 0 {
+        // Whole runs (or the rest of one) while they fit a direct tile: cut at run ends, the
+        // mirrored rows of runs of equal length have equal work together.
+        let most = (2 * WORKGROUP_SIZE).min(DIRECT_SPAN.min(col_span) + 1);
+        let mut e = r;
+        while e < n && ends[e as usize] - r <= most {
+            e = ends[e as usize];
+        }
+        if e > r {
+            if e - r > 1 {
                 out.push(Tile {
                     row_start: r,
-                    row_end: wide_end,
+                    row_end: e,
                     col_start: r + 1,
-                    col_end: r + 1 + span,
+                    col_end: e,
                 });
             }
+            r = e;
+            continue;
+        }
+        // The next rows of a longer run, while its columns are few enough to walk directly.
+        let wide_end = (r + 2 * WORKGROUP_SIZE).min(n);
+        let span = ends[wide_end as usize - 1] - (r + 1);
+        if span <= DIRECT_SPAN.min(col_span) {
+            out.push(Tile {
+                row_start: r,
+                row_end: wide_end,
+                col_start: r + 1,
+                col_end: r + 1 + span,
+            });
             r = wide_end;
             continue;
         }

@@ -189,6 +189,19 @@ pub fn planted(n_random: usize, seed: u64) -> (Vec<u64>, Vec<[u64; 2]>) {
     (fp, fp128)
 }
 
+/// [`runs`], then one run of `long` near copies of one value (staged tiles in the kernel).
+#[allow(dead_code)]
+pub fn runs_and_a_long_one(seed: u64, n_runs: usize, long: usize) -> (Vec<u64>, Vec<u32>) {
+    let (mut vals, mut ends) = runs(seed, n_runs);
+    let mut rng = neardup::synth::SplitMix64(seed ^ 0x5eed);
+    let base = rng.next_u64();
+    for _ in 0..long {
+        vals.push(base ^ (1 << rng.below(64)) ^ (1 << rng.below(64)));
+    }
+    ends.extend(std::iter::repeat_n(vals.len() as u32, long));
+    (vals, ends)
+}
+
 /// Runs of random lengths (some over a tile's rows and span) laid out back to back.
 pub fn runs(seed: u64, n_runs: usize) -> (Vec<u64>, Vec<u32>) {
     let mut rng = neardup::synth::SplitMix64(seed);
