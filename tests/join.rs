@@ -4,7 +4,7 @@ use neardup::join::cpu::{brute_force, join};
 use neardup::join::plan::{cheapest_exact, pigeonhole, random, random_recall};
 
 mod common;
-use common::{ok, planted, zeros};
+use common::{neardup, ok, planted, stderr, zeros};
 
 /// Random fingerprints with planted clusters: copies at exact distances 0..=10 from a base,
 /// a giant group of identical values, and near-identical variants.
@@ -168,6 +168,20 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
         };
         assert!(!want.is_empty() || tau == 0);
         assert_eq!(strip(parse(&tsv)), want, "tau {tau}");
+        // A plan of more blocks than the planner's, asked for, finds the same pairs.
+        let blocks = (tau + 3).to_string();
+        let forced = ok(&[
+            "join",
+            &s0.to_string_lossy(),
+            &s1.to_string_lossy(),
+            "--tau",
+            &tau.to_string(),
+            "--blocks",
+            &blocks,
+            "-o",
+            "-",
+        ]);
+        assert_eq!(parse(&forced), parse(&tsv), "tau {tau}, {blocks} blocks");
         let tsv = ok(&[
             "join",
             "-q",
@@ -180,6 +194,22 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
             "-",
         ]);
         assert_eq!(strip(parse(&tsv)), cross, "cross tau {tau}");
+    }
+    // Plans that cannot be exact, or are too large, are refused with the reason.
+    for (blocks, why) in [("3", "needs 4 to 64 blocks"), ("40", "more than 5000")] {
+        let o = neardup(&[
+            "join",
+            "-q",
+            &s0.to_string_lossy(),
+            "--tau",
+            "3",
+            "--blocks",
+            blocks,
+            "-o",
+            "-",
+        ]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
     }
 }
 

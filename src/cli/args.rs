@@ -280,6 +280,10 @@ pub struct JoinOpts {
     /// Exact pigeonhole tables (every pair), or random bit samples (Chuweb21D Algorithm 3).
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     pub method: Method,
+    /// Blocks of the exact pigeonhole plan (tables keyed on all but tau of them), instead of
+    /// the planner's cheapest for the corpus size; for tuning and benchmarks.
+    #[arg(long, value_name = "M")]
+    pub blocks: Option<usize>,
     /// Key bits per random table.
     #[arg(long, default_value_t = 16)]
     pub bits: u32,

@@ -23,9 +23,24 @@ pub fn make_plan(o: &JoinOpts, n: usize, tau: u32, quiet: bool) -> anyhow::Resul
     anyhow::ensure!(tau < 32, "tau must be below 32");
     anyhow::ensure!((1..=64).contains(&o.bits), "--bits must be 1..=64");
     anyhow::ensure!(o.iterations > 0, "--iterations must be at least 1");
-    let p = match o.method {
-        Method::Exact => plan::cheapest_exact(n, tau),
-        Method::Random => plan::random(o.bits, o.iterations, o.seed),
+    let p = match (o.method, o.blocks) {
+        (Method::Exact, None) => plan::cheapest_exact(n, tau),
+        (Method::Exact, Some(m)) => {
+            anyhow::ensure!(
+                m > tau as usize && m <= 64,
+                "--blocks {m}: an exact plan at tau {tau} needs {} to 64 blocks",
+                tau + 1
+            );
+            let tables = plan::binomial(m, tau as usize);
+            anyhow::ensure!(
+                tables <= plan::MAX_TABLES,
+                "--blocks {m}: {tables} tables at tau {tau}, more than {}",
+                plan::MAX_TABLES
+            );
+            plan::pigeonhole(m, tau)
+        }
+        (Method::Random, Some(_)) => anyhow::bail!("--blocks applies to --method exact only"),
+        (Method::Random, None) => plan::random(o.bits, o.iterations, o.seed),
     };
     if !quiet {
         eprintln!("plan: {}", p.name);

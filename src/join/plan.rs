@@ -99,7 +99,7 @@ pub fn cost(plan: &Plan, n: usize) -> f64 {
 }
 
 /// Most tables an exact plan may have.
-const MAX_TABLES: f64 = 5000.0;
+pub const MAX_TABLES: f64 = 5000.0;
 
 /// [`cost`] of [`pigeonhole`]`(m, tau)` without building it: a table keyed on `k = m - tau`
 /// blocks, `j` of them among the `64 % m` one bit larger, has `k * (64 / m) + j` key bits, and
