@@ -91,7 +91,7 @@ pub(crate) fn family_runs(
     shared: u64,
     mask: u64,
 ) -> Vec<Vec<(u32, u32)>> {
-    let kb = KeyBits::new(mask & !shared);
+    let kb = &KeyBits::new(mask & !shared);
     order::regions(entries, starts)
         .into_par_iter()
         .map_init(order::Scratch::default, |scratch, (base, region)| {
@@ -100,8 +100,7 @@ pub(crate) fn family_runs(
             let mut out = Vec::new();
             for (s, e) in shared_runs {
                 let run = &mut region[s..e];
-                let key = |v: &u64| kb.key(*v);
-                order::sort_region(run, scratch, kb.bits, key, |t| t.sort_unstable_by_key(key));
+                sort_by_bits(run, scratch, kb);
                 let at = base + s;
                 for_runs(run, mask, |a, b| {
                     out.push(((at + a) as u32, (at + b) as u32))
@@ -110,6 +109,13 @@ pub(crate) fn family_runs(
             out
         })
         .collect()
+}
+
+/// Sorts a run of a family's order (equal shared bits) in place by the rest of one table's
+/// key, `kb`.
+fn sort_by_bits(run: &mut [u64], scratch: &mut order::Scratch<u64>, kb: &KeyBits) {
+    let key = |v: &u64| kb.key(*v);
+    order::sort_region(run, scratch, kb.bits, key, |t| t.sort_unstable_by_key(key));
 }
 
 /// Calls `f(start, end)` for every run of two or more values with equal masked bits in
@@ -338,10 +344,7 @@ fn join_family(
         for (s, e) in runs {
             let run = &mut region[s..e];
             for (j, kb) in rest.iter().enumerate() {
-                let key = |v: &u64| kb.key(*v);
-                order::sort_region(run, &mut scratch, kb.bits, key, |t| {
-                    t.sort_unstable_by_key(key)
-                });
+                sort_by_bits(run, &mut scratch, kb);
                 let earlier = &plan.tables[..range.start + j];
                 let f = &mut out[j];
                 for_runs(run, tables[j], |s, e| {

@@ -4,8 +4,8 @@
 //!
 //! Per table, the CPU sorts the distinct fingerprints by key (`cpu::runs_of`; tables that
 //! share key bits as a family, ordered once by the shared bits and then run by run,
-//! `cpu::family_runs`) and lays the runs out back to back in batches that fit the adapter's binding limit. A run larger than a
-//! batch is cut into blocks and joined block pair by block pair, so no run is too large. When
+//! `cpu::family_runs`) and lays the runs out back to back in batches that fit the adapter's
+//! binding limit. A run larger than a batch is cut into blocks and joined block pair by block pair, so no run is too large. When
 //! a dispatch finds more pairs than its buffer holds, the buffer is grown to the count and the
 //! batch run again (its results replace, never add to, the first attempt); past the largest
 //! buffer the adapter allows, the tiles are split in halves. No pair is lost or reported twice.
@@ -182,9 +182,7 @@ impl Driver<'_, '_> {
         }
         Ok(())
     }
-}
 
-impl Driver<'_, '_> {
     /// Joins the runs `groups` of one table's order `entries`, packed into batches of at most
     /// `batch` fingerprints; a run longer than a batch is joined block pair by block pair.
     fn table(
