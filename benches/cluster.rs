@@ -9,7 +9,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use neardup::cluster::{clusters_at, sweep, Axis, Dsu, SeqDsu};
 use neardup::join::cpu::join_graph;
 use neardup::join::plan::cheapest_exact;
-use neardup::synth::{planted_fingerprints, SplitMix64};
+use neardup::join::{JoinInput, JoinSpec};
+use neardup::base::rng::SplitMix64;
+use neardup::synth::planted_fingerprints;
 
 // The allocator the binary runs with, so the join's buffers get the same pages.
 #[global_allocator]
@@ -57,20 +59,20 @@ fn union_find(c: &mut Criterion) {
 fn sweep_vs_single(c: &mut Criterion) {
     let docs = 1_000_000;
     let (fp, fp128) = planted_fingerprints(docs, 0.2, 8, 7);
-    let ids: Vec<u32> = (0..docs as u32).collect();
-    let plan = cheapest_exact(docs, 6);
+    let spec = JoinSpec::new(cheapest_exact(docs, 6), 6, None).expect("a valid spec");
+    let input = JoinInput::all(&fp, &fp128);
     let mut g = c.benchmark_group("sweep_1M");
     g.sample_size(10);
     g.throughput(Throughput::Elements(docs as u64));
     g.bench_function("join_and_clusters_at_tau6", |b| {
         b.iter(|| {
-            let (graph, _) = join_graph(&fp, &fp128, ids.clone(), &plan, 6, None);
+            let (graph, _) = join_graph(input.clone(), &spec);
             clusters_at(&graph, |e| e.d64 <= 6).labels()
         })
     });
     g.bench_function("join_and_sweep_tau0to6", |b| {
         b.iter(|| {
-            let (graph, _) = join_graph(&fp, &fp128, ids.clone(), &plan, 6, None);
+            let (graph, _) = join_graph(input.clone(), &spec);
             sweep(&graph, Axis::D64, 6).0
         })
     });

@@ -11,6 +11,7 @@ use neardup::gpu::{Gpu, Selection};
 use neardup::join::cpu::join_graph;
 use neardup::join::gpu::{self, GpuConfig};
 use neardup::join::plan::cheapest_exact;
+use neardup::join::{JoinInput, JoinSpec};
 use neardup::synth::planted_fingerprints;
 
 // The allocator the binary runs with, so the join's buffers get the same pages.
@@ -22,11 +23,11 @@ fn joins(c: &mut Criterion) {
     g.sample_size(10);
     for (docs, tau) in [(1_000_000usize, 3u32), (200_000, 6)] {
         let (fp, fp128) = planted_fingerprints(docs, 0.1, 8, 7);
-        let ids: Vec<u32> = (0..docs as u32).collect();
-        let plan = cheapest_exact(docs, tau);
+        let spec = JoinSpec::new(cheapest_exact(docs, tau), tau, None).expect("a valid spec");
+        let input = JoinInput::all(&fp, &fp128);
         g.throughput(Throughput::Elements(docs as u64));
         g.bench_function(format!("cpu_tau{tau}_{}k", docs / 1000), |b| {
-            b.iter(|| join_graph(&fp, &fp128, ids.clone(), &plan, tau, None).1)
+            b.iter(|| join_graph(input.clone(), &spec).1)
         });
         if tau != 6 {
             continue;
@@ -41,7 +42,7 @@ fn joins(c: &mut Criterion) {
                 g.bench_function(name, |b| {
                     b.iter(|| {
                         let cfg = GpuConfig::default();
-                        gpu::join_graph(&dev, &cfg, &fp, &fp128, ids.clone(), &plan, tau, None)
+                        gpu::join_graph(&dev, &cfg, input.clone(), &spec)
                             .expect("GPU join")
                             .1
                     })

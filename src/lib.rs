@@ -8,6 +8,7 @@
 //! stages into the `neardup` commands.
 
 pub mod alloc;
+pub mod base;
 pub mod cli;
 pub mod cluster;
 pub mod corpus;

@@ -1,11 +1,10 @@
 //! Dirty crawl data: every case is counted and skipped (or repaired), never a panic, and
 //! messages name the shard and the offset.
 
-mod common;
 
 use std::fs;
 
-use common::*;
+use crate::common::*;
 use neardup::fingerprint::store::{flags, Store};
 
 fn skipped(store: &Store, reason: &str) -> u64 {
@@ -60,7 +59,7 @@ fn garbage_between_records_and_wrong_content_length() {
         page(2, 40)
     );
     // Declared length 100 bytes short of the truth, as in some ClueWeb09 records.
-    data.extend(common::record_with_length(
+    data.extend(crate::common::record_with_length(
         "WARC/1.0",
         "\r\n",
         &[("WARC-Type", "response"), ("WARC-Record-ID", "<urn:b>")],

@@ -3,15 +3,14 @@
 //! representatives, and the pairs file.
 
 use neardup::cluster::{clusters_at, sweep, Axis, Clusters, Dsu, Level, Representative, SeqDsu};
-use neardup::join::cpu::{brute_force, join_graph};
+use neardup::join::reference::brute_force;
 use neardup::join::graph::PairGraph;
 use neardup::join::pairs_file::{self, JoinParams};
 use neardup::join::plan::cheapest_exact;
 use neardup::join::Pair;
 use proptest::prelude::*;
 
-mod common;
-use common::planted;
+use crate::common::{cpu_graph, planted};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -83,15 +82,7 @@ fn assert_level(l: &Level, n: usize, pairs: &[Pair]) -> u64 {
 }
 
 fn graph(fp: &[u64], fp128: &[[u64; 2]], docs: &[u32], tau: u32, tau128: Option<u32>) -> PairGraph {
-    join_graph(
-        fp,
-        fp128,
-        docs.to_vec(),
-        &cheapest_exact(docs.len(), tau),
-        tau,
-        tau128,
-    )
-    .0
+    cpu_graph(fp, fp128, docs, &cheapest_exact(docs.len(), tau), tau, tau128).0
 }
 
 #[test]

@@ -4,8 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::{neardup, ok, stderr};
+use crate::common::{neardup, ok, stderr};
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -181,16 +180,16 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
 fn short_documents_are_listed_as_excluded_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let mut warc = Vec::new();
-    let long = common::page(1, 200);
+    let long = crate::common::page(1, 200);
     for i in 0..4 {
-        warc.extend(common::response(
+        warc.extend(crate::common::response(
             &format!("urn:long-{i}"),
             "http://a/",
             &long,
         ));
     }
     for i in 0..3 {
-        warc.extend(common::response(
+        warc.extend(crate::common::response(
             &format!("urn:short-{i}"),
             "http://b/",
             "<p>tiny page</p>",
@@ -228,16 +227,16 @@ fn join_writes_collapsed_groups_and_a_reusable_pairs_file() {
     let dir = tempfile::tempdir().unwrap();
     let mut warc = Vec::new();
     for i in 0..4 {
-        warc.extend(common::response(
+        warc.extend(crate::common::response(
             &format!("urn:x-{i}"),
             "http://a/",
-            &common::page(9, 120),
+            &crate::common::page(9, 120),
         ));
     }
-    warc.extend(common::response(
+    warc.extend(crate::common::response(
         "urn:y",
         "http://a/",
-        &common::page(10, 120),
+        &crate::common::page(10, 120),
     ));
     let shard = dir.path().join("x.warc");
     std::fs::write(&shard, &warc).unwrap();

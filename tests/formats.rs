@@ -1,11 +1,10 @@
 //! Input formats, store contents, export formats and reproducibility, through the binary.
 
-mod common;
 
 use std::fs;
 use std::io::Write;
 
-use common::*;
+use crate::common::*;
 use neardup::fingerprint::store::Store;
 
 #[test]

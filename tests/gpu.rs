@@ -3,13 +3,35 @@
 //! adapter the tests say so and pass, unless `NEARDUP_REQUIRE_GPU=1`, when they fail.
 
 use neardup::gpu::{Gpu, Selection};
-use neardup::join::cpu;
-use neardup::join::gpu::{join_graph, GpuConfig};
+use neardup::join::gpu::{join_graph, GpuConfig, GpuStats};
+use neardup::join::graph::PairGraph;
+use neardup::join::plan::Plan;
+use neardup::join::{JoinInput, JoinSpec, JoinStats};
 use neardup::join::plan::{cheapest_exact, pigeonhole, random};
 use neardup::kernels::hamming_join::{reference, split, tiles, Params, WORKGROUP_SIZE};
 
-mod common;
-use common::{planted, runs_and_a_long_one};
+use crate::common::{cpu_graph, planted, runs_and_a_long_one};
+
+/// The GPU join of `docs` under `plan` at `tau` (and `tau128`).
+#[allow(clippy::too_many_arguments)]
+fn gpu_graph(
+    g: &Gpu,
+    cfg: &GpuConfig,
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    docs: &[u32],
+    plan: &Plan,
+    tau: u32,
+    tau128: Option<u32>,
+) -> (PairGraph, JoinStats, GpuStats) {
+    let spec = JoinSpec::new(plan.clone(), tau, tau128).unwrap();
+    let input = JoinInput {
+        fp64,
+        fp128,
+        docs: docs.to_vec(),
+    };
+    join_graph(g, cfg, input, &spec).unwrap()
+}
 
 fn gpu() -> Option<Gpu> {
     match Gpu::open(&Selection {
@@ -107,7 +129,7 @@ fn gpu_joins_equal_cpu_joins_pair_for_pair() {
             cheapest_exact(docs.len(), tau),
             pigeonhole(tau as usize + 1, tau),
             pigeonhole(tau as usize + 2, tau),
-            random(16, 8, 3),
+            random(16, 8, 3, tau),
         ] {
             // Consecutive tables sharing 4 or more key bits are ordered as a family (at this
             // size); they must give the same pairs as table by table.
@@ -115,10 +137,10 @@ fn gpu_joins_equal_cpu_joins_pair_for_pair() {
                 .tables
                 .windows(2)
                 .any(|w| (w[0] & w[1]).count_ones() >= 4);
-            let (want, ws) = cpu::join_graph(&fp, &fp128, docs.clone(), &plan, tau, Some(12));
+            let (want, ws) = cpu_graph(&fp, &fp128, &docs, &plan, tau, Some(12));
             for (name, cfg) in &cfgs {
                 let (got, gs, drv) =
-                    join_graph(&g, cfg, &fp, &fp128, docs.clone(), &plan, tau, Some(12)).unwrap();
+                    gpu_graph(&g, cfg, &fp, &fp128, &docs, &plan, tau, Some(12));
                 assert_eq!(
                     got.pairs(),
                     want.pairs(),
@@ -149,13 +171,13 @@ fn empty_and_trivial_inputs() {
     let Some(g) = gpu() else { return };
     let plan = cheapest_exact(10, 3);
     let cfg = GpuConfig::default();
-    let (e, s, _) = join_graph(&g, &cfg, &[], &[], vec![], &plan, 3, None).unwrap();
+    let (e, s, _) = gpu_graph(&g, &cfg, &[], &[], &[], &plan, 3, None);
     assert_eq!((e.pair_count(), s.pairs), (0, 0));
     let fp = [7u64, 7, 6, 1 << 40];
     let fp128 = [[0u64; 2]; 4];
-    let (got, _, _) = join_graph(&g, &cfg, &fp, &fp128, vec![0, 1, 2, 3], &plan, 0, None).unwrap();
+    let (got, _, _) = gpu_graph(&g, &cfg, &fp, &fp128, &[0, 1, 2, 3], &plan, 0, None);
     assert_eq!(got.pairs().len(), 1);
-    let (got, _, _) = join_graph(&g, &cfg, &fp, &fp128, vec![0, 1, 2, 3], &plan, 1, None).unwrap();
+    let (got, _, _) = gpu_graph(&g, &cfg, &fp, &fp128, &[0, 1, 2, 3], &plan, 1, None);
     assert_eq!(got.pairs().len(), 3);
 }
 
@@ -168,10 +190,10 @@ fn the_join_command_gives_the_same_pairs_on_both_backends() {
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
     let store = dir.path().join("s");
     let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
-    common::ok(&["-q", "fingerprint", &s(&sample), "-o", &s(&store)]);
+    crate::common::ok(&["-q", "fingerprint", &s(&sample), "-o", &s(&store)]);
     for tau in ["0", "5"] {
         let run = |backend: &str| {
-            common::ok(&[
+            crate::common::ok(&[
                 "-q",
                 "join",
                 &s(&store),
@@ -187,12 +209,12 @@ fn the_join_command_gives_the_same_pairs_on_both_backends() {
         assert!(cpu.lines().count() > 1);
         assert_eq!(run("gpu"), cpu, "tau {tau}");
     }
-    let out = common::neardup(&["gpus", "--json"]);
+    let out = crate::common::neardup(&["gpus", "--json"]);
     assert!(out.status.success());
     let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(!list.as_array().unwrap().is_empty());
     // An adapter name that matches nothing is an error naming the fix, not a panic.
-    let out = common::neardup(&[
+    let out = crate::common::neardup(&[
         "join",
         &s(&store),
         "--backend",
@@ -204,9 +226,9 @@ fn the_join_command_gives_the_same_pairs_on_both_backends() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        common::stderr(&out).contains("neardup gpus"),
+        crate::common::stderr(&out).contains("neardup gpus"),
         "{}",
-        common::stderr(&out)
+        crate::common::stderr(&out)
     );
 }
 

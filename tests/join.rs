@@ -1,10 +1,9 @@
 //! The Hamming join against brute force, on planted near-duplicates, at every tau in 0..=8.
 
-use neardup::join::cpu::{brute_force, join};
+use neardup::join::reference::brute_force;
 use neardup::join::plan::{cheapest_exact, pigeonhole, random, random_recall};
 
-mod common;
-use common::{neardup, ok, planted, stderr, zeros};
+use crate::common::{cpu_join as join, neardup, ok, planted, stderr, zeros};
 
 /// Random fingerprints with planted clusters: copies at exact distances 0..=10 from a base,
 /// a giant group of identical values, and near-identical variants.
@@ -76,7 +75,7 @@ fn random_plans_report_each_pair_once_and_meet_their_recall() {
     let truth = brute_force(&fp, &zeros(&fp), &docs, tau, None);
     let (mut found, mut expected) = (0.0, 0.0);
     for seed in 0..10 {
-        let plan = random(16, 20, seed);
+        let plan = random(16, 20, seed, tau);
         let got = join(&fp, &zeros(&fp), &docs, &plan, tau, None).0;
         let mut dedup = got.clone();
         dedup.dedup();
@@ -215,10 +214,10 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
 
 #[test]
 fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
-    use neardup::join::graph::collapse;
+    use neardup::join::collapse::collapse;
     // Enough documents for the parallel path, with runs of identical 64-bit values whose
     // 128-bit halves sometimes differ.
-    let mut rng = neardup::synth::SplitMix64(31);
+    let mut rng = neardup::base::rng::SplitMix64(31);
     let n = 60_000;
     let mut fp = Vec::with_capacity(n);
     let mut fp128 = Vec::with_capacity(n);
@@ -232,7 +231,9 @@ fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
         fp128.push([v, rng.below(3)]);
     }
     let docs: Vec<u32> = (0..n as u32).filter(|d| d % 11 != 0).collect();
-    let c = collapse(&fp, &fp128, docs.clone());
+    let mut scratch = Vec::new();
+    let c = collapse(&fp, &fp128, docs.clone(), &mut scratch);
+    assert!(scratch.len() >= 2 * docs.len(), "the sort buffer is handed on");
     let mut want = docs.clone();
     want.sort_unstable_by_key(|d| (fp[*d as usize], fp128[*d as usize], *d));
     assert_eq!(c.members, want);
@@ -311,7 +312,7 @@ fn bench_reports_the_pairs_that_join_finds_on_the_same_fingerprints() {
 fn graph_pairs_cover_every_unit_across_blocks() {
     use neardup::join::graph::{Edge, PairGraph};
     // More units than one block of the parallel unit scan, most of them single documents.
-    let mut rng = neardup::synth::SplitMix64(8);
+    let mut rng = neardup::base::rng::SplitMix64(8);
     let mut starts = vec![0u32];
     while starts.len() < 200_000 {
         let k = [1, 1, 1, 1, 1, 2, 3][rng.below(7) as usize];
@@ -354,7 +355,7 @@ fn graph_pairs_cover_every_unit_across_blocks() {
 /// threads) inside such families, beside short runs; the pairs are still brute force's.
 #[test]
 fn skewed_values_in_tables_that_share_key_bits_equal_brute_force() {
-    let mut rng = neardup::synth::SplitMix64(11);
+    let mut rng = neardup::base::rng::SplitMix64(11);
     let top = rng.next_u64() & !((1u64 << 24) - 1);
     let mut fp: Vec<u64> = (0..3000).map(|_| top | rng.next_u64() >> 40).collect();
     // And some spread values, with near copies of them.

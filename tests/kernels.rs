@@ -5,8 +5,7 @@
 use neardup::kernels::hamming_join::{self, reference, tiles, Params, BINDINGS, WORKGROUP_SIZE};
 use neardup::kernels::BindingKind;
 
-mod common;
-use common::runs_and_a_long_one;
+use crate::common::runs_and_a_long_one;
 use wgpu::naga;
 
 fn module(file: &str) -> (naga::Module, naga::valid::ModuleInfo) {

@@ -9,7 +9,9 @@
 use std::time::Instant;
 
 use super::args::BenchArgs;
+use super::config::{JoinConfig, Thresholds};
 use super::{pipeline, Outcome};
+use crate::join::{self, JoinInput};
 use crate::synth::planted_fingerprints;
 
 /// Compares per second of devices whose bound is known by name.
@@ -21,13 +23,16 @@ fn known_bound(adapter: &str) -> Option<f64> {
 /// Runs the command.
 pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(a.docs < u32::MAX as usize, "--docs must be below 2^32");
+    let cfg = JoinConfig::new(&a.join)?;
+    let at = Thresholds::new(a.tau, None)?;
+    cfg.check(at.tau)?;
     let started = Instant::now();
     let (fp64, fp128) = planted_fingerprints(a.docs, 0.1, 8, a.data_seed);
     let made = started.elapsed().as_secs_f64();
-    let p = pipeline::make_plan(&a.join, a.docs, a.tau, quiet)?;
-    let gpu = pipeline::open_backend(&a.join, quiet)?;
-    let docs: Vec<u32> = (0..a.docs as u32).collect();
-    let (_, stats, run) = pipeline::run_join(gpu.as_ref(), &fp64, &fp128, docs, &p, a.tau, None)?;
+    let spec = pipeline::spec(&cfg, a.docs, at, quiet)?;
+    let backend = pipeline::backend(&cfg, quiet)?;
+    let run = join::run(JoinInput::all(&fp64, &fp128), &spec, &backend)?;
+    let (p, stats, gpu) = (spec.plan(), &run.stats, backend.gpu());
     let cores = rayon::current_num_threads();
     println!(
         "neardup bench: {} fingerprints (generated in {made:.1} s), tau {}, plan {}",
@@ -45,7 +50,7 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
         stats.distinct,
         stats.largest_run
     );
-    if let (Some(g), Some(dev)) = (run.gpu, gpu.as_ref()) {
+    if let (Some(g), Some(dev)) = (run.gpu, gpu) {
         let rate = stats.comparisons as f64 / g.gpu_seconds.max(1e-9);
         println!(
             "gpu: {:.3} s in {} dispatches ({} batches, {} reruns on overflow, {} runs split); {rate:.3e} compares/s",
@@ -84,8 +89,8 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
         "rerun: neardup bench --docs {} --tau {} --method {} --backend {}",
         a.docs,
         a.tau,
-        format!("{:?}", a.join.method).to_lowercase(),
-        format!("{:?}", a.join.backend).to_lowercase()
+        cfg.plan.method.name(),
+        cfg.backend.name()
     );
     Ok(Outcome::Clean)
 }

@@ -1,41 +1,35 @@
 //! `neardup cluster`: clusters at one threshold, with keep and remove lists.
 
-use serde_json::json;
+use std::time::Instant;
 
-use super::args::ClusterArgs;
+use super::config::ClusterCommand;
 use super::{pipeline, Outcome};
-use crate::fingerprint::store::Corpus;
+use crate::fingerprint::store::StoreSet;
+use crate::report::summary::Command;
 
 /// Runs the command.
-pub fn run(a: ClusterArgs, quiet: bool) -> anyhow::Result<Outcome> {
-    let corpus = Corpus::open(&a.stores)?;
-    pipeline::out_dir(&a.output)?;
-    let g = pipeline::join_or_load(&corpus, a.pairs.as_deref(), &a.join, a.tau, a.tau128, quiet)?;
-    let (c, counts) =
-        pipeline::write_clusters(&a.output, &corpus, &g, a.tau, a.tau128, a.representative)?;
-    pipeline::write_summary(
-        &a.output,
-        &json!({
-            "command": "cluster",
-            "stores": a.stores,
-            "pairs_file": a.pairs,
-            "documents": corpus.len(),
-            "joined": g.members.len(),
-            "excluded": corpus.len() - g.members.len(),
-            "join": pipeline::join_json(&a.join, a.tau, a.tau128, &g),
-            "clusters": pipeline::clusters_json(a.tau, a.tau128, a.representative, &c, &counts),
-        }),
-    )?;
+pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let stores = StoreSet::open(&c.stores)?;
+    pipeline::out_dir(&c.output)?;
+    let (g, ran) = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
+    let clusters = pipeline::write_clusters(&c.output, &stores, &g, c.at, c.representative)?;
+    let join = pipeline::join_summary(&c.join, c.at, &g, ran);
+    let mut s = pipeline::summary(Command::Cluster, &stores, &c.stores, &g, join);
+    s.pairs_file = c.pairs.clone();
+    s.seconds = started.elapsed().as_secs_f64();
     if !quiet {
         eprintln!(
             "{} clusters ({} of two or more): keep {}, remove {}, excluded {}; written to {}",
-            c.count(),
-            counts.clusters,
-            counts.keep,
-            counts.remove,
-            counts.excluded,
-            a.output.display()
+            clusters.clusters,
+            clusters.clusters_of_two_or_more,
+            clusters.keep,
+            clusters.remove,
+            clusters.excluded,
+            c.output.display()
         );
     }
+    s.clusters = Some(clusters);
+    s.write(&c.output)?;
     Ok(Outcome::Clean)
 }

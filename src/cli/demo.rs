@@ -1,14 +1,13 @@
-//! `neardup demo`: writes a synthetic crawl with planted duplicates, runs `dedup` on it, and
+//! `neardup demo`: writes a synthetic crawl with planted duplicates, runs the `dedup` job on it, and
 //! prints the sweep with the precision and recall of the reported pairs against the truth.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Parser;
-
-use super::args::{Cli, Command, DemoArgs};
-use super::{dedup, Outcome};
-use crate::synth::score::score;
+use super::args::DemoArgs;
+use super::config::DedupCommand;
+use super::{pipeline, Outcome};
+use crate::report::score::score;
 use crate::synth::{write_crawl, SynthConfig};
 
 /// Removes the demo's temporary directory however the run ends.
@@ -49,25 +48,10 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
             started.elapsed().as_secs_f64()
         );
     }
-    // The same command line a user would type, so the demo runs exactly `dedup`.
-    let out = dir.join("out");
-    let argv = [
-        "neardup".into(),
-        "dedup".into(),
-        crawl.into_os_string(),
-        "-o".into(),
-        out.clone().into_os_string(),
-        "--force".into(),
-        "--tau".into(),
-        a.tau.to_string().into(),
-        "--tau-max".into(),
-        a.tau_max.to_string().into(),
-    ];
-    let Command::Dedup(args) = Cli::try_parse_from(argv)?.command else {
-        unreachable!("parsed as dedup")
-    };
-    let run = dedup::dedup(&args, quiet)?;
-    let scores = score(&run.graph, |d| run.corpus.id(d), &truth, a.tau_max);
+    // `dedup` with its defaults, as a user would type it.
+    let cfg = DedupCommand::defaults(vec![crawl], dir.join("out"), a.tau, a.tau_max)?;
+    let run = pipeline::dedup(&cfg, quiet)?;
+    let scores = score(&run.graph, |d| run.stores.id(d), &truth, a.tau_max);
     println!(
         "\nneardup demo: {} synthetic pages, planted exact copies and one-paragraph mutations",
         truth.ids.len()

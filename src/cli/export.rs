@@ -5,7 +5,8 @@ use std::io::Write;
 use anyhow::Context;
 
 use super::args::{ExportArgs, ExportFormat};
-use super::output::{self, tsv_field};
+use super::output;
+use crate::report::lists::tsv_field;
 use super::Outcome;
 use crate::fingerprint::store::{open_many, Store};
 

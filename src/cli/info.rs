@@ -3,28 +3,7 @@
 use super::args::InfoArgs;
 use super::Outcome;
 use crate::fingerprint::store::{flags, open_many, Manifest, Store};
-
-/// One line per skip reason and per notable count.
-pub fn skip_summary(m: &Manifest) -> String {
-    let s = &m.stats;
-    let mut out = String::new();
-    let skipped: u64 = s.skipped.values().sum();
-    out.push_str(&format!("skipped records: {skipped}"));
-    for (k, v) in &s.skipped {
-        out.push_str(&format!("\n  {k:<18} {v}"));
-    }
-    out.push_str(&format!(
-        "\nshort documents (kept, excluded from joins): {}\ndocuments without features: {}\nduplicate ids: {}\nnon-document records: {}\nContent-Length repaired: {}",
-        s.short, s.no_features, s.duplicate_ids, s.other_records, s.length_repaired
-    ));
-    if !s.failed_shards.is_empty() {
-        out.push_str(&format!("\nshards not read: {}", s.failed_shards.len()));
-        for f in &s.failed_shards {
-            out.push_str(&format!("\n  {f}"));
-        }
-    }
-    out
-}
+use crate::report::skips::skip_summary;
 
 fn describe(store: &Store) -> String {
     let m = &store.manifest;

@@ -3,197 +3,27 @@
 
 use std::io::Write;
 
-use rayon::prelude::*;
-use std::path::Path;
+use anyhow::Context;
 
-use super::args::JoinArgs;
-use super::output::{self, tsv_field};
-use super::{pipeline, Outcome};
-use crate::fingerprint::store::Corpus;
-use crate::join::graph::PairGraph;
+use super::config::JoinCommand;
+use super::{output, pipeline, Outcome};
+use crate::fingerprint::store::StoreSet;
+use crate::report::pairs_tsv;
 
 /// Runs the command.
-pub fn run(a: JoinArgs, quiet: bool) -> anyhow::Result<Outcome> {
-    let mut paths = a.stores.clone();
-    let split = paths.len();
-    paths.extend(a.against.iter().cloned());
-    let corpus = Corpus::open(&paths)?;
-    let (g, _, _) = pipeline::join(&corpus, &a.join, a.tau, a.tau128, quiet)?;
-    if let Some(bin) = &a.pairs_bin {
-        pipeline::write_pairs(bin, &corpus, &g, a.tau, a.tau128)?;
+pub fn run(c: JoinCommand, quiet: bool) -> anyhow::Result<Outcome> {
+    let stores = StoreSet::open(&c.stores)?;
+    let g = pipeline::join(&stores, &c.join, c.at, quiet)?.graph;
+    if let Some(bin) = &c.pairs_bin {
+        pipeline::write_pairs(bin, &stores, &g, c.at)?;
     }
-    let cross = (!a.against.is_empty()).then(|| corpus.base(split));
-    let n = write_tsv(&corpus, &g, cross, a.collapse_exact, &a.output)?;
+    let cross = c.cross.then(|| stores.base(c.split));
+    let mut w = output::create(&c.output)?;
+    let n = pairs_tsv::write(&mut w, &stores, &g, cross, c.collapse_exact)
+        .and_then(|n| w.flush().map(|()| n))
+        .with_context(|| format!("cannot write {}", c.output.display()))?;
     if !quiet {
-        eprintln!("{n} pairs written to {}", a.output.display());
+        eprintln!("{n} pairs written to {}", c.output.display());
     }
     Ok(Outcome::Clean)
-}
-
-/// Writes the pairs of `g` as TSV sorted by document index; with `cross`, only pairs with one
-/// side below that index and one at or above it; with `collapse`, each group of identical
-/// fingerprints as its first member paired with each other member.
-fn write_tsv(
-    corpus: &Corpus,
-    g: &PairGraph,
-    cross: Option<u32>,
-    collapse: bool,
-    path: &Path,
-) -> anyhow::Result<u64> {
-    let mut pairs = Vec::new();
-    let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
-    if collapse {
-        let link = |(a, b): (u32, u32), d64, d128| crate::join::Pair::new(a, b, d64, d128);
-        pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
-        pairs.extend(g.edges.iter().map(|e| link(g.edge_link(e), e.d64, e.d128)));
-        pairs.retain(|p| keep(p.a, p.b));
-        pairs.sort_unstable();
-    } else {
-        pairs = g.pairs_where(keep);
-    }
-    // Ids are looked up once per document, in document order (the id columns are read front
-    // to back rather than at random), and lines are formatted in parallel batches.
-    let set = DocSet::new(g.docs, &pairs);
-    let docs = set.docs();
-    // Copied into compact buffers (in parallel, a block of documents each), so formatting
-    // reads them rather than the mapped column.
-    const BLOCK: usize = 4096;
-    let blocks: Vec<(String, Vec<usize>)> = docs
-        .par_chunks(BLOCK)
-        .map(|c| {
-            let (mut text, mut ends) = (String::new(), Vec::with_capacity(c.len() + 1));
-            ends.push(0);
-            for d in c {
-                text.push_str(&tsv_field(corpus.id(*d)));
-                ends.push(text.len());
-            }
-            (text, ends)
-        })
-        .collect();
-    let id = |d: u32| {
-        let i = set.rank(d);
-        let (text, ends) = &blocks[i / BLOCK];
-        &text[ends[i % BLOCK]..ends[i % BLOCK + 1]]
-    };
-    let mut w = output::create(path)?;
-    writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
-    for batch in pairs.chunks(1 << 20) {
-        let text: Vec<Vec<u8>> = batch
-            .par_chunks(4096)
-            .map(|c| {
-                let mut out = Vec::with_capacity(c.len() * 48);
-                for p in c {
-                    let (x, y) = (id(p.a), id(p.b));
-                    let (x, y) = if x <= y { (x, y) } else { (y, x) };
-                    for field in [x.as_bytes(), b"\t", y.as_bytes(), b"\t"] {
-                        out.extend_from_slice(field);
-                    }
-                    decimal(&mut out, p.d64);
-                    out.push(b'\t');
-                    decimal(&mut out, p.d128);
-                    out.push(b'\n');
-                }
-                out
-            })
-            .collect();
-        for t in &text {
-            w.write_all(t)?;
-        }
-    }
-    w.flush()?;
-    Ok(pairs.len() as u64)
-}
-
-/// The documents of a list of pairs, as a bitmap over the corpus with a running count per
-/// word: listing them in order and finding one's place among them need no sort or search.
-struct DocSet {
-    bits: Vec<u64>,
-    /// Documents in the words before each word.
-    before: Vec<u32>,
-}
-
-impl DocSet {
-    /// The documents of `pairs`, below `docs`.
-    fn new(docs: u32, pairs: &[crate::join::Pair]) -> DocSet {
-        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-        let words: Vec<AtomicU64> = (0..(docs as usize).div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect();
-        pairs.par_chunks(1 << 14).for_each(|c| {
-            for p in c {
-                for d in [p.a, p.b] {
-                    words[d as usize / 64].fetch_or(1 << (d % 64), Relaxed);
-                }
-            }
-        });
-        let bits: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
-        let mut before = Vec::with_capacity(bits.len());
-        let mut n = 0u32;
-        for w in &bits {
-            before.push(n);
-            n += w.count_ones();
-        }
-        DocSet { bits, before }
-    }
-
-    /// The documents, ascending.
-    fn docs(&self) -> Vec<u32> {
-        let mut out = Vec::new();
-        for (i, &w) in self.bits.iter().enumerate() {
-            let mut w = w;
-            while w != 0 {
-                out.push(i as u32 * 64 + w.trailing_zeros());
-                w &= w - 1;
-            }
-        }
-        out
-    }
-
-    /// The place of document `d` (one of the set) in [`DocSet::docs`].
-    #[inline]
-    fn rank(&self, d: u32) -> usize {
-        let (w, b) = (d as usize / 64, d % 64);
-        self.before[w] as usize + (self.bits[w] & ((1u64 << b) - 1)).count_ones() as usize
-    }
-}
-
-/// Appends `n` in decimal.
-fn decimal(out: &mut Vec<u8>, n: u8) {
-    if n >= 100 {
-        out.push(b'0' + n / 100);
-    }
-    if n >= 10 {
-        out.push(b'0' + n / 10 % 10);
-    }
-    out.push(b'0' + n % 10);
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn doc_set_lists_and_ranks_the_documents_of_pairs() {
-        use crate::join::Pair;
-        let pairs: Vec<Pair> = [(0, 5), (5, 63), (64, 200), (3, 199), (63, 64), (1000, 1001)]
-            .iter()
-            .map(|&(a, b)| Pair::new(a, b, 1, 2))
-            .collect();
-        let set = super::DocSet::new(1002, &pairs);
-        let mut want: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
-        want.sort_unstable();
-        want.dedup();
-        assert_eq!(set.docs(), want);
-        for (i, d) in want.iter().enumerate() {
-            assert_eq!(set.rank(*d), i, "doc {d}");
-        }
-        assert!(super::DocSet::new(0, &[]).docs().is_empty());
-    }
-
-    #[test]
-    fn decimal_writes_what_display_writes() {
-        for n in 0..=u8::MAX {
-            let mut out = Vec::new();
-            super::decimal(&mut out, n);
-            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
-        }
-    }
 }

@@ -1,10 +1,13 @@
-//! From the command line to the library: argument parsing ([`args`]), validation into the
-//! library's configs, and one module per command. Nothing here computes fingerprints; it only
-//! wires, reports and maps outcomes to exit codes.
+//! From the command line to the library, as ripgrep does it: raw arguments ([`args`], clap),
+//! validated into one configuration per command ([`config`]) before anything runs, then one
+//! module per command that calls the library and the shared steps of `pipeline` (no command
+//! calls another). Nothing here computes; it only wires, reports and maps outcomes to exit
+//! codes.
 
 pub mod args;
 mod bench;
 mod cluster;
+pub mod config;
 mod dedup;
 mod demo;
 mod export;
@@ -50,12 +53,12 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Fingerprint(a) => fingerprint::run(a, cli.quiet),
         args::Command::Info(a) => info::run(a),
         args::Command::Export(a) => export::run(a),
-        args::Command::Join(a) => join::run(a, cli.quiet),
+        args::Command::Join(a) => join::run(config::JoinCommand::new(&a)?, cli.quiet),
         args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),
         args::Command::Synth(a) => synth::run_store(a, cli.quiet),
-        args::Command::Sweep(a) => sweep::run(a, cli.quiet),
-        args::Command::Cluster(a) => cluster::run(a, cli.quiet),
-        args::Command::Dedup(a) => dedup::run(a, cli.quiet),
+        args::Command::Sweep(a) => sweep::run(config::SweepCommand::new(&a)?, cli.quiet),
+        args::Command::Cluster(a) => cluster::run(config::ClusterCommand::new(&a)?, cli.quiet),
+        args::Command::Dedup(a) => dedup::run(config::DedupCommand::new(&a)?, cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
         args::Command::Gpus(a) => gpus::run(a),
         args::Command::Bench(a) => bench::run(a, cli.quiet),

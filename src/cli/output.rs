@@ -1,5 +1,5 @@
 //! Output files shared by the commands that write tables: `-` is standard output, anything
-//! else a file created (or truncated) with a large buffer, and table fields are made safe.
+//! else a file created (or truncated) with a large buffer.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -16,4 +16,4 @@ pub fn create(path: &Path) -> anyhow::Result<Box<dyn Write>> {
     Ok(Box::new(BufWriter::with_capacity(1 << 20, f)))
 }
 
-pub use crate::report::lists::tsv_field;
+

@@ -1,222 +1,180 @@
-//! The stages after fingerprinting as the commands share them: plan and run a join, or load
-//! one from `pairs.bin`; sweep thresholds; write clusters and lists. Each writes its files
-//! atomically into an output directory and returns what it counted for `summary.json`.
+//! The steps the commands share, each once: build a store, plan and run a join or load one
+//! from `pairs.bin`, sweep thresholds, write clusters and lists, and the whole `dedup` job
+//! (which `demo` runs too). Each writes its files atomically into an output directory, prints
+//! what it did unless quiet, and returns what it counted for `summary.json`.
 
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
-use serde::Serialize;
 
-use super::args::{Backend, JoinOpts, Method};
+use super::config::{DedupCommand, JoinConfig, Thresholds};
+use super::progress::Bar;
+use super::Outcome;
+use crate::base::atomic;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
-use crate::fingerprint::store::Corpus;
-use crate::gpu::{Gpu, Selection};
-use crate::join::gpu::{GpuConfig, GpuStats};
+use crate::fingerprint::build::{build, BuildConfig, BuildReport};
+use crate::fingerprint::store::StoreSet;
 use crate::join::graph::PairGraph;
 use crate::join::pairs_file::{self, JoinParams};
-use crate::join::{cpu, plan, JoinStats};
-use crate::report::{atomic, lists, plot, table};
+use crate::join::plan::{random_recall, Method};
+use crate::join::{self, Backend, JoinInput, JoinOutput, JoinSpec};
+use crate::report::skips::skip_summary;
+use crate::report::summary::{
+    self, ClustersSummary, FingerprintSummary, JoinRun, JoinSummary, Summary, SweepSummary,
+};
+use crate::report::{lists, plot, table};
 
-/// The plan for a join of `n` documents at `tau`; prints it (and random recall) unless quiet.
-pub fn make_plan(o: &JoinOpts, n: usize, tau: u32, quiet: bool) -> anyhow::Result<plan::Plan> {
-    anyhow::ensure!(tau < 32, "tau must be below 32");
-    anyhow::ensure!((1..=64).contains(&o.bits), "--bits must be 1..=64");
-    anyhow::ensure!(o.iterations > 0, "--iterations must be at least 1");
-    let p = match (o.method, o.blocks) {
-        (Method::Exact, None) => plan::cheapest_exact(n, tau),
-        (Method::Exact, Some(m)) => {
-            anyhow::ensure!(
-                m > tau as usize && m <= 64,
-                "--blocks {m}: an exact plan at tau {tau} needs {} to 64 blocks",
-                tau + 1
-            );
-            let tables = plan::binomial(m, tau as usize);
-            anyhow::ensure!(
-                tables <= plan::MAX_TABLES,
-                "--blocks {m}: {tables} tables at tau {tau}, more than {}",
-                plan::MAX_TABLES
-            );
-            plan::pigeonhole(m, tau)
-        }
-        (Method::Random, Some(_)) => anyhow::bail!("--blocks applies to --method exact only"),
-        (Method::Random, None) => plan::random(o.bits, o.iterations, o.seed),
-    };
+/// Builds a store with a progress bar and prints the summary; shard failures are printed and
+/// make the outcome partial.
+pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildReport, Outcome)> {
+    let bar = Bar::new(quiet);
+    let started = Instant::now();
+    let report = build(cfg, &bar)
+        .with_context(|| format!("cannot build the store {}", cfg.output.display()))?;
+    bar.finish();
+    let secs = started.elapsed().as_secs_f64();
+    let s = &report.manifest.stats;
     if !quiet {
-        eprintln!("plan: {}", p.name);
-        if o.method == Method::Random {
-            let recall: Vec<String> = (0..=tau)
-                .map(|h| format!("{h}: {:.4}", plan::random_recall(o.bits, o.iterations, h)))
+        eprintln!(
+            "{} documents from {} shards ({:.1} MB) in {secs:.2} s: {:.1} MB/s input, {:.1} MB/s payload, {:.0} docs/s",
+            report.manifest.docs,
+            report.manifest.shards.len(),
+            s.input_bytes as f64 / 1e6,
+            s.input_bytes as f64 / 1e6 / secs.max(1e-9),
+            s.payload_bytes as f64 / 1e6 / secs.max(1e-9),
+            report.manifest.docs as f64 / secs.max(1e-9),
+        );
+        eprintln!("{}", skip_summary(&report.manifest));
+        if !report.ignored.is_empty() {
+            eprintln!(
+                "{} files in the input directories are not a known format and were ignored (first: {})",
+                report.ignored.len(),
+                report.ignored[0].display()
+            );
+        }
+        eprintln!("store written to {}", report.path.display());
+    }
+    for e in &report.failed {
+        eprintln!("error: shard not read: {e}");
+    }
+    let outcome = if report.failed.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Partial
+    };
+    Ok((report, outcome))
+}
+
+/// The join spec for `n` documents at `at`; prints the plan (and a random plan's recall)
+/// unless quiet.
+pub fn spec(cfg: &JoinConfig, n: usize, at: Thresholds, quiet: bool) -> anyhow::Result<JoinSpec> {
+    let plan = cfg.plan.plan(n, at.tau)?;
+    if !quiet {
+        eprintln!("plan: {}", plan.name);
+        if cfg.plan.method == Method::Random {
+            let (bits, its) = (cfg.plan.bits, cfg.plan.iterations);
+            let recall: Vec<String> = (0..=at.tau)
+                .map(|h| format!("{h}: {:.4}", random_recall(bits, its, h)))
                 .collect();
             eprintln!("recall by distance: {}", recall.join(", "));
         }
     }
-    Ok(p)
+    Ok(JoinSpec::new(plan, at.tau, at.tau128)?)
 }
 
-/// How a join ran.
-#[derive(Clone, Debug, Default)]
-pub struct JoinRun {
-    /// "cpu", or "gpu (ADAPTER)".
-    pub backend: String,
-    /// Driver counters on the GPU backend.
-    pub gpu: Option<GpuStats>,
-    /// Wall time of the join, seconds.
-    pub seconds: f64,
-}
-
-/// Opens the backend `o` asks for: None is the CPU.
-pub fn open_backend(o: &JoinOpts, quiet: bool) -> anyhow::Result<Option<Gpu>> {
-    let sel = |allow_software| Selection {
-        name: o.adapter.clone(),
-        allow_software,
-    };
-    let gpu = match o.backend {
-        Backend::Cpu => None,
-        Backend::Gpu => Some(Gpu::open(&sel(true)).context("--backend gpu")?),
-        Backend::Auto if o.adapter.is_none() && !crate::gpu::hardware_possible() => {
-            if !quiet {
-                eprintln!("backend: cpu (no GPU device on this machine; --backend gpu accepts software adapters)");
-            }
-            None
-        }
-        Backend::Auto => match Gpu::open(&sel(false)) {
-            Ok(g) => Some(g),
-            Err(e) => {
-                anyhow::ensure!(o.adapter.is_none(), "--adapter: {e}");
-                if !quiet {
-                    eprintln!("backend: cpu ({e}; --backend gpu accepts software adapters)");
-                }
-                None
-            }
-        },
-    };
-    if let (Some(g), false) = (&gpu, quiet) {
-        let a = g.adapter();
-        eprintln!(
-            "backend: gpu: {} ({}, {}, {})",
-            a.name, a.backend, a.device_type, a.driver
-        );
-    }
-    Ok(gpu)
-}
-
-/// Joins `docs` on `gpu` (or the CPU when None).
-#[allow(clippy::too_many_arguments)]
-pub fn run_join(
-    gpu: Option<&Gpu>,
-    fp64: &[u64],
-    fp128: &[[u64; 2]],
-    docs: Vec<u32>,
-    p: &plan::Plan,
-    tau: u32,
-    tau128: Option<u32>,
-) -> anyhow::Result<(PairGraph, JoinStats, JoinRun)> {
-    let started = Instant::now();
-    let (g, stats, run) = match gpu {
-        None => {
-            let (g, s) = cpu::join_graph(fp64, fp128, docs, p, tau, tau128);
-            let run = JoinRun {
-                backend: "cpu".into(),
-                ..JoinRun::default()
-            };
-            (g, s, run)
-        }
-        Some(dev) => {
-            let (g, s, gs) = crate::join::gpu::join_graph(
-                dev,
-                &GpuConfig::default(),
-                fp64,
-                fp128,
-                docs,
-                p,
-                tau,
-                tau128,
-            )
-            .with_context(|| format!("GPU join on {}", dev.adapter().name))?;
-            let run = JoinRun {
-                backend: format!("gpu ({})", dev.adapter().name),
-                gpu: Some(gs),
-                ..JoinRun::default()
-            };
-            (g, s, run)
-        }
-    };
-    Ok((
-        g,
-        stats,
-        JoinRun {
-            seconds: started.elapsed().as_secs_f64(),
-            ..run
-        },
-    ))
-}
-
-/// Joins the corpus's joinable documents at `tau` (and `tau128`).
-pub fn join(
-    corpus: &Corpus,
-    o: &JoinOpts,
-    tau: u32,
-    tau128: Option<u32>,
-    quiet: bool,
-) -> anyhow::Result<(PairGraph, JoinStats, JoinRun)> {
-    let docs = corpus.joinable();
-    let p = make_plan(o, docs.len(), tau, quiet)?;
-    let gpu = open_backend(o, quiet)?;
-    let n = docs.len();
-    let (g, stats, run) = run_join(
-        gpu.as_ref(),
-        corpus.fp64(),
-        corpus.fp128(),
-        docs,
-        &p,
-        tau,
-        tau128,
-    )?;
+/// Opens the backend `cfg` asks for; says which unless quiet.
+pub fn backend(cfg: &JoinConfig, quiet: bool) -> anyhow::Result<Backend> {
+    let (b, why) = Backend::open(cfg.backend, cfg.adapter.as_deref())?;
     if !quiet {
+        match (&b, why) {
+            (Backend::Cpu, Some(why)) => eprintln!("backend: cpu ({why})"),
+            (Backend::Gpu { gpu, .. }, _) => {
+                let a = gpu.adapter();
+                eprintln!(
+                    "backend: gpu: {} ({}, {}, {})",
+                    a.name, a.backend, a.device_type, a.driver
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(b)
+}
+
+/// Joins the joinable documents of `stores` at `at`.
+pub fn join(
+    stores: &StoreSet,
+    cfg: &JoinConfig,
+    at: Thresholds,
+    quiet: bool,
+) -> anyhow::Result<JoinOutput> {
+    let docs = stores.joinable();
+    let n = docs.len();
+    let spec = spec(cfg, n, at, quiet)?;
+    let backend = backend(cfg, quiet)?;
+    let input = JoinInput {
+        fp64: stores.fp64(),
+        fp128: stores.fp128(),
+        docs,
+    };
+    let out = join::run(input, &spec, &backend)?;
+    if !quiet {
+        let s = &out.stats;
         eprintln!(
             "join: {} pairs ({} identical) among {n} documents ({} distinct fingerprints, {} excluded) in {:.2} s on {}; {} comparisons, largest key run {}",
-            stats.pairs,
-            stats.exact_pairs,
-            stats.distinct,
-            corpus.len() - n,
-            run.seconds,
-            run.backend,
-            stats.comparisons,
-            stats.largest_run
+            s.pairs,
+            s.exact_pairs,
+            s.distinct,
+            stores.len() - n,
+            out.seconds,
+            out.backend,
+            s.comparisons,
+            s.largest_run
         );
     }
-    Ok((g, stats, run))
+    Ok(out)
 }
 
-/// The join's result: read from `pairs` when given (checked against the corpus and the
-/// thresholds needed), else computed.
+/// How the join `out` ran, for `summary.json`.
+fn join_run(out: &JoinOutput) -> JoinRun {
+    JoinRun {
+        plan: out.plan.clone(),
+        backend: out.backend.clone(),
+        seconds: out.seconds,
+    }
+}
+
+/// The join's result: read from `pairs` when given (checked against the stores and the
+/// thresholds needed), else computed; with how it ran when computed.
 pub fn join_or_load(
-    corpus: &Corpus,
+    stores: &StoreSet,
     pairs: Option<&Path>,
-    o: &JoinOpts,
-    tau: u32,
-    tau128: Option<u32>,
+    cfg: &JoinConfig,
+    at: Thresholds,
     quiet: bool,
-) -> anyhow::Result<PairGraph> {
+) -> anyhow::Result<(PairGraph, Option<JoinRun>)> {
     let Some(path) = pairs else {
-        return Ok(join(corpus, o, tau, tau128, quiet)?.0);
+        let out = join(stores, cfg, at, quiet)?;
+        let ran = join_run(&out);
+        return Ok((out.graph, Some(ran)));
     };
     let (g, p) = pairs_file::read(path)?;
     anyhow::ensure!(
-        p.corpus_digest == corpus.digest() && g.docs as usize == corpus.len(),
+        p.corpus_digest == stores.digest() && g.docs as usize == stores.len(),
         "{} was made from other stores than the ones given",
         path.display()
     );
     anyhow::ensure!(
-        p.tau >= tau,
-        "{} holds pairs up to tau {}, {tau} is needed: join again",
+        p.tau >= at.tau,
+        "{} holds pairs up to tau {}, {} is needed: join again",
         path.display(),
-        p.tau
+        p.tau,
+        at.tau
     );
-    if let (Some(have), need) = (p.tau128, tau128) {
+    if let Some(have) = p.tau128 {
         anyhow::ensure!(
-            need.is_some_and(|n| n <= have),
+            at.tau128.is_some_and(|n| n <= have),
             "{} was joined with --tau128 {have}, which drops pairs this run needs",
             path.display()
         );
@@ -230,21 +188,20 @@ pub fn join_or_load(
             g.edges.len()
         );
     }
-    Ok(g)
+    Ok((g, None))
 }
 
 /// Writes the join `g` as a pairs file (`pairs.bin`) at `path`.
 pub fn write_pairs(
     path: &Path,
-    corpus: &Corpus,
+    stores: &StoreSet,
     g: &PairGraph,
-    tau: u32,
-    tau128: Option<u32>,
+    at: Thresholds,
 ) -> anyhow::Result<()> {
     let p = JoinParams {
-        tau,
-        tau128,
-        corpus_digest: corpus.digest(),
+        tau: at.tau,
+        tau128: at.tau128,
+        corpus_digest: stores.digest(),
     };
     Ok(pairs_file::write(path, g, p)?)
 }
@@ -253,21 +210,22 @@ pub fn write_pairs(
 /// quiet.
 pub fn write_sweep(
     dir: &Path,
-    corpus: &Corpus,
+    stores: &StoreSet,
     g: &PairGraph,
     axis: Axis,
     max: u32,
     quiet: bool,
-) -> anyhow::Result<Vec<Level>> {
+) -> anyhow::Result<SweepSummary> {
     let (levels, _) = sweep(g, axis, max);
-    let excluded = (corpus.len() - g.members.len()) as u64;
+    let excluded = (stores.len() - g.members.len()) as u64;
+    let tau64 = match axis {
+        Axis::D64 => None,
+        Axis::D128 { tau64 } => Some(tau64),
+    };
     let json = table::SweepJson {
         axis: axis.name(),
-        tau64: match axis {
-            Axis::D64 => None,
-            Axis::D128 { tau64 } => Some(tau64),
-        },
-        documents: corpus.len() as u64,
+        tau64,
+        documents: stores.len() as u64,
         excluded,
         levels: &levels,
     };
@@ -289,24 +247,38 @@ pub fn write_sweep(
             eprintln!("({excluded} documents excluded from the join count as kept singletons)");
         }
     }
-    Ok(levels)
+    Ok(SweepSummary {
+        axis: axis.name().into(),
+        tau64,
+        max,
+        levels,
+    })
 }
 
 /// Clusters at one threshold and their lists, written into `dir`.
 pub fn write_clusters(
     dir: &Path,
-    corpus: &Corpus,
+    stores: &StoreSet,
     g: &PairGraph,
-    tau: u32,
-    tau128: Option<u32>,
+    at: Thresholds,
     rule: Representative,
-) -> anyhow::Result<(Clusters, lists::ListCounts)> {
+) -> anyhow::Result<ClustersSummary> {
     let dsu = clusters_at(g, |e| {
-        u32::from(e.d64) <= tau && tau128.is_none_or(|t| u32::from(e.d128) <= t)
+        u32::from(e.d64) <= at.tau && at.tau128.is_none_or(|t| u32::from(e.d128) <= t)
     });
-    let c = Clusters::new(&dsu, rule, |d| corpus.id(d), |d| corpus.text_len(d));
-    let counts = lists::write(dir, corpus, &c)?;
-    Ok((c, counts))
+    let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d));
+    let counts = lists::write(dir, stores, &c)?;
+    Ok(ClustersSummary {
+        tau: at.tau,
+        tau128: at.tau128,
+        representative: rule,
+        clusters: c.count() as u64,
+        clusters_of_two_or_more: counts.clusters,
+        largest_cluster: u64::from(c.size.iter().max().copied().unwrap_or(0)),
+        keep: counts.keep,
+        remove: counts.remove,
+        excluded: counts.excluded,
+    })
 }
 
 /// Creates the output directory.
@@ -314,48 +286,130 @@ pub fn out_dir(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
 }
 
-/// `summary.json`: every parameter and count of a run, written last (its presence marks a
-/// finished run).
-pub fn write_summary(dir: &Path, summary: &impl Serialize) -> anyhow::Result<()> {
-    let body = serde_json::to_string_pretty(summary)? + "\n";
-    Ok(atomic::write(&dir.join("summary.json"), body.as_bytes())?)
+/// The summary of a run over `stores` whose join (made or read) is `g`; the caller fills in
+/// what its command adds.
+pub fn summary(
+    command: summary::Command,
+    stores: &StoreSet,
+    paths: &[std::path::PathBuf],
+    g: &PairGraph,
+    join: JoinSummary,
+) -> Summary {
+    Summary {
+        command,
+        created_by: summary::created_by(),
+        inputs: Vec::new(),
+        stores: paths.to_vec(),
+        pairs_file: None,
+        seconds: 0.0,
+        documents: stores.len() as u64,
+        joined: g.members.len() as u64,
+        excluded: (stores.len() - g.members.len()) as u64,
+        fingerprint: None,
+        join,
+        sweep: None,
+        clusters: None,
+    }
 }
 
 /// The join part of `summary.json`.
-pub fn join_json(o: &JoinOpts, tau: u32, tau128: Option<u32>, g: &PairGraph) -> serde_json::Value {
-    serde_json::json!({
-        "method": format!("{:?}", o.method).to_lowercase(),
-        "bits": o.bits,
-        "iterations": o.iterations,
-        "seed": o.seed,
-        "backend": format!("{:?}", o.backend).to_lowercase(),
-        "adapter": o.adapter,
-        "tau": tau,
-        "tau128": tau128,
-        "pairs": g.pair_count(),
-        "exact_pairs": g.exact_pairs(),
-        "units": g.units(),
-        "edges": g.edges.len(),
-    })
+pub fn join_summary(
+    cfg: &JoinConfig,
+    at: Thresholds,
+    g: &PairGraph,
+    ran: Option<JoinRun>,
+) -> JoinSummary {
+    JoinSummary::new(
+        &cfg.plan,
+        cfg.backend,
+        cfg.adapter.clone(),
+        (at.tau, at.tau128),
+        g,
+        ran,
+    )
 }
 
-/// The clusters part of `summary.json`.
-pub fn clusters_json(
-    tau: u32,
-    tau128: Option<u32>,
-    rule: Representative,
-    c: &Clusters,
-    counts: &lists::ListCounts,
-) -> serde_json::Value {
-    serde_json::json!({
-        "tau": tau,
-        "tau128": tau128,
-        "representative": rule,
-        "clusters": c.count(),
-        "clusters_of_two_or_more": counts.clusters,
-        "largest_cluster": c.size.iter().max().copied().unwrap_or(0),
-        "keep": counts.keep,
-        "remove": counts.remove,
-        "excluded": counts.excluded,
+/// What a dedup run leaves for callers that report on it (`demo`).
+pub struct DedupRun {
+    /// The stores (the one in OUT/store).
+    pub stores: StoreSet,
+    /// The join at the sweep's largest threshold.
+    pub graph: PairGraph,
+    /// The sweep.
+    pub levels: Vec<Level>,
+    /// How fingerprinting ended.
+    pub outcome: Outcome,
+}
+
+/// The main job: fingerprints the crawl into OUT/store, joins once at the sweep's largest
+/// threshold (OUT/pairs.bin), sweeps every threshold, and writes clusters and lists at the
+/// chosen one, so `sweep` and `cluster` can later reuse the store and the pairs.
+pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
+    let dir = &cfg.output;
+    out_dir(dir)?;
+    let started = Instant::now();
+    let store = cfg.build.output.clone();
+    if !quiet {
+        eprintln!("[1/4] fingerprint -> {}", store.display());
+    }
+    let (report, outcome) = build_store(&cfg.build, quiet)?;
+    let stores = StoreSet::open(std::slice::from_ref(&store))?;
+    let at_max = Thresholds::new(cfg.tau_max, cfg.at.tau128)?;
+    if !quiet {
+        eprintln!("[2/4] join at tau {}", cfg.tau_max);
+    }
+    let out = join(&stores, &cfg.join, at_max, quiet)?;
+    let ran = join_run(&out);
+    let g = out.graph;
+    let pairs_path = dir.join("pairs.bin");
+    write_pairs(&pairs_path, &stores, &g, at_max)?;
+    if !quiet {
+        eprintln!("[3/4] sweep tau 0..={}", cfg.tau_max);
+    }
+    let sweep = write_sweep(dir, &stores, &g, Axis::D64, cfg.tau_max, quiet)?;
+    if !quiet {
+        eprintln!("[4/4] clusters at tau {}", cfg.at.tau);
+    }
+    let clusters = write_clusters(dir, &stores, &g, cfg.at, cfg.representative)?;
+    let join = join_summary(&cfg.join, at_max, &g, Some(ran));
+    let mut s = summary(
+        summary::Command::Dedup,
+        &stores,
+        std::slice::from_ref(&store),
+        &g,
+        join,
+    );
+    s.inputs = cfg.build.inputs.clone();
+    s.pairs_file = Some(pairs_path);
+    s.fingerprint = Some(FingerprintSummary {
+        store,
+        shards: report.manifest.shards.len() as u64,
+        shards_failed: report.failed.iter().map(|e| e.to_string()).collect(),
+        params: report.manifest.params.clone(),
+        filters: report.manifest.filters.clone(),
+        stats: report.manifest.stats.clone(),
+    });
+    s.seconds = started.elapsed().as_secs_f64();
+    if !quiet {
+        eprintln!(
+            "done in {:.1} s: {} documents, {} kept at tau {} ({} removed, {} excluded from the join and kept); outputs in {}",
+            s.seconds,
+            stores.len(),
+            clusters.keep,
+            cfg.at.tau,
+            clusters.remove,
+            clusters.excluded,
+            dir.display()
+        );
+    }
+    let levels = sweep.levels.clone();
+    s.sweep = Some(sweep);
+    s.clusters = Some(clusters);
+    s.write(dir)?;
+    Ok(DedupRun {
+        stores,
+        graph: g,
+        levels,
+        outcome,
     })
 }

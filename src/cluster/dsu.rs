@@ -156,7 +156,7 @@ impl Dsu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synth::SplitMix64;
+    use crate::base::rng::SplitMix64;
 
     #[test]
     fn roots_are_smallest_members() {

@@ -11,7 +11,9 @@ use super::Dsu;
 use crate::join::graph::{Edge, PairGraph};
 
 /// How a cluster's representative is chosen.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Representative {
     /// The alphanumerically lowest document id.

@@ -6,7 +6,7 @@
 //! 128-bit sweep keeps only edges within the fixed 64-bit tau and orders them by 128-bit
 //! distance.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Dsu;
 use crate::join::graph::{Edge, PairGraph};
@@ -42,7 +42,7 @@ impl Axis {
 }
 
 /// Statistics after all pairs within one threshold are merged.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Level {
     /// The threshold.
     pub tau: u32,

@@ -9,7 +9,8 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::{mmap, warc, ReadOptions};
+use super::{warc, ReadOptions};
+use crate::base::mmap;
 use crate::{Error, Result};
 
 /// A shard's detected format.

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::mmap;
+use crate::base::mmap;
 use super::{Document, PayloadKind, Shard, ShardFormat, Sink, SourceLoc, WorkUnit};
 use crate::Result;
 

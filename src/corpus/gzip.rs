@@ -12,7 +12,7 @@ use std::io::Read;
 
 use flate2::bufread::GzDecoder;
 
-use super::mmap;
+use crate::base::mmap;
 use super::warc::{self, Parser, Step};
 use super::{Shard, Sink, Skip, SourceLoc, WorkUnit};
 use crate::Result;

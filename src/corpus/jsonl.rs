@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader};
 
 use serde_json::{Map, Value};
 
-use super::mmap;
+use crate::base::mmap;
 use super::WorkUnit;
 use super::{Document, ReadOptions, Shard, ShardFormat, Sink, Skip, SourceLoc};
 use crate::Result;

@@ -15,7 +15,6 @@ pub mod files;
 pub mod gzip;
 pub mod http;
 pub mod jsonl;
-pub mod mmap;
 pub mod skip;
 pub mod warc;
 

@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use super::http;
-use super::mmap;
+use crate::base::mmap;
 use super::{Document, PayloadKind, Shard, Sink, Skip, SourceLoc, WorkUnit};
 
 /// Headers larger than this are treated as malformed (ClueWeb22 `VDOM-*` headers reach 1 MiB).

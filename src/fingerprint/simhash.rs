@@ -217,7 +217,7 @@ pub fn reference(features: &[u128]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synth::SplitMix64;
+    use crate::base::rng::SplitMix64;
 
     #[test]
     fn fast_path_matches_reference() {

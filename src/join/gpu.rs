@@ -1,23 +1,20 @@
-//! The GPU backend of the Hamming join: the same plans, collapse and key order as the CPU
-//! backend, with the all-pairs comparisons inside runs of equal keys done by
+//! The GPU backend of the Hamming join: the engine's plans, collapse, families and key order,
+//! with the all-pairs comparisons inside runs of equal keys done by
 //! `shaders/hamming_join.wgsl`.
 //!
-//! Per table, the CPU sorts the distinct fingerprints by key (`cpu::runs_of`; tables that
-//! share key bits as a family, ordered once by the shared bits and then run by run,
-//! `cpu::family_runs`) and lays the runs out back to back in batches that fit the adapter's
-//! binding limit. A run larger than a batch is cut into blocks and joined block pair by block pair, so no run is too large. When
-//! a dispatch finds more pairs than its buffer holds, the buffer is grown to the count and the
-//! batch run again (its results replace, never add to, the first attempt); past the largest
-//! buffer the adapter allows, the tiles are split in halves. No pair is lost or reported twice.
+//! The engine walks a family table by table ([`Walk::TableMajor`]) and hands over each
+//! table's runs as ranges of its order; the driver lays them out back to back in batches that
+//! fit the adapter's binding limit. A run larger than a batch is cut into blocks and joined
+//! block pair by block pair, so no run is too large. When a dispatch finds more pairs than its
+//! buffer holds, the buffer is grown to the count and the batch run again (its results
+//! replace, never add to, the first attempt); past the largest buffer the adapter allows, the
+//! tiles are split in halves. No pair is lost or reported twice.
 
 use rayon::prelude::*;
 
-use super::cpu::{
-    count_runs, families, family_order, family_runs, finish, runs_of, start, to_indices,
-};
+use super::engine::{self, Compare, Run, Table, Walk};
 use super::graph::PairGraph;
-use super::plan::Plan;
-use super::JoinStats;
+use super::{JoinInput, JoinSpec, JoinStats, ValuePair};
 use crate::gpu::hamming::HammingJoin;
 use crate::gpu::{Gpu, GpuError};
 use crate::kernels::hamming_join::{cross_tiles, split, tiles, Tile, WORKGROUP_SIZE};
@@ -75,14 +72,49 @@ fn halves(vals: &[u64]) -> std::borrow::Cow<'_, [[u32; 2]]> {
     }
 }
 
+/// The GPU backend: one kernel, its batch and buffer sizes, and its counters.
 struct Driver<'a, 'g> {
     kernel: &'a HammingJoin<'g>,
+    /// Most fingerprints in one batch.
+    batch_len: usize,
+    /// The current table's distance.
     tau: u32,
+    /// The current table's earlier masks, as the shader reads them.
     earlier: Vec<[u32; 2]>,
     capacity: u32,
     max_capacity: u32,
     col_span: u32,
     stats: GpuStats,
+}
+
+impl Compare for Driver<'_, '_> {
+    type Part = Vec<Run>;
+    type Error = GpuError;
+    const WALK: Walk = Walk::TableMajor;
+
+    #[inline]
+    fn run(&self, _t: &Table, run: &[u64], at: usize, part: &mut Vec<Run>) {
+        part.push(Run {
+            start: at as u32,
+            end: (at + run.len()) as u32,
+        });
+    }
+
+    fn table(
+        &mut self,
+        t: &Table,
+        order: Option<&[u64]>,
+        parts: Vec<Vec<Run>>,
+        found: &mut Vec<ValuePair>,
+    ) -> Result<(), GpuError> {
+        let order = order.expect("a table-major walk hands over each table's order");
+        if t.in_family {
+            self.stats.family_tables += 1;
+        }
+        self.tau = t.tau;
+        self.earlier = t.earlier.iter().map(|m| split(*m)).collect();
+        self.table_runs(order, &parts, found)
+    }
 }
 
 impl Driver<'_, '_> {
@@ -93,7 +125,7 @@ impl Driver<'_, '_> {
         fps: &[[u32; 2]],
         ends: &[u32],
         tiles: &[Tile],
-        found: &mut Vec<(u64, u64, u8)>,
+        found: &mut Vec<ValuePair>,
     ) -> Result<(), GpuError> {
         if tiles.is_empty() {
             return Ok(());
@@ -108,7 +140,11 @@ impl Driver<'_, '_> {
             if count <= self.capacity {
                 found.extend(pairs.iter().map(|&[i, j]| {
                     let (x, y) = (vals[i as usize], vals[j as usize]);
-                    (x, y, (x ^ y).count_ones() as u8)
+                    ValuePair {
+                        x,
+                        y,
+                        d64: (x ^ y).count_ones() as u8,
+                    }
                 }));
                 return Ok(());
             }
@@ -144,7 +180,7 @@ impl Driver<'_, '_> {
         &mut self,
         vals: &[u64],
         ends: &[u32],
-        found: &mut Vec<(u64, u64, u8)>,
+        found: &mut Vec<ValuePair>,
     ) -> Result<(), GpuError> {
         self.stats.batches += 1;
         let fps = halves(vals);
@@ -158,7 +194,7 @@ impl Driver<'_, '_> {
         &mut self,
         run: &[u64],
         batch: usize,
-        found: &mut Vec<(u64, u64, u8)>,
+        found: &mut Vec<ValuePair>,
     ) -> Result<(), GpuError> {
         self.stats.split_runs += 1;
         let block = (batch / 2).max(1);
@@ -183,18 +219,19 @@ impl Driver<'_, '_> {
         Ok(())
     }
 
-    /// Joins the runs `groups` of one table's order `entries`, packed into batches of at most
-    /// `batch` fingerprints; a run longer than a batch is joined block pair by block pair.
-    fn table(
+    /// Joins the runs `groups` of one table's order `entries` (one list per part of the
+    /// order), packed into batches of at most a batch of fingerprints; a run longer than a
+    /// batch is joined block pair by block pair.
+    fn table_runs(
         &mut self,
         entries: &[u64],
-        groups: &[Vec<(u32, u32)>],
-        batch: usize,
-        found: &mut Vec<(u64, u64, u8)>,
+        groups: &[Vec<Run>],
+        found: &mut Vec<ValuePair>,
     ) -> Result<(), GpuError> {
+        let batch = self.batch_len;
         let lens: Vec<usize> = groups
             .par_iter()
-            .map(|g| g.iter().map(|&(s, e)| (e - s) as usize).sum())
+            .map(|g| g.iter().map(Run::len).sum())
             .collect();
         let total: usize = lens.iter().sum();
         if total <= batch {
@@ -204,8 +241,8 @@ impl Driver<'_, '_> {
             return self.batch(&vals, &ends, found);
         }
         let (mut vals, mut ends) = (Vec::new(), Vec::new());
-        for &(s, e) in groups.iter().flatten() {
-            let run = &entries[s as usize..e as usize];
+        for r in groups.iter().flatten() {
+            let run = &entries[r.start as usize..r.end as usize];
             if run.len() > batch {
                 self.giant(run, batch, found)?;
                 continue;
@@ -230,7 +267,7 @@ impl Driver<'_, '_> {
 /// longest, with each member's end of run; filled region by region in parallel.
 fn pack(
     entries: &[u64],
-    groups: &[Vec<(u32, u32)>],
+    groups: &[Vec<Run>],
     lens: &[usize],
     total: usize,
 ) -> (Vec<u64>, Vec<u32>) {
@@ -247,11 +284,11 @@ fn pack(
     parts.into_par_iter().for_each(|(g, vals, ends, at)| {
         // Runs of a region by length: a tile's runs then have about equal work per row pair.
         let mut g = g.clone();
-        g.sort_by_key(|&(s, e)| e - s);
+        g.sort_by_key(Run::len);
         let mut k = 0;
-        for &(s, e) in &g {
-            let n = (e - s) as usize;
-            vals[k..k + n].copy_from_slice(&entries[s as usize..e as usize]);
+        for r in &g {
+            let n = r.len();
+            vals[k..k + n].copy_from_slice(&entries[r.start as usize..r.end as usize]);
             ends[k..k + n].fill((at + k + n) as u32);
             k += n;
         }
@@ -259,63 +296,34 @@ fn pack(
     (vals, ends)
 }
 
-/// Self-join of `docs` under `plan` on the GPU; the same result as `cpu::join_graph`.
-#[allow(clippy::too_many_arguments)]
+/// Self-join of `input` as `spec` says, with the comparisons on `gpu`; the same result as
+/// [`cpu::join_graph`](super::cpu::join_graph), with the driver's counters.
 pub fn join_graph(
     gpu: &Gpu,
     cfg: &GpuConfig,
-    fp64: &[u64],
-    fp128: &[[u64; 2]],
-    docs: Vec<u32>,
-    plan: &Plan,
-    tau: u32,
-    tau128: Option<u32>,
+    input: JoinInput,
+    spec: &JoinSpec,
 ) -> Result<(PairGraph, JoinStats, GpuStats), GpuError> {
     let kernel = gpu.hamming_join()?;
-    let (mut c, mut stats) = start(fp64, fp128, docs, plan);
     // A batch's fingerprints (8 bytes) must fit one binding; ends take 4, tiles less.
     let limit = (gpu.max_binding() / 8).min(u64::from(u32::MAX / 2)) as usize;
-    let batch = cfg.batch.unwrap_or(limit).clamp(2, limit.max(2));
     let mut d = Driver {
         kernel: &kernel,
-        tau,
+        batch_len: cfg.batch.unwrap_or(limit).clamp(2, limit.max(2)),
+        tau: spec.tau(),
         earlier: Vec::new(),
         capacity: cfg.pair_capacity.max(1),
         max_capacity: (gpu.max_binding() / 8).min(u64::from(u32::MAX)) as u32,
         col_span: cfg.col_span.max(1),
         stats: GpuStats::default(),
     };
-    let mut found = Vec::new();
-    let mut entries = std::mem::take(&mut c.scratch);
-    // Tables that share key bits are ordered once by them, then each run of equal shared
-    // bits by the rest of one table's key after another (as on the CPU backend).
-    for (shared, range) in families(&plan.tables, c.values.len()) {
-        let starts = if range.len() > 1 {
-            d.stats.family_tables += range.len() as u64;
-            family_order(&c.values, shared, &mut entries)
-        } else {
-            Vec::new()
-        };
-        for t in range.clone() {
-            let mask = plan.tables[t];
-            let groups = if range.len() > 1 {
-                family_runs(&mut entries, &starts, shared, mask)
-            } else {
-                runs_of(&c.values, mask, &mut entries)
-            };
-            count_runs(&groups, &mut stats);
-            d.earlier = plan.tables[..t].iter().map(|m| split(*m)).collect();
-            d.table(&entries, &groups, batch, &mut found)?;
-        }
-    }
-    let distinct = to_indices(&c.values, &found);
-    let (graph, stats) = finish(fp64.len() as u32, c, fp128, &distinct, tau128, stats);
+    let (graph, stats) = engine::join(input, spec, &mut d)?;
     Ok((graph, stats, d.stats))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::pack;
+    use super::{pack, Run};
 
     /// The parallel pack lays the runs out as one pass over them would, each region's
     /// runs from the shortest to the longest (equal lengths in order).
@@ -323,26 +331,27 @@ mod tests {
     fn pack_lays_runs_out_by_length_region_by_region() {
         let entries: Vec<u64> = (0..1000u64).map(|i| i * 7919 % 1009).collect();
         // Regions of runs (empty ones included), ranges of `entries` in order.
-        let groups: Vec<Vec<(u32, u32)>> = vec![
-            vec![(0, 2), (5, 9)],
+        let run = |start, end| Run { start, end };
+        let groups: Vec<Vec<Run>> = vec![
+            vec![run(0, 2), run(5, 9)],
             vec![],
-            vec![(100, 103), (103, 140), (200, 202)],
-            vec![(998, 1000)],
+            vec![run(100, 103), run(103, 140), run(200, 202)],
+            vec![run(998, 1000)],
         ];
         let lens: Vec<usize> = groups
             .iter()
-            .map(|g| g.iter().map(|&(s, e)| (e - s) as usize).sum())
+            .map(|g| g.iter().map(Run::len).sum())
             .collect();
         let total = lens.iter().sum();
         let (vals, ends) = pack(&entries, &groups, &lens, total);
         let (mut want_vals, mut want_ends) = (Vec::new(), Vec::new());
         for g in &groups {
             let mut g = g.clone();
-            g.sort_by_key(|&(s, e)| e - s);
-            for (s, e) in g {
-                want_vals.extend_from_slice(&entries[s as usize..e as usize]);
+            g.sort_by_key(Run::len);
+            for r in g {
+                want_vals.extend_from_slice(&entries[r.start as usize..r.end as usize]);
                 let end = want_vals.len() as u32;
-                want_ends.extend(std::iter::repeat_n(end, (e - s) as usize));
+                want_ends.extend(std::iter::repeat_n(end, r.len()));
             }
         }
         assert_eq!(vals, want_vals);

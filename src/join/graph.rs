@@ -11,7 +11,9 @@
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::{order, Pair};
+use super::collapse::Collapsed;
+use super::{DistinctPair, Pair};
+use crate::base::hamming::dist128;
 
 /// An edge between two units. Keep in sync with the `pairs.bin` layout in docs/FORMATS.md.
 #[repr(C)]
@@ -30,6 +32,19 @@ pub struct Edge {
 }
 const _: () = assert!(std::mem::size_of::<Edge>() == 12);
 
+impl Edge {
+    /// The edge between units `a` and `b` (in either order) with its distances.
+    pub fn new(a: u32, b: u32, d64: u8, d128: u32) -> Edge {
+        Edge {
+            u: a.min(b),
+            v: a.max(b),
+            d64,
+            d128: d128 as u8,
+            pad: [0; 2],
+        }
+    }
+}
+
 /// Units of identical fingerprints and the edges between them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PairGraph {
@@ -43,211 +58,36 @@ pub struct PairGraph {
     pub edges: Vec<Edge>,
 }
 
-/// Documents sorted by fingerprint, with the boundaries of equal 64-bit values and of units.
-#[derive(Debug)]
-pub struct Collapsed {
-    /// Distinct 64-bit fingerprints, ascending.
-    pub values: Vec<u64>,
-    /// Units of value `x` are `value_units[x]..value_units[x + 1]`.
-    pub value_units: Vec<u32>,
-    /// Documents grouped by unit.
-    pub members: Vec<u32>,
-    /// Unit boundaries in `members`.
-    pub starts: Vec<u32>,
-    /// Pairs of units sharing a 64-bit value (u < v), with their 128-bit distance.
-    pub same: Vec<(u32, u32, u8)>,
-    /// The collapse's sort buffer (two words a document, contents unspecified), handed on so
-    /// that the tables' sorts reuse its pages instead of faulting in fresh ones.
-    pub scratch: Vec<u64>,
-}
-
-/// A document with its 64-bit fingerprint, as the collapse sorts them.
-#[repr(C)]
-#[derive(Clone, Copy, Default, Pod, Zeroable)]
-struct Keyed {
-    v: u64,
-    d: u32,
-    pad: u32,
-}
-
-/// Groups `docs` by (fp64, fp128); within a unit members ascend.
-///
-/// The two-pass counting sort of `join::order` orders the documents by 64-bit
-/// value, carrying each document with its value (16 bytes a document): first by the top
-/// bits into regions of about eight thousand, then each region, in cache and in parallel, by the
-/// rest, with ties (equal values) sorted by document and, only inside runs of equal 64-bit
-/// values (rare), by the 128-bit value, so that column's pages stay untouched otherwise.
-/// Each region then lists its distinct values and units, and the regions are stitched
-/// together in parallel.
-pub fn collapse(fp64: &[u64], fp128: &[[u64; 2]], docs: Vec<u32>) -> Collapsed {
-    let n = docs.len();
-    let mut buffer: Vec<Keyed> = bytemuck::allocation::zeroed_vec(n);
-    let sorted = &mut buffer[..];
-    let gbits = order::group_bits(n, 64);
-    let low = 64 - gbits;
-    let starts = order::partition(
-        &docs,
-        sorted,
-        gbits,
-        move |d| (fp64[*d as usize] >> low) as usize,
-        move |d| Keyed {
-            v: fp64[*d as usize],
-            d: *d,
-            pad: 0,
-        },
-    );
-    let lowmask = (1u64 << low) - 1;
-    // Each region sorted, with its counts of distinct values and of units.
-    let mut regions = order::regions(sorted, &starts);
-    let counts: Vec<(usize, usize)> = regions
-        .par_iter_mut()
-        .map_init(order::Scratch::default, |s, (_, r)| {
-            order::sort_region(
-                r,
-                s,
-                low,
-                move |k| k.v & lowmask,
-                |t| t.sort_unstable_by_key(|k| (k.v, k.d)),
-            );
-            // Documents sharing a value are ordered by 128-bit value, so its units are runs.
-            let (mut values, mut units) = (0, 0);
-            let mut i = 0;
-            while i < r.len() {
-                let mut j = i + 1;
-                while j < r.len() && r[j].v == r[i].v {
-                    j += 1;
-                }
-                values += 1;
-                units += 1;
-                if j - i > 1 {
-                    r[i..j].sort_unstable_by_key(|k| (fp128[k.d as usize], k.d));
-                    units += (i + 1..j)
-                        .filter(|m| unit_start(r, *m, fp128).is_some())
-                        .count();
-                }
-                i = j;
-            }
-            (values, units)
-        })
-        .collect();
-    // Then every region writes its part of the outputs, found by the counts before it.
-    let total_values: usize = counts.iter().map(|c| c.0).sum();
-    let total_units: usize = counts.iter().map(|c| c.1).sum();
-    let mut values = vec![0u64; total_values];
-    let mut value_units = vec![0u32; total_values + 1];
-    let mut unit_starts = vec![0u32; total_units + 1];
-    value_units[total_values] = total_units as u32;
-    unit_starts[total_units] = n as u32;
-    let mut members = docs;
-    let mut jobs = Vec::with_capacity(regions.len());
-    let (mut vrest, mut urest, mut srest) = (
-        &mut values[..],
-        &mut value_units[..total_values],
-        &mut unit_starts[..total_units],
-    );
-    let mut mrest = &mut members[..];
-    let mut u0 = 0u32;
-    for ((base, r), (nv, nu)) in regions.into_iter().zip(&counts) {
-        let (v, vt) = vrest.split_at_mut(*nv);
-        let (u, ut) = urest.split_at_mut(*nv);
-        let (st, stt) = srest.split_at_mut(*nu);
-        let (m, mt) = mrest.split_at_mut(r.len());
-        jobs.push((base as u32, u0, &*r, v, u, st, m));
-        u0 += *nu as u32;
-        (vrest, urest, srest, mrest) = (vt, ut, stt, mt);
-    }
-    let same: Vec<(u32, u32, u8)> = jobs
-        .into_par_iter()
-        .flat_map_iter(|(base, u0, r, values, value_units, starts, members)| {
-            let (mut x, mut unit) = (0, 0);
-            // Units of the current value, as (unit, first position), while it has several.
-            let (mut open, mut same) = (Vec::new(), Vec::new());
-            let fp = |i: usize| fp128[r[i].d as usize];
-            for i in 0..r.len() {
-                members[i] = r[i].d;
-                if let Some(new_value) = unit_start(r, i, fp128) {
-                    if new_value {
-                        values[x] = r[i].v;
-                        value_units[x] = u0 + unit as u32;
-                        x += 1;
-                        open.clear();
-                    }
-                    for &(u, at) in &open {
-                        same.push((
-                            u,
-                            u0 + unit as u32,
-                            super::cpu::dist128(fp(at), fp(i)) as u8,
-                        ));
-                    }
-                    open.push((u0 + unit as u32, i));
-                    starts[unit] = base + i as u32;
-                    unit += 1;
-                }
-            }
-            same
-        })
-        .collect();
-    Collapsed {
-        values,
-        value_units,
-        members,
-        starts: unit_starts,
-        same,
-        scratch: bytemuck::allocation::cast_vec(buffer),
-    }
-}
-
-/// Whether position `i` of a sorted region begins a unit: `Some(true)` where it also begins a
-/// new 64-bit value, `Some(false)` where only the 128-bit value changes, `None` inside a unit.
-fn unit_start(r: &[Keyed], i: usize, fp128: &[[u64; 2]]) -> Option<bool> {
-    if i == 0 || r[i].v != r[i - 1].v {
-        Some(true)
-    } else {
-        (fp128[r[i].d as usize] != fp128[r[i - 1].d as usize]).then_some(false)
-    }
-}
-
 impl PairGraph {
-    /// Builds the graph from pairs of distinct 64-bit values `(x, y, d64)` (indices into
-    /// `c.values`), keeping only unit pairs with a 128-bit distance within `tau128`.
+    /// Builds the graph from pairs of distinct 64-bit values (indices into `c.values`),
+    /// keeping only unit pairs with a 128-bit distance within `tau128`.
     pub fn from_distinct(
         docs: u32,
         c: Collapsed,
         fp128: &[[u64; 2]],
-        distinct: &[(u32, u32, u8)],
+        distinct: &[DistinctPair],
         tau128: Option<u32>,
     ) -> PairGraph {
         let unit_fp = |u: u32| fp128[c.members[c.starts[u as usize] as usize] as usize];
         let units_of = |x: u32| c.value_units[x as usize]..c.value_units[x as usize + 1];
+        let within = |d128: u32| tau128.is_none_or(|t| d128 <= t);
         let edge = |u: u32, v: u32, d64: u8| {
-            let d128 = super::cpu::dist128(unit_fp(u), unit_fp(v));
-            tau128.is_none_or(|t| d128 <= t).then_some(Edge {
-                u: u.min(v),
-                v: u.max(v),
-                d64,
-                d128: d128 as u8,
-                pad: [0; 2],
-            })
+            let d128 = dist128(unit_fp(u), unit_fp(v));
+            within(d128).then(|| Edge::new(u, v, d64, d128))
         };
         // Same 64-bit value, different 128-bit value: distance 0 on 64 bits.
         let mut edges: Vec<Edge> = c
             .same
             .iter()
-            .filter(|(_, _, d128)| tau128.is_none_or(|t| u32::from(*d128) <= t))
-            .map(|&(u, v, d128)| Edge {
-                u,
-                v,
-                d64: 0,
-                d128,
-                pad: [0; 2],
-            })
+            .filter(|e| within(u32::from(e.d128)))
+            .copied()
             .collect();
         edges.par_extend(
             distinct
                 .par_iter()
-                .fold(Vec::new, |mut out, &(x, y, d)| {
-                    for u in units_of(x) {
-                        out.extend(units_of(y).filter_map(|v| edge(u, v, d)));
+                .fold(Vec::new, |mut out, p| {
+                    for u in units_of(p.x) {
+                        out.extend(units_of(p.y).filter_map(|v| edge(u, v, p.d64)));
                     }
                     out
                 })

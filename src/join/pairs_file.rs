@@ -11,7 +11,7 @@ use std::path::Path;
 use bytemuck::{Pod, Zeroable};
 
 use super::graph::{Edge, PairGraph};
-use crate::report::atomic::AtomicFile;
+use crate::base::atomic::AtomicFile;
 use crate::{Error, Result};
 
 /// File magic.
@@ -35,7 +35,7 @@ pub struct Header {
     pub tau128: u32,
     /// Documents in the corpus.
     pub docs: u32,
-    /// `Corpus::digest` of the stores joined.
+    /// `StoreSet::digest` of the stores joined.
     pub corpus_digest: u64,
     /// Entries in the member array.
     pub members: u64,

@@ -7,17 +7,109 @@
 //! A random plan samples B bit positions T times (Chuweb21D, Algorithm 3) and finds a pair at
 //! distance h with probability 1 - (1 - C(64-h, B) / C(64, B))^T.
 
-use crate::synth::SplitMix64;
+use crate::base::rng::SplitMix64;
+use crate::{Error, Result};
 
-/// A list of key masks.
+/// A list of key masks, and the distance they were made for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// One mask per table, in the order pairs are attributed to tables.
     pub tables: Vec<u64>,
-    /// Whether the plan finds every pair within the tau it was made for.
+    /// The distance the plan was made for: an exact plan finds every pair within it, a random
+    /// one each pair with [`random_recall`]. A join at a larger distance is refused
+    /// ([`JoinSpec::new`](super::JoinSpec::new)), since it would miss pairs silently.
+    pub tau: u32,
+    /// Whether the plan finds every pair within `tau`.
     pub exact: bool,
     /// A short description for reports.
     pub name: String,
+}
+
+/// How a plan is made: the method and its parameters, validated by [`PlanSpec::plan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanSpec {
+    /// Exact pigeonhole tables, or random bit samples.
+    pub method: Method,
+    /// Blocks of an exact plan instead of the planner's cheapest (tuning and benchmarks).
+    pub blocks: Option<usize>,
+    /// Key bits per random table.
+    pub bits: u32,
+    /// Random tables.
+    pub iterations: u32,
+    /// Seed of the random tables.
+    pub seed: u64,
+}
+
+impl Default for PlanSpec {
+    /// The planner's cheapest exact plan; Chuweb21D's 20 tables of 16 bits when random.
+    fn default() -> Self {
+        PlanSpec {
+            method: Method::Exact,
+            blocks: None,
+            bits: 16,
+            iterations: 20,
+            seed: 0,
+        }
+    }
+}
+
+/// Join methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Pigeonhole tables chosen by cost: finds every pair.
+    Exact,
+    /// Random bit samples: finds each pair with the probability [`random_recall`] gives.
+    Random,
+}
+
+impl Method {
+    /// The method's name as the command line and `summary.json` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Exact => "exact",
+            Method::Random => "random",
+        }
+    }
+}
+
+/// Largest 64-bit distance a join accepts.
+pub const MAX_TAU: u32 = 31;
+
+impl PlanSpec {
+    /// The plan for a join of `n` fingerprints at `tau`, or why there is none.
+    pub fn plan(&self, n: usize, tau: u32) -> Result<Plan> {
+        let bad = |msg: String| Err(Error::Config(msg));
+        if tau > MAX_TAU {
+            return bad(format!("tau must be below {}", MAX_TAU + 1));
+        }
+        if !(1..=64).contains(&self.bits) {
+            return bad("--bits must be 1..=64".into());
+        }
+        if self.iterations == 0 {
+            return bad("--iterations must be at least 1".into());
+        }
+        match (self.method, self.blocks) {
+            (Method::Exact, None) => Ok(cheapest_exact(n, tau)),
+            (Method::Exact, Some(m)) => {
+                if m <= tau as usize || m > 64 {
+                    return bad(format!(
+                        "--blocks {m}: an exact plan at tau {tau} needs {} to 64 blocks",
+                        tau + 1
+                    ));
+                }
+                let tables = binomial(m, tau as usize);
+                if tables > MAX_TABLES {
+                    return bad(format!(
+                        "--blocks {m}: {tables} tables at tau {tau}, more than {MAX_TABLES}"
+                    ));
+                }
+                Ok(pigeonhole(m, tau))
+            }
+            (Method::Random, Some(_)) => bad("--blocks applies to --method exact only".into()),
+            (Method::Random, None) => Ok(random(self.bits, self.iterations, self.seed, tau)),
+        }
+    }
 }
 
 /// Masks of `m` contiguous blocks covering the 64 bits (sizes differ by at most one).
@@ -66,6 +158,7 @@ pub fn pigeonhole(m: usize, tau: u32) -> Plan {
     });
     Plan {
         tables,
+        tau: tau as u32,
         exact: true,
         name: format!(
             "exact: {m} blocks, {} tables keyed on {} block(s) each",
@@ -132,8 +225,8 @@ pub fn cheapest_exact(n: usize, tau: u32) -> Plan {
     pigeonhole(m, tau)
 }
 
-/// `iterations` tables of `bits` distinct random bit positions each.
-pub fn random(bits: u32, iterations: u32, seed: u64) -> Plan {
+/// `iterations` tables of `bits` distinct random bit positions each, for joins at `tau`.
+pub fn random(bits: u32, iterations: u32, seed: u64, tau: u32) -> Plan {
     let mut rng = SplitMix64(seed);
     let tables = (0..iterations)
         .map(|_| {
@@ -150,6 +243,7 @@ pub fn random(bits: u32, iterations: u32, seed: u64) -> Plan {
         .collect();
     Plan {
         tables,
+        tau,
         exact: false,
         name: format!("random: {iterations} tables of {bits} sampled bits, seed {seed}"),
     }
@@ -229,8 +323,8 @@ mod tests {
         for h in 0..=6 {
             assert!(random_recall(16, 20, h) > 0.97, "h {h}");
         }
-        let p = random(16, 20, 1);
+        let p = random(16, 20, 1, 6);
         assert!(p.tables.iter().all(|m| m.count_ones() == 16));
-        assert_eq!(p, random(16, 20, 1));
+        assert_eq!(p, random(16, 20, 1, 6));
     }
 }

@@ -10,8 +10,8 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::cluster::Clusters;
-use crate::fingerprint::store::{flags, Corpus};
-use crate::report::atomic::AtomicFile;
+use crate::fingerprint::store::{flags, StoreSet};
+use crate::base::atomic::AtomicFile;
 use crate::Result;
 
 /// Replaces tabs and line breaks so an id stays one TSV field.
@@ -37,7 +37,7 @@ pub struct ListCounts {
 }
 
 /// Writes the four files into `dir`.
-pub fn write(dir: &Path, corpus: &Corpus, c: &Clusters) -> Result<ListCounts> {
+pub fn write(dir: &Path, corpus: &StoreSet, c: &Clusters) -> Result<ListCounts> {
     let mut counts = ListCounts::default();
     let mut clusters = AtomicFile::create(&dir.join("clusters.tsv"))?;
     let mut keep = AtomicFile::create(&dir.join("keep.txt"))?;

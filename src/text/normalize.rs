@@ -160,7 +160,7 @@ mod tests {
         let alphabet = [
             'a', 'b', ' ', ' ', '\t', '\n', '\r', '\u{a0}', '\u{2003}', 'é', '\x0b', '.',
         ];
-        let mut rng = crate::synth::SplitMix64(17);
+        let mut rng = crate::base::rng::SplitMix64(17);
         for _ in 0..3000 {
             let mut parts: Vec<(String, bool, bool)> = Vec::new();
             for _ in 0..1 + rng.below(3) {

@@ -241,7 +241,7 @@ mod tests {
     #[test]
     fn ascii_fast_path_equals_unicode_segmentation() {
         let alphabet = b"aZk9 0_.:,;'-!x\t\n\"(";
-        let mut s = crate::synth::SplitMix64(1);
+        let mut s = crate::base::rng::SplitMix64(1);
         for _ in 0..20_000 {
             let len = s.below(24) as usize;
             let text: String = (0..len)

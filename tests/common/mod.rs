@@ -161,7 +161,7 @@ pub fn zeros(fp: &[u64]) -> Vec<[u64; 2]> {
 }
 
 pub fn planted(n_random: usize, seed: u64) -> (Vec<u64>, Vec<[u64; 2]>) {
-    let mut rng = neardup::synth::SplitMix64(seed);
+    let mut rng = neardup::base::rng::SplitMix64(seed);
     let mut fp = Vec::new();
     for _ in 0..n_random {
         fp.push(rng.next_u64());
@@ -193,7 +193,7 @@ pub fn planted(n_random: usize, seed: u64) -> (Vec<u64>, Vec<[u64; 2]>) {
 #[allow(dead_code)]
 pub fn runs_and_a_long_one(seed: u64, n_runs: usize, long: usize) -> (Vec<u64>, Vec<u32>) {
     let (mut vals, mut ends) = runs(seed, n_runs);
-    let mut rng = neardup::synth::SplitMix64(seed ^ 0x5eed);
+    let mut rng = neardup::base::rng::SplitMix64(seed ^ 0x5eed);
     let base = rng.next_u64();
     for _ in 0..long {
         vals.push(base ^ (1 << rng.below(64)) ^ (1 << rng.below(64)));
@@ -204,7 +204,7 @@ pub fn runs_and_a_long_one(seed: u64, n_runs: usize, long: usize) -> (Vec<u64>, 
 
 /// Runs of random lengths (some over a tile's rows and span) laid out back to back.
 pub fn runs(seed: u64, n_runs: usize) -> (Vec<u64>, Vec<u32>) {
-    let mut rng = neardup::synth::SplitMix64(seed);
+    let mut rng = neardup::base::rng::SplitMix64(seed);
     let (mut vals, mut ends) = (Vec::new(), Vec::new());
     for r in 0..n_runs {
         let len = if r % 7 == 0 {
@@ -224,4 +224,36 @@ pub fn runs(seed: u64, n_runs: usize) -> (Vec<u64>, Vec<u32>) {
         ends.extend(std::iter::repeat_n(vals.len() as u32, len));
     }
     (vals, ends)
+}
+
+/// The join of `docs` under `plan` at `tau` (and `tau128`) on the CPU, through the library's
+/// typed input and spec: document pairs and statistics.
+pub fn cpu_join(
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    docs: &[u32],
+    plan: &neardup::join::plan::Plan,
+    tau: u32,
+    tau128: Option<u32>,
+) -> (Vec<neardup::join::Pair>, neardup::join::JoinStats) {
+    let (g, s) = cpu_graph(fp64, fp128, docs, plan, tau, tau128);
+    (g.pairs(), s)
+}
+
+/// [`cpu_join`] in the compact form.
+pub fn cpu_graph(
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    docs: &[u32],
+    plan: &neardup::join::plan::Plan,
+    tau: u32,
+    tau128: Option<u32>,
+) -> (neardup::join::graph::PairGraph, neardup::join::JoinStats) {
+    let spec = neardup::join::JoinSpec::new(plan.clone(), tau, tau128).unwrap();
+    let input = neardup::join::JoinInput {
+        fp64,
+        fp128,
+        docs: docs.to_vec(),
+    };
+    neardup::join::cpu::join_graph(input, &spec)
 }

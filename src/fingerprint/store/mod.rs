@@ -5,7 +5,7 @@
 //! directory that is renamed into place only when complete, so a directory with a manifest is
 //! always a whole store and an interrupted run leaves nothing that looks like one.
 
-pub mod corpus;
+pub mod set;
 pub mod reader;
 pub mod writer;
 
@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::Params;
 use crate::corpus::ShardFormat;
 
-pub use corpus::Corpus;
+pub use set::StoreSet;
 pub use reader::{open_many, Store};
 pub use writer::{Row, StoreWriter};
 

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{col, Manifest, FORMAT, VERSION};
-use crate::corpus::mmap::{self, Mapped};
+use crate::base::mmap::{self, Mapped};
 use crate::corpus::SourceLoc;
 use crate::{Error, Result};
 

@@ -11,7 +11,7 @@ use super::{flags, open_many, Store};
 use crate::{Error, Result};
 
 /// Stores opened together.
-pub struct Corpus {
+pub struct StoreSet {
     stores: Vec<Store>,
     /// Global index of each store's first document.
     base: Vec<u32>,
@@ -20,14 +20,14 @@ pub struct Corpus {
     fp128: Vec<[u64; 2]>,
 }
 
-impl Corpus {
+impl StoreSet {
     /// Opens `paths` (they must share fingerprint parameters).
-    pub fn open(paths: &[PathBuf]) -> Result<Corpus> {
-        Corpus::new(open_many(paths)?)
+    pub fn open(paths: &[PathBuf]) -> Result<StoreSet> {
+        StoreSet::new(open_many(paths)?)
     }
 
     /// The corpus of already opened stores.
-    pub fn new(stores: Vec<Store>) -> Result<Corpus> {
+    pub fn new(stores: Vec<Store>) -> Result<StoreSet> {
         let total: usize = stores.iter().map(Store::len).sum();
         if total >= u32::MAX as usize {
             return Err(Error::Config(format!(
@@ -49,7 +49,7 @@ impl Corpus {
                 fp128.extend_from_slice(s.fp128());
             }
         }
-        Ok(Corpus {
+        Ok(StoreSet {
             stores,
             base,
             fp64,

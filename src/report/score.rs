@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::{Origin, Truth};
+use crate::synth::{Origin, Truth};
 use crate::join::graph::PairGraph;
 
 /// Quality at one threshold.

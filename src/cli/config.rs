@@ -1,0 +1,373 @@
+//! Raw arguments turned into validated configurations, one per command, before anything is
+//! read or written: a bad option fails here, with the option's name, and never halfway through
+//! a run. The commands then only call the library and the shared steps of
+//! [`pipeline`](super::pipeline) with these.
+
+use std::path::{Path, PathBuf};
+
+use super::args::{
+    self, ClusterArgs, DedupArgs, Features, FingerprintOpts, JoinArgs, JoinOpts, SweepArgs,
+    TextFormat,
+};
+use crate::cluster::{Axis, Representative};
+use crate::corpus::{PayloadKind, ReadOptions};
+use crate::fingerprint::build::BuildConfig;
+use crate::fingerprint::store::Filters;
+use crate::fingerprint::Params;
+use crate::join::plan::{Method, PlanSpec, MAX_TAU};
+use crate::join::BackendChoice;
+use crate::text::TokenOptions;
+
+/// How a join is planned and where it runs (`--method`, `--blocks`, `--bits`,
+/// `--iterations`, `--seed`, `--backend`, `--adapter`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinConfig {
+    /// How the plan is made.
+    pub plan: PlanSpec,
+    /// The backend asked for.
+    pub backend: BackendChoice,
+    /// The adapter asked for.
+    pub adapter: Option<String>,
+}
+
+impl JoinConfig {
+    /// Validates the join options (the plan's own checks run once the corpus size is known).
+    pub fn new(o: &JoinOpts) -> anyhow::Result<JoinConfig> {
+        anyhow::ensure!((1..=64).contains(&o.bits), "--bits must be 1..=64");
+        anyhow::ensure!(o.iterations > 0, "--iterations must be at least 1");
+        let method = match o.method {
+            args::Method::Exact => Method::Exact,
+            args::Method::Random => Method::Random,
+        };
+        anyhow::ensure!(
+            o.blocks.is_none() || method == Method::Exact,
+            "--blocks applies to --method exact only"
+        );
+        Ok(JoinConfig {
+            plan: PlanSpec {
+                method,
+                blocks: o.blocks,
+                bits: o.bits,
+                iterations: o.iterations,
+                seed: o.seed,
+            },
+            backend: match o.backend {
+                args::Backend::Auto => BackendChoice::Auto,
+                args::Backend::Gpu => BackendChoice::Gpu,
+                args::Backend::Cpu => BackendChoice::Cpu,
+            },
+            adapter: o.adapter.clone(),
+        })
+    }
+}
+
+impl JoinConfig {
+    /// Checks that a plan can be made at `tau` (the block count against tau), before anything
+    /// is read or written; the plan itself waits for the corpus size.
+    pub fn check(&self, tau: u32) -> anyhow::Result<()> {
+        self.plan.plan(1, tau)?;
+        Ok(())
+    }
+}
+
+/// The thresholds of pairs: 64-bit `tau` and, when given, 128-bit `tau128`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thresholds {
+    /// Largest 64-bit distance.
+    pub tau: u32,
+    /// Largest 128-bit distance.
+    pub tau128: Option<u32>,
+}
+
+impl Thresholds {
+    /// Validated thresholds.
+    pub fn new(tau: u32, tau128: Option<u32>) -> anyhow::Result<Thresholds> {
+        anyhow::ensure!(tau <= MAX_TAU, "tau must be below {}", MAX_TAU + 1);
+        anyhow::ensure!(
+            tau128.is_none_or(|t| t <= 128),
+            "thresholds above 128 mean nothing"
+        );
+        Ok(Thresholds { tau, tau128 })
+    }
+}
+
+/// `neardup join`.
+#[derive(Clone, Debug)]
+pub struct JoinCommand {
+    /// Stores of the corpus, then the `--against` stores.
+    pub stores: Vec<PathBuf>,
+    /// How many of `stores` come before the `--against` ones (all when none).
+    pub split: usize,
+    /// Whether only pairs across the two collections are kept.
+    pub cross: bool,
+    /// Pair thresholds.
+    pub at: Thresholds,
+    /// Plan and backend.
+    pub join: JoinConfig,
+    /// The TSV (`-` for standard output).
+    pub output: PathBuf,
+    /// `pairs.bin` to write too.
+    pub pairs_bin: Option<PathBuf>,
+    /// Units listed as links instead of all their pairs.
+    pub collapse_exact: bool,
+}
+
+impl JoinCommand {
+    /// Validates `neardup join`'s arguments.
+    pub fn new(a: &JoinArgs) -> anyhow::Result<JoinCommand> {
+        let mut stores = a.stores.clone();
+        let split = stores.len();
+        stores.extend(a.against.iter().cloned());
+        let at = Thresholds::new(a.tau, a.tau128)?;
+        let join = JoinConfig::new(&a.join)?;
+        join.check(at.tau)?;
+        Ok(JoinCommand {
+            stores,
+            split,
+            cross: !a.against.is_empty(),
+            at,
+            join,
+            output: a.output.clone(),
+            pairs_bin: a.pairs_bin.clone(),
+            collapse_exact: a.collapse_exact,
+        })
+    }
+}
+
+/// `neardup sweep`.
+#[derive(Clone, Debug)]
+pub struct SweepCommand {
+    /// Stores of the corpus.
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    pub output: PathBuf,
+    /// The threshold swept.
+    pub axis: Axis,
+    /// Its largest value.
+    pub max: u32,
+    /// Thresholds of the join the sweep needs.
+    pub at: Thresholds,
+    /// A pairs file to reuse.
+    pub pairs: Option<PathBuf>,
+    /// Plan and backend.
+    pub join: JoinConfig,
+}
+
+impl SweepCommand {
+    /// Validates `neardup sweep`'s arguments.
+    pub fn new(a: &SweepArgs) -> anyhow::Result<SweepCommand> {
+        let (axis, max, at) = match (a.tau128_max, a.tau) {
+            (Some(m), Some(t)) => (Axis::D128 { tau64: t }, m, Thresholds::new(t, Some(m))?),
+            (None, None) => (Axis::D64, a.tau_max, Thresholds::new(a.tau_max, None)?),
+            (None, Some(_)) => anyhow::bail!("--tau fixes the 64-bit threshold of a --tau128-max sweep; for a 64-bit sweep use --tau-max"),
+            (Some(_), None) => anyhow::bail!("--tau128-max needs the fixed 64-bit --tau"),
+        };
+        let join = JoinConfig::new(&a.join)?;
+        join.check(at.tau)?;
+        Ok(SweepCommand {
+            stores: a.stores.clone(),
+            output: a.output.clone(),
+            axis,
+            max,
+            at,
+            pairs: a.pairs.clone(),
+            join,
+        })
+    }
+}
+
+/// `neardup cluster`.
+#[derive(Clone, Debug)]
+pub struct ClusterCommand {
+    /// Stores of the corpus.
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    pub output: PathBuf,
+    /// Thresholds of the clusters.
+    pub at: Thresholds,
+    /// How representatives are chosen.
+    pub representative: Representative,
+    /// A pairs file to reuse.
+    pub pairs: Option<PathBuf>,
+    /// Plan and backend.
+    pub join: JoinConfig,
+}
+
+impl ClusterCommand {
+    /// Validates `neardup cluster`'s arguments.
+    pub fn new(a: &ClusterArgs) -> anyhow::Result<ClusterCommand> {
+        let at = Thresholds::new(a.tau, a.tau128)?;
+        let join = JoinConfig::new(&a.join)?;
+        join.check(at.tau)?;
+        Ok(ClusterCommand {
+            stores: a.stores.clone(),
+            output: a.output.clone(),
+            at,
+            representative: a.representative,
+            pairs: a.pairs.clone(),
+            join,
+        })
+    }
+}
+
+/// `neardup dedup`, and the `demo` that runs it.
+#[derive(Clone, Debug)]
+pub struct DedupCommand {
+    /// The store to build in `output/store`.
+    pub build: BuildConfig,
+    /// Output directory.
+    pub output: PathBuf,
+    /// Thresholds of the clusters and lists.
+    pub at: Thresholds,
+    /// Largest threshold of the sweep (the join's).
+    pub tau_max: u32,
+    /// How representatives are chosen.
+    pub representative: Representative,
+    /// Plan and backend.
+    pub join: JoinConfig,
+}
+
+impl DedupCommand {
+    /// Validates `neardup dedup`'s arguments.
+    pub fn new(a: &DedupArgs) -> anyhow::Result<DedupCommand> {
+        let at = Thresholds::new(a.tau, a.tau128)?;
+        let tau_max = a.tau_max.unwrap_or(a.tau).max(a.tau);
+        Thresholds::new(tau_max, None)?;
+        let join = JoinConfig::new(&a.join)?;
+        join.check(tau_max)?;
+        Ok(DedupCommand {
+            build: build_config(&a.inputs, &a.output.join("store"), a.force, &a.fingerprint)?,
+            output: a.output.clone(),
+            at,
+            tau_max,
+            representative: a.representative,
+            join,
+        })
+    }
+
+    /// The default run over `inputs` into `output` (replacing its store), at `tau` with a
+    /// sweep up to `tau_max`: what `demo` runs.
+    pub fn defaults(
+        inputs: Vec<PathBuf>,
+        output: PathBuf,
+        tau: u32,
+        tau_max: u32,
+    ) -> anyhow::Result<DedupCommand> {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            fingerprint: FingerprintOpts,
+            #[command(flatten)]
+            join: JoinOpts,
+        }
+        let d = Defaults::try_parse_from(["neardup"])?;
+        Ok(DedupCommand {
+            build: build_config(&inputs, &output.join("store"), true, &d.fingerprint)?,
+            output,
+            at: Thresholds::new(tau, None)?,
+            tau_max: tau_max.max(tau),
+            representative: Representative::default(),
+            join: JoinConfig::new(&d.join)?,
+        })
+    }
+}
+
+/// The build configuration of `opts` over `inputs` into the store `output`.
+pub fn build_config(
+    inputs: &[PathBuf],
+    output: &Path,
+    force: bool,
+    a: &FingerprintOpts,
+) -> anyhow::Result<BuildConfig> {
+    let mut ngrams = a.ngrams.clone();
+    ngrams.sort_unstable();
+    ngrams.dedup();
+    anyhow::ensure!(
+        !ngrams.is_empty() && ngrams.iter().all(|n| (1..=8).contains(n)),
+        "--ngrams takes sizes from 1 to 8, e.g. --ngrams 3,5"
+    );
+    let params = match a.features {
+        Features::SimhashPy => Params::simhash_py(),
+        Features::Native => Params {
+            ngrams,
+            tokens: TokenOptions {
+                lowercase: !a.no_lowercase,
+                stopwords: !a.no_stopwords,
+                stem: !a.no_stem,
+                possessive: !a.no_possessive,
+            },
+            seed: a.hash_seed,
+            ..Params::default()
+        },
+    };
+    Ok(BuildConfig {
+        inputs: inputs.to_vec(),
+        output: output.to_path_buf(),
+        force,
+        read: ReadOptions {
+            id_field: a.id_field.clone(),
+            text_field: a.text_field.clone(),
+            url_field: a.url_field.clone(),
+            jsonl_kind: match a.text_format {
+                TextFormat::Auto => PayloadKind::Unknown,
+                TextFormat::Html => PayloadKind::Html,
+                TextFormat::Text => PayloadKind::Text,
+            },
+            split_bytes: a.split_mib << 20,
+        },
+        params,
+        filters: Filters {
+            status_200_only: !a.any_status,
+            html_text_only: !a.any_content_type,
+            min_html_len: a.min_html_len,
+            min_terms: a.min_terms,
+            english_only: a.english,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::{Cli, Command};
+    use clap::Parser;
+
+    fn parse(line: &str) -> Command {
+        Cli::try_parse_from(line.split_whitespace()).unwrap().command
+    }
+
+    #[test]
+    fn bad_options_fail_before_anything_runs() {
+        let Command::Join(a) = parse("neardup join s -o x --tau 40") else {
+            unreachable!()
+        };
+        assert!(JoinCommand::new(&a).unwrap_err().to_string().contains("tau"));
+        let Command::Join(a) = parse("neardup join s -o x --method random --blocks 4") else {
+            unreachable!()
+        };
+        assert!(JoinCommand::new(&a)
+            .unwrap_err()
+            .to_string()
+            .contains("--blocks"));
+        let Command::Dedup(a) = parse("neardup dedup c -o out --bits 0") else {
+            unreachable!()
+        };
+        assert!(DedupCommand::new(&a).unwrap_err().to_string().contains("--bits"));
+        let Command::Sweep(a) = parse("neardup sweep s -o out --tau 3") else {
+            unreachable!()
+        };
+        assert!(SweepCommand::new(&a).is_err());
+    }
+
+    #[test]
+    fn the_demo_runs_dedup_with_its_defaults() {
+        let Command::Dedup(a) = parse("neardup dedup crawl -o out --force --tau 3 --tau-max 8")
+        else {
+            unreachable!()
+        };
+        let parsed = DedupCommand::new(&a).unwrap();
+        let d = DedupCommand::defaults(vec!["crawl".into()], "out".into(), 3, 8).unwrap();
+        assert_eq!(format!("{parsed:?}"), format!("{d:?}"));
+    }
+}

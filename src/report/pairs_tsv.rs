@@ -1,0 +1,185 @@
+//! The pairs TSV: one line per document pair with both ids and both distances, sorted by
+//! document index, `id_a < id_b` on each line (docs/FORMATS.md).
+//!
+//! Ids are looked up once per document, in document order (the id columns are read front to
+//! back rather than at random), and lines are formatted in parallel batches; the documents of
+//! the pairs are a bitmap over the corpus with a count per word, so listing them in order and
+//! finding each one's place need no sort or search.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+
+use super::lists::tsv_field;
+use crate::fingerprint::store::StoreSet;
+use crate::join::graph::PairGraph;
+use crate::join::Pair;
+
+/// Writes the pairs of `g` to `w` as TSV sorted by document index; with `cross`, only pairs
+/// with one side below that index and one at or above it; with `collapse`, each group of
+/// identical fingerprints as its first member paired with each other member. Returns the
+/// pairs written.
+pub fn write(
+    w: &mut dyn Write,
+    stores: &StoreSet,
+    g: &PairGraph,
+    cross: Option<u32>,
+    collapse: bool,
+) -> std::io::Result<u64> {
+    let mut pairs = Vec::new();
+    let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
+    if collapse {
+        let link = |(a, b): (u32, u32), d64, d128| Pair::new(a, b, d64, d128);
+        pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
+        pairs.extend(g.edges.iter().map(|e| link(g.edge_link(e), e.d64, e.d128)));
+        pairs.retain(|p| keep(p.a, p.b));
+        pairs.sort_unstable();
+    } else {
+        pairs = g.pairs_where(keep);
+    }
+    // Ids are looked up once per document, in document order (the id columns are read front
+    // to back rather than at random), and lines are formatted in parallel batches.
+    let set = DocSet::new(g.docs, &pairs);
+    let docs = set.docs();
+    // Copied into compact buffers (in parallel, a block of documents each), so formatting
+    // reads them rather than the mapped column.
+    const BLOCK: usize = 4096;
+    let blocks: Vec<(String, Vec<usize>)> = docs
+        .par_chunks(BLOCK)
+        .map(|c| {
+            let (mut text, mut ends) = (String::new(), Vec::with_capacity(c.len() + 1));
+            ends.push(0);
+            for d in c {
+                text.push_str(&tsv_field(stores.id(*d)));
+                ends.push(text.len());
+            }
+            (text, ends)
+        })
+        .collect();
+    let id = |d: u32| {
+        let i = set.rank(d);
+        let (text, ends) = &blocks[i / BLOCK];
+        &text[ends[i % BLOCK]..ends[i % BLOCK + 1]]
+    };
+    writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
+    for batch in pairs.chunks(1 << 20) {
+        let text: Vec<Vec<u8>> = batch
+            .par_chunks(4096)
+            .map(|c| {
+                let mut out = Vec::with_capacity(c.len() * 48);
+                for p in c {
+                    let (x, y) = (id(p.a), id(p.b));
+                    let (x, y) = if x <= y { (x, y) } else { (y, x) };
+                    for field in [x.as_bytes(), b"\t", y.as_bytes(), b"\t"] {
+                        out.extend_from_slice(field);
+                    }
+                    decimal(&mut out, p.d64);
+                    out.push(b'\t');
+                    decimal(&mut out, p.d128);
+                    out.push(b'\n');
+                }
+                out
+            })
+            .collect();
+        for t in &text {
+            w.write_all(t)?;
+        }
+    }
+    w.flush()?;
+    Ok(pairs.len() as u64)
+}
+
+/// The documents of a list of pairs, as a bitmap over the corpus with a running count per
+/// word: listing them in order and finding one's place among them need no sort or search.
+struct DocSet {
+    bits: Vec<u64>,
+    /// Documents in the words before each word.
+    before: Vec<u32>,
+}
+
+impl DocSet {
+    /// The documents of `pairs`, below `docs`.
+    fn new(docs: u32, pairs: &[Pair]) -> DocSet {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        let words: Vec<AtomicU64> = (0..(docs as usize).div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        pairs.par_chunks(1 << 14).for_each(|c| {
+            for p in c {
+                for d in [p.a, p.b] {
+                    words[d as usize / 64].fetch_or(1 << (d % 64), Relaxed);
+                }
+            }
+        });
+        let bits: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
+        let mut before = Vec::with_capacity(bits.len());
+        let mut n = 0u32;
+        for w in &bits {
+            before.push(n);
+            n += w.count_ones();
+        }
+        DocSet { bits, before }
+    }
+
+    /// The documents, ascending.
+    fn docs(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (i, &w) in self.bits.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                out.push(i as u32 * 64 + w.trailing_zeros());
+                w &= w - 1;
+            }
+        }
+        out
+    }
+
+    /// The place of document `d` (one of the set) in [`DocSet::docs`].
+    #[inline]
+    fn rank(&self, d: u32) -> usize {
+        let (w, b) = (d as usize / 64, d % 64);
+        self.before[w] as usize + (self.bits[w] & ((1u64 << b) - 1)).count_ones() as usize
+    }
+}
+
+/// Appends `n` in decimal.
+fn decimal(out: &mut Vec<u8>, n: u8) {
+    if n >= 100 {
+        out.push(b'0' + n / 100);
+    }
+    if n >= 10 {
+        out.push(b'0' + n / 10 % 10);
+    }
+    out.push(b'0' + n % 10);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::join::Pair;
+
+    #[test]
+    fn doc_set_lists_and_ranks_the_documents_of_pairs() {
+        let pairs: Vec<Pair> = [(0, 5), (5, 63), (64, 200), (3, 199), (63, 64), (1000, 1001)]
+            .iter()
+            .map(|&(a, b)| Pair::new(a, b, 1, 2))
+            .collect();
+        let set = super::DocSet::new(1002, &pairs);
+        let mut want: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(set.docs(), want);
+        for (i, d) in want.iter().enumerate() {
+            assert_eq!(set.rank(*d), i, "doc {d}");
+        }
+        assert!(super::DocSet::new(0, &[]).docs().is_empty());
+    }
+
+    #[test]
+    fn decimal_writes_what_display_writes() {
+        for n in 0..=u8::MAX {
+            let mut out = Vec::new();
+            super::decimal(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        }
+    }
+}

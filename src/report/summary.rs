@@ -1,0 +1,215 @@
+//! `summary.json`: every parameter and count of a `dedup`, `sweep` or `cluster` run, in one
+//! typed schema for the three (docs/FORMATS.md). It is written last, so its presence marks a
+//! finished run; parts a command does not produce are `null`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::base::atomic;
+use crate::cluster::{Level, Representative};
+use crate::fingerprint::store::{Filters, Stats};
+use crate::fingerprint::Params;
+use crate::join::graph::PairGraph;
+use crate::join::plan::{Method, PlanSpec};
+use crate::join::BackendChoice;
+use crate::Result;
+
+/// The command that wrote a summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Command {
+    /// `neardup dedup`.
+    Dedup,
+    /// `neardup sweep`.
+    Sweep,
+    /// `neardup cluster`.
+    Cluster,
+}
+
+/// The whole of `summary.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// The command.
+    pub command: Command,
+    /// The program and version that wrote it.
+    pub created_by: String,
+    /// Crawl inputs (`dedup`; empty otherwise).
+    pub inputs: Vec<PathBuf>,
+    /// The stores joined, in order.
+    pub stores: Vec<PathBuf>,
+    /// The pairs file read (`--pairs`) or written (`dedup`), if any.
+    pub pairs_file: Option<PathBuf>,
+    /// Wall time of the whole run, seconds.
+    pub seconds: f64,
+    /// Documents in the stores.
+    pub documents: u64,
+    /// Documents joined.
+    pub joined: u64,
+    /// Documents left out of the join (too short, no features); kept as singletons.
+    pub excluded: u64,
+    /// How the store was built (`dedup`).
+    pub fingerprint: Option<FingerprintSummary>,
+    /// The join.
+    pub join: JoinSummary,
+    /// The sweep (`dedup`, `sweep`).
+    pub sweep: Option<SweepSummary>,
+    /// Clusters and lists at one threshold (`dedup`, `cluster`).
+    pub clusters: Option<ClustersSummary>,
+}
+
+/// How the store of a `dedup` run was built.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FingerprintSummary {
+    /// The store.
+    pub store: PathBuf,
+    /// Shards read.
+    pub shards: u64,
+    /// Shards that could not be read at all, with the reason.
+    pub shards_failed: Vec<String>,
+    /// Fingerprint parameters.
+    pub params: Params,
+    /// Record filters.
+    pub filters: Filters,
+    /// Build statistics.
+    pub stats: Stats,
+}
+
+/// The join: its options, thresholds and result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinSummary {
+    /// Exact or random.
+    pub method: Method,
+    /// Blocks of an exact plan, when set by hand.
+    pub blocks: Option<usize>,
+    /// Key bits per random table.
+    pub bits: u32,
+    /// Random tables.
+    pub iterations: u32,
+    /// Seed of the random tables.
+    pub seed: u64,
+    /// The backend asked for.
+    pub backend: BackendChoice,
+    /// The adapter asked for.
+    pub adapter: Option<String>,
+    /// 64-bit threshold of the pairs.
+    pub tau: u32,
+    /// 128-bit threshold of the pairs, when filtered.
+    pub tau128: Option<u32>,
+    /// Document pairs.
+    pub pairs: u64,
+    /// Of which at 64-bit distance 0 with equal 128-bit fingerprints (inside units).
+    pub exact_pairs: u64,
+    /// Units of identical fingerprints.
+    pub units: u64,
+    /// Edges between units.
+    pub edges: u64,
+    /// How the join ran here; `null` when it was read from a pairs file.
+    pub ran: Option<JoinRun>,
+}
+
+/// How a join ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRun {
+    /// The plan's description.
+    pub plan: String,
+    /// Where the comparisons ran: "cpu" or "gpu (ADAPTER)".
+    pub backend: String,
+    /// Wall time of the join, seconds.
+    pub seconds: f64,
+}
+
+impl JoinSummary {
+    /// The summary of the join `g` made (or read) with `plan` options at `tau` and `tau128`.
+    pub fn new(
+        plan: &PlanSpec,
+        backend: BackendChoice,
+        adapter: Option<String>,
+        (tau, tau128): (u32, Option<u32>),
+        g: &PairGraph,
+        ran: Option<JoinRun>,
+    ) -> Self {
+        JoinSummary {
+            method: plan.method,
+            blocks: plan.blocks,
+            bits: plan.bits,
+            iterations: plan.iterations,
+            seed: plan.seed,
+            backend,
+            adapter,
+            tau,
+            tau128,
+            pairs: g.pair_count(),
+            exact_pairs: g.exact_pairs(),
+            units: g.units() as u64,
+            edges: g.edges.len() as u64,
+            ran,
+        }
+    }
+}
+
+/// A threshold sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSummary {
+    /// "tau" (64-bit) or "tau128" (128-bit at a fixed 64-bit threshold).
+    pub axis: String,
+    /// The fixed 64-bit threshold of a 128-bit sweep.
+    pub tau64: Option<u32>,
+    /// The largest threshold swept.
+    pub max: u32,
+    /// One row per threshold.
+    pub levels: Vec<Level>,
+}
+
+/// Clusters and lists at one threshold.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClustersSummary {
+    /// 64-bit threshold.
+    pub tau: u32,
+    /// 128-bit threshold, when filtered.
+    pub tau128: Option<u32>,
+    /// How representatives were chosen.
+    pub representative: Representative,
+    /// Clusters, singletons included.
+    pub clusters: u64,
+    /// Clusters of two or more documents.
+    pub clusters_of_two_or_more: u64,
+    /// Documents in the largest cluster.
+    pub largest_cluster: u64,
+    /// Lines of `keep.txt`.
+    pub keep: u64,
+    /// Lines of `remove.tsv`.
+    pub remove: u64,
+    /// Lines of `excluded.tsv`.
+    pub excluded: u64,
+}
+
+impl Summary {
+    /// Writes `dir/summary.json` atomically.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let body = serde_json::to_string_pretty(self).expect("a summary always serialises") + "\n";
+        atomic::write(&dir.join("summary.json"), body.as_bytes())
+    }
+
+    /// Reads `dir/summary.json`.
+    pub fn read(dir: &Path) -> Result<Summary> {
+        let path = dir.join("summary.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| crate::Error::io(&path, e))?;
+        serde_json::from_str(&text).map_err(|e| crate::Error::Parse {
+            path,
+            offset: 0,
+            msg: e.to_string(),
+        })
+    }
+}
+
+/// What wrote a summary: this program and its version.
+pub fn created_by() -> String {
+    format!("neardup {}", env!("CARGO_PKG_VERSION"))
+}

@@ -1,0 +1,13 @@
+//! neardup's integration tests, one binary so that the library and wgpu are linked once: the
+//! commands end to end through the built binary, every input format and bad-input case, the
+//! joins against brute force, clustering against sequential references, the GPU backend
+//! against the CPU, and the kernels' contracts.
+
+mod bad_input;
+mod cluster;
+mod common;
+mod dedup;
+mod formats;
+mod gpu;
+mod join;
+mod kernels;
