@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{neardup, ok, stderr};
+use neardup::report::summary::{Command, Summary};
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -133,6 +134,31 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
         read(&cl.join("clusters.tsv")),
         read(&out.join("clusters.tsv"))
     );
+    // One typed schema for the three commands' summaries (unknown fields are refused), each
+    // with the parts its command makes and the join's run only where it joined.
+    let read_summary = |d: &Path| Summary::read(d).unwrap_or_else(|e| panic!("{e}"));
+    let (d, sw, fr, c) = (
+        read_summary(&out),
+        read_summary(&again),
+        read_summary(&fresh),
+        read_summary(&cl),
+    );
+    assert_eq!(
+        (d.command, sw.command, c.command),
+        (Command::Dedup, Command::Sweep, Command::Cluster)
+    );
+    assert!(d.fingerprint.is_some() && d.sweep.is_some() && d.clusters.is_some());
+    assert!(sw.fingerprint.is_none() && sw.sweep.is_some() && sw.clusters.is_none());
+    assert!(c.fingerprint.is_none() && c.sweep.is_none() && c.clusters.is_some());
+    assert_eq!(d.pairs_file.as_deref(), Some(pairs.as_path()));
+    assert_eq!(sw.pairs_file.as_deref(), Some(pairs.as_path()));
+    assert!(d.join.ran.is_some() && fr.join.ran.is_some());
+    assert!(sw.join.ran.is_none() && c.join.ran.is_none(), "read, not joined");
+    assert_eq!(d.join.pairs, sw.join.pairs);
+    assert_eq!(d.sweep, fr.sweep);
+    assert_eq!(d.clusters, c.clusters);
+    assert_eq!(d.join.method, neardup::join::plan::Method::Exact);
+    assert!(read(&out.join("summary.json")).contains("\"method\": \"exact\""));
     // A pairs file joined at tau 6 cannot serve tau 7.
     let o = neardup(&[
         "-q",

@@ -29,26 +29,80 @@ struct Member {
     length: u64,
 }
 
+/// The inflated stream as the parser sees it: a window of inflated bytes not yet parsed, its
+/// place in the stream, the members seen so far, and the parser's state.
+struct Window<'s> {
+    parser: Parser,
+    /// Inflated bytes not yet handed on.
+    bytes: Vec<u8>,
+    /// Inflated stream position of `bytes[0]`.
+    base: u64,
+    members: Vec<Member>,
+    shard: u32,
+    sink: &'s mut dyn Sink,
+}
+
+impl Window<'_> {
+    /// Hands every complete record in the window to the sink and drops the bytes it used;
+    /// at `eof`, what remains is the end of the stream.
+    fn drain(&mut self, eof: bool) {
+        let mut pos = 0usize;
+        loop {
+            let stream_pos = self.base + pos as u64;
+            match self.parser.next(&self.bytes[pos..], eof) {
+                Step::Record(rec) => {
+                    let rec_pos = stream_pos + rec.start as u64;
+                    let m = member_at(&self.members, rec_pos);
+                    let loc = SourceLoc {
+                        offset: m.offset,
+                        length: m.length,
+                        inner: rec_pos - m.inflated_start,
+                        shard: self.shard,
+                        kind: SourceLoc::GZIP,
+                    };
+                    warc::deliver(&rec, loc, m.offset, self.sink);
+                    pos += rec.consumed;
+                }
+                Step::Skip(n, reason) => {
+                    if let Some(r) = reason {
+                        let m = member_at(&self.members, stream_pos);
+                        self.sink.skip(r, m.offset, warc::skip_detail(r));
+                    }
+                    pos += n.max(1);
+                }
+                Step::NeedMore | Step::End => break,
+            }
+            if pos >= self.bytes.len() {
+                break;
+            }
+        }
+        self.bytes.drain(..pos.min(self.bytes.len()));
+        self.base += pos as u64;
+    }
+}
+
 /// Reads a gzip WARC shard (always one work unit).
 pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Result<()> {
     let map = mmap::map(&shard.path)?;
     let data: &[u8] = &map;
-    let mut window: Vec<u8> = Vec::with_capacity(CHUNK * 2);
+    let mut w = Window {
+        parser: Parser::default(),
+        bytes: Vec::with_capacity(CHUNK * 2),
+        base: 0,
+        members: Vec::new(),
+        shard: unit.shard,
+        sink,
+    };
     // Inflate target, zeroed once: zeroing per read would cost more than inflating.
     let mut chunk = vec![0u8; CHUNK];
-    // Inflated stream position of window[0].
-    let mut window_base = 0u64;
-    let mut members: Vec<Member> = Vec::new();
-    let mut parser = Parser::default();
     let mut pos = 0usize;
     let mut inflated = 0u64;
-    let mut failure = None;
 
     while pos < data.len() {
         if !data[pos..].starts_with(&[0x1f, 0x8b]) {
             // Trailing zero padding is common; anything else is junk after the last member.
             if data[pos..].iter().any(|b| *b != 0) {
-                sink.skip(
+                w.sink.skip(
                     Skip::Garbage,
                     pos as u64,
                     "bytes after the last gzip member",
@@ -57,47 +111,27 @@ pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Resu
             break;
         }
         let member_start = pos;
-        members.push(Member {
+        w.members.push(Member {
             inflated_start: inflated,
             offset: pos as u64,
             length: 0,
         });
         let mut dec = GzDecoder::new(&data[pos..]);
-        let member_ok = loop {
+        let failure = loop {
             match dec.read(&mut chunk) {
-                Ok(0) => break true,
+                Ok(0) => break None,
                 Ok(n) => {
-                    window.extend_from_slice(&chunk[..n]);
+                    w.bytes.extend_from_slice(&chunk[..n]);
                     inflated += n as u64;
-                    drain(
-                        &mut parser,
-                        &mut window,
-                        &mut window_base,
-                        &members,
-                        unit.shard,
-                        false,
-                        sink,
-                    );
+                    w.drain(false);
                 }
-                Err(e) => {
-                    failure = Some(e);
-                    break false;
-                }
+                Err(e) => break Some(e),
             }
         };
-        if !member_ok {
-            let e = failure.take().map_or_else(String::new, |e| e.to_string());
+        if let Some(e) = failure {
             // Everything complete before the cut is delivered; the partial record is the skip.
-            drain(
-                &mut parser,
-                &mut window,
-                &mut window_base,
-                &members,
-                unit.shard,
-                false,
-                sink,
-            );
-            sink.skip(
+            w.drain(false);
+            w.sink.skip(
                 Skip::Truncated,
                 member_start as u64,
                 &format!(
@@ -108,64 +142,12 @@ pub fn read_warc_gz(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Resu
         }
         let rest = dec.into_inner();
         pos = data.len() - rest.len();
-        if let Some(m) = members.last_mut() {
+        if let Some(m) = w.members.last_mut() {
             m.length = (pos - member_start) as u64;
         }
     }
-    drain(
-        &mut parser,
-        &mut window,
-        &mut window_base,
-        &members,
-        unit.shard,
-        true,
-        sink,
-    );
+    w.drain(true);
     Ok(())
-}
-
-/// Hands every complete record in the window to the sink and drops the bytes it used.
-fn drain(
-    parser: &mut Parser,
-    window: &mut Vec<u8>,
-    window_base: &mut u64,
-    members: &[Member],
-    shard: u32,
-    eof: bool,
-    sink: &mut dyn Sink,
-) {
-    let mut pos = 0usize;
-    loop {
-        let stream_pos = *window_base + pos as u64;
-        match parser.next(&window[pos..], eof) {
-            Step::Record(rec) => {
-                let rec_pos = stream_pos + rec.start as u64;
-                let m = member_at(members, rec_pos);
-                let loc = SourceLoc {
-                    offset: m.offset,
-                    length: m.length,
-                    inner: rec_pos - m.inflated_start,
-                    shard,
-                    kind: SourceLoc::GZIP,
-                };
-                warc::deliver(&rec, loc, m.offset, sink);
-                pos += rec.consumed;
-            }
-            Step::Skip(n, reason) => {
-                if let Some(r) = reason {
-                    let m = member_at(members, stream_pos);
-                    sink.skip(r, m.offset, warc::skip_detail(r));
-                }
-                pos += n.max(1);
-            }
-            Step::NeedMore | Step::End => break,
-        }
-        if pos >= window.len() {
-            break;
-        }
-    }
-    window.drain(..pos.min(window.len()));
-    *window_base += pos as u64;
 }
 
 fn member_at(members: &[Member], stream_pos: u64) -> Member {

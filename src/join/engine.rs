@@ -439,8 +439,90 @@ fn to_indices(values: &[u64], found: &[ValuePair]) -> Vec<DistinctPair> {
 
 #[cfg(test)]
 mod tests {
-    use super::families;
+    use super::*;
+    use crate::base::rng::SplitMix64;
+    use crate::join::cpu::CpuScan;
     use crate::join::plan::{pigeonhole, random};
+    use crate::join::reference::brute_force;
+
+    /// A plain backend that walks families table by table and compares each run from the
+    /// table's order, as the GPU driver does: the walk the CPU scan does not take.
+    struct ByTable;
+
+    impl Compare for ByTable {
+        type Part = Vec<Run>;
+        type Error = ();
+        const WALK: Walk = Walk::TableMajor;
+
+        fn run(&self, _: &Table, run: &[u64], at: usize, part: &mut Vec<Run>) {
+            part.push(Run {
+                start: at as u32,
+                end: (at + run.len()) as u32,
+            });
+        }
+
+        fn table(
+            &mut self,
+            t: &Table,
+            order: Option<&[u64]>,
+            parts: Vec<Vec<Run>>,
+            found: &mut Vec<ValuePair>,
+        ) -> Result<(), ()> {
+            let order = order.ok_or(())?;
+            for r in parts.iter().flatten() {
+                let run = &order[r.start as usize..r.end as usize];
+                for (i, &x) in run.iter().enumerate() {
+                    for &y in &run[i + 1..] {
+                        let d = (x ^ y).count_ones();
+                        if d <= t.tau && t.first_finds(x ^ y) {
+                            found.push(ValuePair { x, y, d64: d as u8 });
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// Clustered fingerprints: copies of a few bases with up to 8 bits flipped.
+    fn clustered(n: usize) -> (Vec<u64>, Vec<[u64; 2]>) {
+        let mut rng = SplitMix64(21);
+        let bases: Vec<u64> = (0..n / 20).map(|_| rng.next_u64()).collect();
+        let fp: Vec<u64> = (0..n)
+            .map(|_| {
+                let mut v = bases[rng.below(bases.len() as u64) as usize];
+                for _ in 0..rng.below(9) {
+                    v ^= 1 << rng.below(64);
+                }
+                v
+            })
+            .collect();
+        let fp128 = fp.iter().map(|v| [*v, v.rotate_left(7) & 3]).collect();
+        (fp, fp128)
+    }
+
+    /// Both walks of a family, and single tables, give the brute-force pairs and the same
+    /// statistics.
+    #[test]
+    fn both_walks_equal_brute_force() {
+        let (fp, fp128) = clustered(3000);
+        let docs: Vec<u32> = (0..fp.len() as u32).collect();
+        for (m, tau) in [(4, 3), (8, 6), (9, 6), (7, 2)] {
+            let spec = JoinSpec::new(pigeonhole(m, tau), tau, Some(40)).unwrap();
+            let input = || JoinInput {
+                fp64: &fp,
+                fp128: &fp128,
+                docs: docs.clone(),
+            };
+            let (a, sa) = join(input(), &spec, &mut CpuScan).unwrap();
+            let (b, sb) = join(input(), &spec, &mut ByTable).unwrap();
+            let want = brute_force(&fp, &fp128, &docs, tau, Some(40));
+            assert!(!want.is_empty());
+            assert_eq!(a.pairs(), want, "run-major, m {m} tau {tau}");
+            assert_eq!(b.pairs(), want, "table-major, m {m} tau {tau}");
+            assert_eq!(sa, sb);
+        }
+    }
 
     /// Families cover every table once, in plan order, and share enough bits for their runs.
     #[test]

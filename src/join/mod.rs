@@ -229,3 +229,20 @@ pub fn run(input: JoinInput, spec: &JoinSpec, backend: &Backend) -> Result<JoinO
         seconds: started.elapsed().as_secs_f64(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::join::plan::{pigeonhole, random};
+
+    /// A plan runs at the tau it was made for or below, never above: it would miss pairs.
+    #[test]
+    fn a_spec_refuses_a_plan_made_for_a_smaller_tau() {
+        assert!(JoinSpec::new(pigeonhole(5, 3), 3, None).is_ok());
+        assert!(JoinSpec::new(pigeonhole(5, 3), 2, None).is_ok());
+        let e = JoinSpec::new(pigeonhole(5, 3), 4, None).unwrap_err();
+        assert!(e.to_string().contains("made for tau 3"), "{e}");
+        assert!(JoinSpec::new(random(16, 20, 0, 3), 6, None).is_err());
+        assert!(JoinSpec::new(pigeonhole(5, 3), 3, Some(129)).is_err());
+    }
+}

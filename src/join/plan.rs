@@ -319,6 +319,29 @@ mod tests {
     }
 
     #[test]
+    fn plan_specs_refuse_what_cannot_be_exact_or_random() {
+        let spec = |method, blocks| PlanSpec {
+            method,
+            blocks,
+            ..PlanSpec::default()
+        };
+        let p = spec(Method::Exact, None).plan(1000, 3).unwrap();
+        assert!(p.exact && p.tau == 3);
+        assert_eq!(spec(Method::Exact, Some(5)).plan(10, 3).unwrap().tables.len(), 10);
+        for (s, tau, why) in [
+            (spec(Method::Exact, Some(3)), 3, "4 to 64 blocks"),
+            (spec(Method::Exact, Some(40)), 8, "more than 5000"),
+            (spec(Method::Random, Some(5)), 3, "exact only"),
+            (spec(Method::Exact, None), 32, "below 32"),
+        ] {
+            let e = s.plan(1000, tau).unwrap_err().to_string();
+            assert!(e.contains(why), "{e}");
+        }
+        let r = spec(Method::Random, None).plan(1000, 4).unwrap();
+        assert!(!r.exact && r.tau == 4 && r.tables.len() == 20);
+    }
+
+    #[test]
     fn chuweb_random_parameters_reach_97_percent() {
         for h in 0..=6 {
             assert!(random_recall(16, 20, h) > 0.97, "h {h}");
