@@ -6,11 +6,11 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
+use neardup::base::rng::SplitMix64;
 use neardup::cluster::{clusters_at, sweep, Axis, Dsu, SeqDsu};
 use neardup::join::cpu::join_graph;
 use neardup::join::plan::cheapest_exact;
 use neardup::join::{JoinInput, JoinSpec};
-use neardup::base::rng::SplitMix64;
 use neardup::synth::planted_fingerprints;
 
 // The allocator the binary runs with, so the join's buffers get the same pages.

@@ -1,7 +1,6 @@
 //! Dirty crawl data: every case is counted and skipped (or repaired), never a panic, and
 //! messages name the shard and the offset.
 
-
 use std::fs;
 
 use crate::common::*;

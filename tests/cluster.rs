@@ -3,10 +3,10 @@
 //! representatives, and the pairs file.
 
 use neardup::cluster::{clusters_at, sweep, Axis, Clusters, Dsu, Level, Representative, SeqDsu};
-use neardup::join::reference::brute_force;
 use neardup::join::graph::PairGraph;
 use neardup::join::pairs_file::{self, JoinParams};
 use neardup::join::plan::cheapest_exact;
+use neardup::join::reference::brute_force;
 use neardup::join::Pair;
 use proptest::prelude::*;
 
@@ -82,7 +82,15 @@ fn assert_level(l: &Level, n: usize, pairs: &[Pair]) -> u64 {
 }
 
 fn graph(fp: &[u64], fp128: &[[u64; 2]], docs: &[u32], tau: u32, tau128: Option<u32>) -> PairGraph {
-    cpu_graph(fp, fp128, docs, &cheapest_exact(docs.len(), tau), tau, tau128).0
+    cpu_graph(
+        fp,
+        fp128,
+        docs,
+        &cheapest_exact(docs.len(), tau),
+        tau,
+        tau128,
+    )
+    .0
 }
 
 #[test]

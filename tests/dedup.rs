@@ -153,7 +153,10 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
     assert_eq!(d.pairs_file.as_deref(), Some(pairs.as_path()));
     assert_eq!(sw.pairs_file.as_deref(), Some(pairs.as_path()));
     assert!(d.join.ran.is_some() && fr.join.ran.is_some());
-    assert!(sw.join.ran.is_none() && c.join.ran.is_none(), "read, not joined");
+    assert!(
+        sw.join.ran.is_none() && c.join.ran.is_none(),
+        "read, not joined"
+    );
     assert_eq!(d.join.pairs, sw.join.pairs);
     assert_eq!(d.sweep, fr.sweep);
     assert_eq!(d.clusters, c.clusters);

@@ -1,6 +1,5 @@
 //! Input formats, store contents, export formats and reproducibility, through the binary.
 
-
 use std::fs;
 use std::io::Write;
 

@@ -6,8 +6,8 @@ use neardup::gpu::{Gpu, Selection};
 use neardup::join::gpu::{join_graph, GpuConfig, GpuStats};
 use neardup::join::graph::PairGraph;
 use neardup::join::plan::Plan;
-use neardup::join::{JoinInput, JoinSpec, JoinStats};
 use neardup::join::plan::{cheapest_exact, pigeonhole, random};
+use neardup::join::{JoinInput, JoinSpec, JoinStats};
 use neardup::kernels::hamming_join::{reference, split, tiles, Params, WORKGROUP_SIZE};
 
 use crate::common::{cpu_graph, planted, runs_and_a_long_one};
@@ -139,8 +139,7 @@ fn gpu_joins_equal_cpu_joins_pair_for_pair() {
                 .any(|w| (w[0] & w[1]).count_ones() >= 4);
             let (want, ws) = cpu_graph(&fp, &fp128, &docs, &plan, tau, Some(12));
             for (name, cfg) in &cfgs {
-                let (got, gs, drv) =
-                    gpu_graph(&g, cfg, &fp, &fp128, &docs, &plan, tau, Some(12));
+                let (got, gs, drv) = gpu_graph(&g, cfg, &fp, &fp128, &docs, &plan, tau, Some(12));
                 assert_eq!(
                     got.pairs(),
                     want.pairs(),

@@ -1,7 +1,7 @@
 //! The Hamming join against brute force, on planted near-duplicates, at every tau in 0..=8.
 
-use neardup::join::reference::brute_force;
 use neardup::join::plan::{cheapest_exact, pigeonhole, random, random_recall};
+use neardup::join::reference::brute_force;
 
 use crate::common::{cpu_join as join, neardup, ok, planted, stderr, zeros};
 
@@ -233,7 +233,10 @@ fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
     let docs: Vec<u32> = (0..n as u32).filter(|d| d % 11 != 0).collect();
     let mut scratch = Vec::new();
     let c = collapse(&fp, &fp128, docs.clone(), &mut scratch);
-    assert!(scratch.len() >= 2 * docs.len(), "the sort buffer is handed on");
+    assert!(
+        scratch.len() >= 2 * docs.len(),
+        "the sort buffer is handed on"
+    );
     let mut want = docs.clone();
     want.sort_unstable_by_key(|d| (fp[*d as usize], fp128[*d as usize], *d));
     assert_eq!(c.members, want);

@@ -1,7 +1,7 @@
 //! Raw arguments turned into validated configurations, one per command, before anything is
 //! read or written: a bad option fails here, with the option's name, and never halfway through
 //! a run. The commands then only call the library and the shared steps of
-//! [`pipeline`](super::pipeline) with these.
+//! `pipeline` with these.
 
 use std::path::{Path, PathBuf};
 
@@ -334,7 +334,9 @@ mod tests {
     use clap::Parser;
 
     fn parse(line: &str) -> Command {
-        Cli::try_parse_from(line.split_whitespace()).unwrap().command
+        Cli::try_parse_from(line.split_whitespace())
+            .unwrap()
+            .command
     }
 
     #[test]
@@ -342,7 +344,10 @@ mod tests {
         let Command::Join(a) = parse("neardup join s -o x --tau 40") else {
             unreachable!()
         };
-        assert!(JoinCommand::new(&a).unwrap_err().to_string().contains("tau"));
+        assert!(JoinCommand::new(&a)
+            .unwrap_err()
+            .to_string()
+            .contains("tau"));
         let Command::Join(a) = parse("neardup join s -o x --method random --blocks 4") else {
             unreachable!()
         };
@@ -353,7 +358,10 @@ mod tests {
         let Command::Dedup(a) = parse("neardup dedup c -o out --bits 0") else {
             unreachable!()
         };
-        assert!(DedupCommand::new(&a).unwrap_err().to_string().contains("--bits"));
+        assert!(DedupCommand::new(&a)
+            .unwrap_err()
+            .to_string()
+            .contains("--bits"));
         let Command::Sweep(a) = parse("neardup sweep s -o out --tau 3") else {
             unreachable!()
         };

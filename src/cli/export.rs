@@ -6,9 +6,9 @@ use anyhow::Context;
 
 use super::args::{ExportArgs, ExportFormat};
 use super::output;
-use crate::report::lists::tsv_field;
 use super::Outcome;
 use crate::fingerprint::store::{open_many, Store};
+use crate::report::lists::tsv_field;
 
 /// Picks the format from `--format` or the output's extension.
 fn format_of(a: &ExportArgs) -> anyhow::Result<ExportFormat> {

@@ -15,5 +15,3 @@ pub fn create(path: &Path) -> anyhow::Result<Box<dyn Write>> {
     let f = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     Ok(Box::new(BufWriter::with_capacity(1 << 20, f)))
 }
-
-

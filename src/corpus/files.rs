@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::base::mmap;
 use super::{Document, PayloadKind, Shard, ShardFormat, Sink, SourceLoc, WorkUnit};
+use crate::base::mmap;
 use crate::Result;
 
 /// Reads a whole file as one document.

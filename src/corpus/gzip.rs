@@ -12,9 +12,9 @@ use std::io::Read;
 
 use flate2::bufread::GzDecoder;
 
-use crate::base::mmap;
 use super::warc::{self, Parser, Step};
 use super::{Shard, Sink, Skip, SourceLoc, WorkUnit};
+use crate::base::mmap;
 use crate::Result;
 
 /// How much to inflate between parser calls.

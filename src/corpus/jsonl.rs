@@ -10,9 +10,9 @@ use std::io::{BufRead, BufReader};
 
 use serde_json::{Map, Value};
 
-use crate::base::mmap;
 use super::WorkUnit;
 use super::{Document, ReadOptions, Shard, ShardFormat, Sink, Skip, SourceLoc};
+use crate::base::mmap;
 use crate::Result;
 
 /// Reads a JSONL work unit.

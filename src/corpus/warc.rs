@@ -11,8 +11,8 @@
 use std::borrow::Cow;
 
 use super::http;
-use crate::base::mmap;
 use super::{Document, PayloadKind, Shard, Sink, Skip, SourceLoc, WorkUnit};
+use crate::base::mmap;
 
 /// Headers larger than this are treated as malformed (ClueWeb22 `VDOM-*` headers reach 1 MiB).
 const MAX_HEADER: usize = 16 << 20;

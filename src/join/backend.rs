@@ -41,8 +41,8 @@ pub enum Backend {
     Cpu,
     /// A GPU device, with the driver's batch sizes.
     Gpu {
-        /// The device.
-        gpu: Gpu,
+        /// The device (boxed: it is large, and opened once).
+        gpu: Box<Gpu>,
         /// Batch and buffer sizes.
         config: GpuConfig,
     },
@@ -113,7 +113,7 @@ impl Backend {
         match Gpu::open(&sel) {
             Ok(gpu) => Ok((
                 Backend::Gpu {
-                    gpu,
+                    gpu: Box::new(gpu),
                     config: GpuConfig::default(),
                 },
                 None,

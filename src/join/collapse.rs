@@ -1,7 +1,7 @@
 //! The collapse (CopyCat's step 2): documents with identical fingerprints become one unit, and
 //! the join runs on distinct 64-bit values only.
 //!
-//! The two-pass counting sort of [`order`](super::order) orders the documents by 64-bit value,
+//! The two-pass counting sort of `order` orders the documents by 64-bit value,
 //! carrying each document with its value (16 bytes a document): first by the top bits into
 //! regions of about eight thousand, then each region, in cache and in parallel, by the rest,
 //! with ties (equal values) sorted by document and, only inside runs of equal 64-bit values

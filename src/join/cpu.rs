@@ -1,7 +1,7 @@
 //! The CPU backend of the Hamming join: the members of each run of equal keys compared with one
 //! XOR and one popcount, on the rayon pool, while the run is in cache.
 //!
-//! Runs up to [`SPLIT_RUN`] members are compared as the engine hands them over, region by
+//! Runs up to `SPLIT_RUN` members are compared as the engine hands them over, region by
 //! region in parallel; longer ones (skewed keys: templated sites, near-empty pages) are copied
 //! out and split by rows across the pool once the table's scan is done, rather than left to
 //! one thread. A family's tables are walked run by run ([`Walk::RunMajor`]): each run of
@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::engine::{self, Compare, Table, Walk};
 use super::graph::PairGraph;
-use super::{JoinInput, JoinSpec, JoinStats, Pair, ValuePair};
+use super::types::{JoinInput, JoinSpec, JoinStats, Pair, ValuePair};
 
 /// Runs longer than this are split by rows across threads.
 const SPLIT_RUN: usize = 1024;

@@ -17,10 +17,11 @@
 
 use rayon::prelude::*;
 
-use super::collapse::collapse;
-use super::graph::PairGraph;
+use super::collapse::{collapse, Collapsed};
+use super::graph::{Edge, PairGraph};
 use super::order::{self, KeyBits};
-use super::{DistinctPair, JoinInput, JoinSpec, JoinStats, ValuePair};
+use super::types::{DistinctPair, JoinInput, JoinSpec, JoinStats, ValuePair};
+use crate::base::hamming::dist128;
 
 /// One table of a plan, as a backend sees it.
 #[derive(Clone, Copy, Debug)]
@@ -120,7 +121,7 @@ pub fn join<B: Compare>(
     stats.distinct = c.values.len() as u64;
     let found = join_values(&c.values, spec, backend, &mut entries, &mut stats)?;
     let distinct = to_indices(&c.values, &found);
-    let graph = PairGraph::from_distinct(fp64.len() as u32, c, fp128, &distinct, spec.tau128());
+    let graph = build_graph(fp64.len() as u32, c, fp128, &distinct, spec.tau128());
     stats.pairs = graph.pair_count();
     // Pairs at 64-bit distance 0: all of them but those of the edges at a positive distance.
     stats.exact_pairs = stats.pairs
@@ -269,7 +270,8 @@ impl<B: Compare> Walker<'_, '_, B> {
             .map(|t| KeyBits::new(t.mask & !shared))
             .collect();
         let regions = sorted_regions(self.values, self.entries, shared, |region, base| {
-            let mut out: Vec<Scanned<B::Part>> = tables.iter().map(|_| Scanned::default()).collect();
+            let mut out: Vec<Scanned<B::Part>> =
+                tables.iter().map(|_| Scanned::default()).collect();
             let mut scratch = order::Scratch::default();
             for (s, e) in shared_runs(region, shared) {
                 let run = &mut region[s..e];
@@ -412,6 +414,49 @@ fn sorted_by<R: Send>(
             visit(region, base)
         })
         .collect()
+}
+
+/// Builds the graph from pairs of distinct 64-bit values (indices into `c.values`),
+/// keeping only unit pairs with a 128-bit distance within `tau128`.
+fn build_graph(
+    docs: u32,
+    c: Collapsed,
+    fp128: &[[u64; 2]],
+    distinct: &[DistinctPair],
+    tau128: Option<u32>,
+) -> PairGraph {
+    let unit_fp = |u: u32| fp128[c.members[c.starts[u as usize] as usize] as usize];
+    let units_of = |x: u32| c.value_units[x as usize]..c.value_units[x as usize + 1];
+    let within = |d128: u32| tau128.is_none_or(|t| d128 <= t);
+    let edge = |u: u32, v: u32, d64: u8| {
+        let d128 = dist128(unit_fp(u), unit_fp(v));
+        within(d128).then(|| Edge::new(u, v, d64, d128))
+    };
+    // Same 64-bit value, different 128-bit value: distance 0 on 64 bits.
+    let mut edges: Vec<Edge> = c
+        .same
+        .iter()
+        .filter(|e| within(u32::from(e.d128)))
+        .copied()
+        .collect();
+    edges.par_extend(
+        distinct
+            .par_iter()
+            .fold(Vec::new, |mut out, p| {
+                for u in units_of(p.x) {
+                    out.extend(units_of(p.y).filter_map(|v| edge(u, v, p.d64)));
+                }
+                out
+            })
+            .flatten_iter(),
+    );
+    edges.par_sort_unstable();
+    PairGraph {
+        docs,
+        members: c.members,
+        starts: c.starts,
+        edges,
+    }
 }
 
 /// Maps pairs of fingerprints found by the tables back to their places among `values`

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::engine::{self, Compare, Run, Table, Walk};
 use super::graph::PairGraph;
-use super::{JoinInput, JoinSpec, JoinStats, ValuePair};
+use super::types::{JoinInput, JoinSpec, JoinStats, ValuePair};
 use crate::gpu::hamming::HammingJoin;
 use crate::gpu::{Gpu, GpuError};
 use crate::kernels::hamming_join::{cross_tiles, split, tiles, Tile, WORKGROUP_SIZE};

@@ -11,9 +11,7 @@
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::collapse::Collapsed;
-use super::{DistinctPair, Pair};
-use crate::base::hamming::dist128;
+use super::types::Pair;
 
 /// An edge between two units. Keep in sync with the `pairs.bin` layout in docs/FORMATS.md.
 #[repr(C)]
@@ -59,49 +57,6 @@ pub struct PairGraph {
 }
 
 impl PairGraph {
-    /// Builds the graph from pairs of distinct 64-bit values (indices into `c.values`),
-    /// keeping only unit pairs with a 128-bit distance within `tau128`.
-    pub fn from_distinct(
-        docs: u32,
-        c: Collapsed,
-        fp128: &[[u64; 2]],
-        distinct: &[DistinctPair],
-        tau128: Option<u32>,
-    ) -> PairGraph {
-        let unit_fp = |u: u32| fp128[c.members[c.starts[u as usize] as usize] as usize];
-        let units_of = |x: u32| c.value_units[x as usize]..c.value_units[x as usize + 1];
-        let within = |d128: u32| tau128.is_none_or(|t| d128 <= t);
-        let edge = |u: u32, v: u32, d64: u8| {
-            let d128 = dist128(unit_fp(u), unit_fp(v));
-            within(d128).then(|| Edge::new(u, v, d64, d128))
-        };
-        // Same 64-bit value, different 128-bit value: distance 0 on 64 bits.
-        let mut edges: Vec<Edge> = c
-            .same
-            .iter()
-            .filter(|e| within(u32::from(e.d128)))
-            .copied()
-            .collect();
-        edges.par_extend(
-            distinct
-                .par_iter()
-                .fold(Vec::new, |mut out, p| {
-                    for u in units_of(p.x) {
-                        out.extend(units_of(p.y).filter_map(|v| edge(u, v, p.d64)));
-                    }
-                    out
-                })
-                .flatten_iter(),
-        );
-        edges.par_sort_unstable();
-        PairGraph {
-            docs,
-            members: c.members,
-            starts: c.starts,
-            edges,
-        }
-    }
-
     /// Units.
     pub fn units(&self) -> usize {
         self.starts.len().saturating_sub(1)

@@ -411,7 +411,9 @@ mod tests {
             }
         }
         // Small values (document numbers) are indexed over the bits they use.
-        let docs: Vec<u32> = (0..if cfg!(miri) { 500 } else { 5000 }).map(|i| i * 7 + 3).collect();
+        let docs: Vec<u32> = (0..if cfg!(miri) { 500 } else { 5000 })
+            .map(|i| i * 7 + 3)
+            .collect();
         let p = Positions::new(&docs);
         assert!(p.shift < 10, "index over the used bits, shift {}", p.shift);
         for d in [0, 3, 4, 10, 34_996, 34_997, 34_999, 1 << 16, u32::MAX] {

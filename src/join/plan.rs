@@ -327,7 +327,14 @@ mod tests {
         };
         let p = spec(Method::Exact, None).plan(1000, 3).unwrap();
         assert!(p.exact && p.tau == 3);
-        assert_eq!(spec(Method::Exact, Some(5)).plan(10, 3).unwrap().tables.len(), 10);
+        assert_eq!(
+            spec(Method::Exact, Some(5))
+                .plan(10, 3)
+                .unwrap()
+                .tables
+                .len(),
+            10
+        );
         for (s, tau, why) in [
             (spec(Method::Exact, Some(3)), 3, "4 to 64 blocks"),
             (spec(Method::Exact, Some(40)), 8, "more than 5000"),

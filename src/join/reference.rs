@@ -2,7 +2,7 @@
 //! right; every fast path (the CPU scan, the GPU driver, the collapse and the graph) is tested
 //! against it.
 
-use super::Pair;
+use super::types::Pair;
 use crate::base::hamming::{dist128, dist64};
 
 /// Every pair of `docs` within `tau` (and `tau128`, when given), sorted by (a, b), a < b.

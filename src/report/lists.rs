@@ -9,9 +9,9 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::base::atomic::AtomicFile;
 use crate::cluster::Clusters;
 use crate::fingerprint::store::{flags, StoreSet};
-use crate::base::atomic::AtomicFile;
 use crate::Result;
 
 /// Replaces tabs and line breaks so an id stays one TSV field.

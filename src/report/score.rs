@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use crate::synth::{Origin, Truth};
 use crate::join::graph::PairGraph;
+use crate::synth::{Origin, Truth};
 
 /// Quality at one threshold.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]

@@ -18,7 +18,6 @@ use flate2::Compression;
 use crate::base::rng::SplitMix64;
 use crate::{Error, Result};
 
-
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct SynthConfig {

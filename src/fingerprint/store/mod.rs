@@ -5,8 +5,8 @@
 //! directory that is renamed into place only when complete, so a directory with a manifest is
 //! always a whole store and an interrupted run leaves nothing that looks like one.
 
-pub mod set;
 pub mod reader;
+pub mod set;
 pub mod writer;
 
 use std::collections::BTreeMap;
@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use super::Params;
 use crate::corpus::ShardFormat;
 
-pub use set::StoreSet;
 pub use reader::{open_many, Store};
+pub use set::StoreSet;
 pub use writer::{Row, StoreWriter};
 
 /// Store format name in the manifest.
