@@ -184,6 +184,10 @@ mod tests {
     /// contents survive each step (the test binary does not install the allocator, so it is
     /// called directly).
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "Miri models a map as one allocation: no partial munmap or mremap"
+    )]
     fn blocks_keep_their_contents_across_sizes() {
         let a = HugePages;
         for (start, grown, shrunk) in [
@@ -226,6 +230,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "Miri models a map as one allocation: no partial munmap or mremap"
+    )]
     fn only_large_page_aligned_blocks_are_mapped() {
         let l = |size, align| Layout::from_size_align(size, align).unwrap();
         assert!(!mapped(&l(MIN_MAP - 1, 8)));

@@ -13,24 +13,23 @@ use neardup::kernels::hamming_join::{reference, split, tiles, Params, WORKGROUP_
 use crate::common::{cpu_graph, planted, runs_and_a_long_one};
 
 /// The GPU join of `docs` under `plan` at `tau` (and `tau128`).
-#[allow(clippy::too_many_arguments)]
 fn gpu_graph(
     g: &Gpu,
     cfg: &GpuConfig,
-    fp64: &[u64],
-    fp128: &[[u64; 2]],
-    docs: &[u32],
-    plan: &Plan,
-    tau: u32,
-    tau128: Option<u32>,
+    input: JoinInput,
+    (plan, tau, tau128): (&Plan, u32, Option<u32>),
 ) -> (PairGraph, JoinStats, GpuStats) {
     let spec = JoinSpec::new(plan.clone(), tau, tau128).unwrap();
-    let input = JoinInput {
+    join_graph(g, cfg, input, &spec).unwrap()
+}
+
+/// The input of `docs` of the columns.
+fn input<'a>(fp64: &'a [u64], fp128: &'a [[u64; 2]], docs: &[u32]) -> JoinInput<'a> {
+    JoinInput {
         fp64,
         fp128,
         docs: docs.to_vec(),
-    };
-    join_graph(g, cfg, input, &spec).unwrap()
+    }
 }
 
 fn gpu() -> Option<Gpu> {
@@ -139,7 +138,8 @@ fn gpu_joins_equal_cpu_joins_pair_for_pair() {
                 .any(|w| (w[0] & w[1]).count_ones() >= 4);
             let (want, ws) = cpu_graph(&fp, &fp128, &docs, &plan, tau, Some(12));
             for (name, cfg) in &cfgs {
-                let (got, gs, drv) = gpu_graph(&g, cfg, &fp, &fp128, &docs, &plan, tau, Some(12));
+                let (got, gs, drv) =
+                    gpu_graph(&g, cfg, input(&fp, &fp128, &docs), (&plan, tau, Some(12)));
                 assert_eq!(
                     got.pairs(),
                     want.pairs(),
@@ -170,13 +170,23 @@ fn empty_and_trivial_inputs() {
     let Some(g) = gpu() else { return };
     let plan = cheapest_exact(10, 3);
     let cfg = GpuConfig::default();
-    let (e, s, _) = gpu_graph(&g, &cfg, &[], &[], &[], &plan, 3, None);
+    let (e, s, _) = gpu_graph(&g, &cfg, input(&[], &[], &[]), (&plan, 3, None));
     assert_eq!((e.pair_count(), s.pairs), (0, 0));
     let fp = [7u64, 7, 6, 1 << 40];
     let fp128 = [[0u64; 2]; 4];
-    let (got, _, _) = gpu_graph(&g, &cfg, &fp, &fp128, &[0, 1, 2, 3], &plan, 0, None);
+    let (got, _, _) = gpu_graph(
+        &g,
+        &cfg,
+        input(&fp, &fp128, &[0, 1, 2, 3]),
+        (&plan, 0, None),
+    );
     assert_eq!(got.pairs().len(), 1);
-    let (got, _, _) = gpu_graph(&g, &cfg, &fp, &fp128, &[0, 1, 2, 3], &plan, 1, None);
+    let (got, _, _) = gpu_graph(
+        &g,
+        &cfg,
+        input(&fp, &fp128, &[0, 1, 2, 3]),
+        (&plan, 1, None),
+    );
     assert_eq!(got.pairs().len(), 3);
 }
 

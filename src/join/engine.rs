@@ -55,6 +55,14 @@ pub struct Run {
 }
 
 impl Run {
+    /// The run of `len` members found at `at` of a table's order.
+    pub fn at(at: usize, len: usize) -> Run {
+        Run {
+            start: at as u32,
+            end: (at + len) as u32,
+        }
+    }
+
     /// Members.
     pub fn len(&self) -> usize {
         (self.end - self.start) as usize
@@ -500,10 +508,7 @@ mod tests {
         const WALK: Walk = Walk::TableMajor;
 
         fn run(&self, _: &Table, run: &[u64], at: usize, part: &mut Vec<Run>) {
-            part.push(Run {
-                start: at as u32,
-                end: (at + run.len()) as u32,
-            });
+            part.push(Run::at(at, run.len()));
         }
 
         fn table(

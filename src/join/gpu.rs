@@ -94,10 +94,7 @@ impl Compare for Driver<'_, '_> {
 
     #[inline]
     fn run(&self, _t: &Table, run: &[u64], at: usize, part: &mut Vec<Run>) {
-        part.push(Run {
-            start: at as u32,
-            end: (at + run.len()) as u32,
-        });
+        part.push(Run::at(at, run.len()));
     }
 
     fn table(
