@@ -5,7 +5,9 @@
 //! them into SimHash fingerprints and persists them in a memory-mappable store, [`join`] finds
 //! all pairs within a Hamming distance, [`cluster`] turns pairs into clusters for every
 //! threshold in one sweep, [`report`] writes tables, lists and plots, and [`cli`] wires the
-//! stages into the `neardup` commands.
+//! stages into the `neardup` commands. [`base`] is the floor they all stand on (atomic files,
+//! file maps, the seeded generator, Hamming distances); a module uses only the ones below it
+//! (ARCHITECTURE.md says which).
 
 pub mod alloc;
 pub mod base;

@@ -13,7 +13,8 @@ use crate::report::pairs_tsv;
 /// Runs the command.
 pub fn run(c: JoinCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let stores = StoreSet::open(&c.stores)?;
-    let g = pipeline::join(&stores, &c.join, c.at, quiet)?.graph;
+    let backend = pipeline::backend(&c.join, quiet)?;
+    let g = pipeline::join(&stores, &c.join, &backend, c.at, quiet)?.graph;
     if let Some(bin) = &c.pairs_bin {
         pipeline::write_pairs(bin, &stores, &g, c.at)?;
     }

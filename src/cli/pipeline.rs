@@ -102,23 +102,23 @@ pub fn backend(cfg: &JoinConfig, quiet: bool) -> anyhow::Result<Backend> {
     Ok(b)
 }
 
-/// Joins the joinable documents of `stores` at `at`.
+/// Joins the joinable documents of `stores` at `at` on `backend`.
 pub fn join(
     stores: &StoreSet,
     cfg: &JoinConfig,
+    backend: &Backend,
     at: Thresholds,
     quiet: bool,
 ) -> anyhow::Result<JoinOutput> {
     let docs = stores.joinable();
     let n = docs.len();
     let spec = spec(cfg, n, at, quiet)?;
-    let backend = backend(cfg, quiet)?;
     let input = JoinInput {
         fp64: stores.fp64(),
         fp128: stores.fp128(),
         docs,
     };
-    let out = join::run(input, &spec, &backend)?;
+    let out = join::run(input, &spec, backend)?;
     if !quiet {
         let s = &out.stats;
         eprintln!(
@@ -155,7 +155,7 @@ pub fn join_or_load(
     quiet: bool,
 ) -> anyhow::Result<(PairGraph, Option<JoinRun>)> {
     let Some(path) = pairs else {
-        let out = join(stores, cfg, at, quiet)?;
+        let out = join(stores, cfg, &backend(cfg, quiet)?, at, quiet)?;
         let ran = join_run(&out);
         return Ok((out.graph, Some(ran)));
     };
@@ -346,8 +346,11 @@ pub struct DedupRun {
 /// chosen one, so `sweep` and `cluster` can later reuse the store and the pairs.
 pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     let dir = &cfg.output;
-    out_dir(dir)?;
     let started = Instant::now();
+    // The backend opens first: an adapter that cannot be had fails the run before the
+    // output directory or its store is touched.
+    let backend = backend(&cfg.join, quiet)?;
+    out_dir(dir)?;
     let store = cfg.build.output.clone();
     if !quiet {
         eprintln!("[1/4] fingerprint -> {}", store.display());
@@ -358,7 +361,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     if !quiet {
         eprintln!("[2/4] join at tau {}", cfg.tau_max);
     }
-    let out = join(&stores, &cfg.join, at_max, quiet)?;
+    let out = join(&stores, &cfg.join, &backend, at_max, quiet)?;
     let ran = join_run(&out);
     let g = out.graph;
     let pairs_path = dir.join("pairs.bin");
