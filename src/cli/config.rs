@@ -339,33 +339,35 @@ mod tests {
             .command
     }
 
+    /// Why the command line `line` is refused.
+    fn refusal(line: &str) -> String {
+        let e = match parse(line) {
+            Command::Join(a) => JoinCommand::new(&a).err(),
+            Command::Dedup(a) => DedupCommand::new(&a).err(),
+            Command::Sweep(a) => SweepCommand::new(&a).err(),
+            Command::Cluster(a) => ClusterCommand::new(&a).err(),
+            _ => unreachable!("a command with a config"),
+        };
+        e.unwrap_or_else(|| panic!("{line}: accepted")).to_string()
+    }
+
     #[test]
     fn bad_options_fail_before_anything_runs() {
-        let Command::Join(a) = parse("neardup join s -o x --tau 40") else {
-            unreachable!()
-        };
-        assert!(JoinCommand::new(&a)
-            .unwrap_err()
-            .to_string()
-            .contains("tau"));
-        let Command::Join(a) = parse("neardup join s -o x --method random --blocks 4") else {
-            unreachable!()
-        };
-        assert!(JoinCommand::new(&a)
-            .unwrap_err()
-            .to_string()
-            .contains("--blocks"));
-        let Command::Dedup(a) = parse("neardup dedup c -o out --bits 0") else {
-            unreachable!()
-        };
-        assert!(DedupCommand::new(&a)
-            .unwrap_err()
-            .to_string()
-            .contains("--bits"));
-        let Command::Sweep(a) = parse("neardup sweep s -o out --tau 3") else {
-            unreachable!()
-        };
-        assert!(SweepCommand::new(&a).is_err());
+        for (line, why) in [
+            ("neardup join s -o x --tau 40", "tau must be below 32"),
+            ("neardup join s -o x --method random --blocks 4", "--blocks"),
+            ("neardup join s -o x --tau 3 --blocks 3", "4 to 64 blocks"),
+            ("neardup dedup c -o out --bits 0", "--bits"),
+            (
+                "neardup dedup c -o out --tau 3 --tau-max 8 --blocks 6",
+                "9 to 64 blocks",
+            ),
+            ("neardup sweep s -o out --tau 3", "--tau-max"),
+            ("neardup cluster s -o out --tau128 200", "above 128"),
+        ] {
+            let e = refusal(line);
+            assert!(e.contains(why), "{line}: {e}");
+        }
     }
 
     #[test]
