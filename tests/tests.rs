@@ -11,3 +11,4 @@ mod formats;
 mod gpu;
 mod join;
 mod kernels;
+mod outputs;

@@ -9,6 +9,7 @@ use super::args::{
     self, ClusterArgs, DedupArgs, Features, FingerprintOpts, JoinArgs, JoinOpts, SweepArgs,
     TextFormat,
 };
+use crate::base::paths::within;
 use crate::cluster::{Axis, Representative};
 use crate::corpus::{PayloadKind, ReadOptions};
 use crate::fingerprint::build::BuildConfig;
@@ -91,6 +92,22 @@ impl Thresholds {
     }
 }
 
+/// Refuses an output that is one of the input stores or lies inside one: writing there would
+/// destroy a column the run is reading.
+pub fn outside_stores(output: &Path, stores: &[PathBuf]) -> anyhow::Result<()> {
+    if output == Path::new("-") {
+        return Ok(());
+    }
+    if let Some(s) = stores.iter().find(|s| within(output, s)) {
+        anyhow::bail!(
+            "the output {} lies inside the input store {}: choose an output outside it",
+            output.display(),
+            s.display()
+        );
+    }
+    Ok(())
+}
+
 /// `neardup join`.
 #[derive(Clone, Debug)]
 pub struct JoinCommand {
@@ -121,6 +138,10 @@ impl JoinCommand {
         let at = Thresholds::new(a.tau, a.tau128)?;
         let join = JoinConfig::new(&a.join)?;
         join.check(at.tau)?;
+        outside_stores(&a.output, &stores)?;
+        if let Some(bin) = &a.pairs_bin {
+            outside_stores(bin, &stores)?;
+        }
         Ok(JoinCommand {
             stores,
             split,
@@ -164,6 +185,7 @@ impl SweepCommand {
         };
         let join = JoinConfig::new(&a.join)?;
         join.check(at.tau)?;
+        outside_stores(&a.output, &a.stores)?;
         Ok(SweepCommand {
             stores: a.stores.clone(),
             output: a.output.clone(),
@@ -199,6 +221,7 @@ impl ClusterCommand {
         let at = Thresholds::new(a.tau, a.tau128)?;
         let join = JoinConfig::new(&a.join)?;
         join.check(at.tau)?;
+        outside_stores(&a.output, &a.stores)?;
         Ok(ClusterCommand {
             stores: a.stores.clone(),
             output: a.output.clone(),

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::store::{flags, Filters, Manifest, Row, ShardInfo, Stats, StoreWriter};
 use super::{Fingerprinter, Params};
+use crate::base::paths::within;
 use crate::corpus::{
     self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
 };
@@ -76,6 +77,13 @@ const MESSAGES_PER_UNIT: usize = 5;
 
 /// Reads, fingerprints and stores everything in `cfg.inputs`.
 pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> {
+    if let Some(input) = cfg.inputs.iter().find(|i| within(i, &cfg.output)) {
+        return Err(Error::Config(format!(
+            "the input {} lies inside the output {}, which the store would replace: choose another output",
+            input.display(),
+            cfg.output.display()
+        )));
+    }
     let found = discover(&cfg.inputs, &cfg.read);
     if found.shards.is_empty() && !found.failed.is_empty() {
         // Nothing readable at all: report the first reason rather than write an empty store.

@@ -52,6 +52,35 @@ struct Columns {
     urls_idx: BufWriter<File>,
 }
 
+/// Whether `--force` may replace what is at `target`: a neardup store (a readable manifest of
+/// this format) or an empty directory; anything else is refused with the reason.
+fn replaceable(target: &Path) -> Result<()> {
+    let refuse = |what: &str| {
+        Err(Error::store(
+            target,
+            format!("{what}; --force replaces only a store neardup wrote: choose another output"),
+        ))
+    };
+    let meta = fs::symlink_metadata(target).map_err(|e| Error::io(target, e))?;
+    if !meta.is_dir() {
+        return refuse("is a file, not a store");
+    }
+    let json = match fs::read(target.join(col::MANIFEST)) {
+        Ok(json) => json,
+        Err(_) => {
+            let mut entries = fs::read_dir(target).map_err(|e| Error::io(target, e))?;
+            if entries.next().is_none() {
+                return Ok(());
+            }
+            return refuse("is a directory that holds no store (no manifest.json)");
+        }
+    };
+    match serde_json::from_slice::<Manifest>(&json) {
+        Ok(m) if m.format == super::FORMAT => Ok(()),
+        _ => refuse("has a manifest.json that is not a neardup store's"),
+    }
+}
+
 /// Streams rows into a new store.
 pub struct StoreWriter {
     target: PathBuf,
@@ -65,13 +94,18 @@ pub struct StoreWriter {
 }
 
 impl StoreWriter {
-    /// Starts a store at `target`. An existing store there is replaced only with `force`.
+    /// Starts a store at `target`. An existing store there is replaced only with `force`,
+    /// and only when it is one: `--force` never replaces a file, or a directory with anything
+    /// in it but a neardup store (an input, a user's folder).
     pub fn create(target: &Path, force: bool) -> Result<Self> {
-        if target.exists() && !force {
-            return Err(Error::store(
-                target,
-                "already exists (use --force to replace it)",
-            ));
+        if target.exists() || target.is_symlink() {
+            if !force {
+                return Err(Error::store(
+                    target,
+                    "already exists (use --force to replace it)",
+                ));
+            }
+            replaceable(target)?;
         }
         let name = target
             .file_name()
