@@ -111,3 +111,42 @@ fn no_output_lands_inside_an_input_store() {
     assert!(!bin.exists() && !store.join("c").exists());
     ok(&["-q", "join", s(&store), "-o", s(&out)]);
 }
+
+#[test]
+fn a_table_cut_short_never_stands_under_the_final_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s");
+    ok(&["-q", "synth", "--docs", "20000", "-o", s(&store)]);
+    let out = dir.path().join("pairs.tsv");
+    fs::write(&out, "the previous table\n").unwrap();
+    // The file-size limit cuts the write off at 16 blocks, as a full disk would.
+    let cut = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 16; exec {} -q join {} --tau 6 -o {}",
+            env!("CARGO_BIN_EXE_neardup"),
+            s(&store),
+            s(&out)
+        ))
+        .status()
+        .unwrap();
+    assert!(!cut.success());
+    assert_eq!(fs::read_to_string(&out).unwrap(), "the previous table\n");
+    let leftovers = |d: &Path| {
+        fs::read_dir(d)
+            .unwrap()
+            .filter(|e| {
+                let n = e.as_ref().unwrap().file_name();
+                n.to_string_lossy().starts_with(".pairs.tsv.tmp-")
+            })
+            .count()
+    };
+    // The next run writes the whole table and removes the killed run's temporary.
+    ok(&["-q", "join", s(&store), "--tau", "6", "-o", s(&out)]);
+    assert!(fs::read_to_string(&out).unwrap().starts_with("id_a\tid_b"));
+    assert_eq!(leftovers(dir.path()), 0);
+    // Exports too.
+    let fps = dir.path().join("fps.tsv");
+    ok(&["-q", "export", s(&store), "-o", s(&fps)]);
+    assert_eq!(fs::read_to_string(&fps).unwrap().lines().count(), 20_001);
+}

@@ -2,7 +2,9 @@
 //!
 //! An [`AtomicFile`] writes into a hidden temporary name beside its target and renames it into
 //! place on [`AtomicFile::commit`]; dropped without a commit (an error, a panic), it removes
-//! the temporary file. A reader therefore never sees a half-written output.
+//! the temporary file. A reader therefore never sees a half-written output. A run killed
+//! before it could remove its temporary leaves it behind; the next run writing the same target
+//! removes such leftovers once their process is gone ([`clean_stale`]).
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -25,7 +27,11 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let tmp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        let prefix = format!(".{name}.tmp-");
+        if let Some(dir) = target.parent() {
+            clean_stale(dir, &prefix);
+        }
+        let tmp = target.with_file_name(format!("{prefix}{}", std::process::id()));
         let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
@@ -80,4 +86,64 @@ pub fn write(target: &Path, bytes: &[u8]) -> Result<()> {
     let mut f = AtomicFile::create(target)?;
     f.put(bytes)?;
     f.commit()
+}
+
+/// Removes the entries of `dir` named `prefix` followed by the id of a process that no longer
+/// runs: temporaries of killed runs. Anything else, a live run's temporary included, is left.
+pub fn clean_stale(dir: &Path, prefix: &str) {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() || alive(pid) {
+            continue;
+        }
+        let p = e.path();
+        let _ = if p.is_dir() && !p.is_symlink() {
+            fs::remove_dir_all(&p)
+        } else {
+            fs::remove_file(&p)
+        };
+    }
+}
+
+/// Whether process `pid` runs (where that cannot be told, it is taken to run).
+fn alive(pid: u32) -> bool {
+    !cfg!(target_os = "linux") || Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leftovers_of_gone_processes_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        // Above any pid the kernel hands out (pid_max is at most 2^22).
+        let gone = d.join(".out.tsv.tmp-4999999");
+        // Process 1 always runs.
+        let live = d.join(".out.tsv.tmp-1");
+        let other = d.join(".out.tsv.tmp-notes");
+        let unrelated = d.join(".other.tsv.tmp-4999999");
+        for p in [&gone, &live, &other, &unrelated] {
+            fs::write(p, "x").unwrap();
+        }
+        write(&d.join("out.tsv"), b"done").unwrap();
+        assert!(!gone.exists(), "a dead run's temporary stays");
+        assert!(live.exists() && other.exists() && unrelated.exists());
+        assert_eq!(fs::read(d.join("out.tsv")).unwrap(), b"done");
+    }
 }

@@ -65,5 +65,6 @@ pub fn run(a: ExportArgs) -> anyhow::Result<Outcome> {
     let mut w = output::create(&a.output)?;
     write(&stores, format, &mut w)
         .with_context(|| format!("cannot write {}", a.output.display()))?;
+    w.finish()?;
     Ok(Outcome::Clean)
 }

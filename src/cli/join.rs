@@ -1,8 +1,6 @@
 //! `neardup join`: loads fingerprints from stores, runs the join, writes pairs as TSV (and,
 //! with `--pairs-bin`, the compact binary form later stages reuse).
 
-use std::io::Write;
-
 use anyhow::Context;
 
 use super::config::JoinCommand;
@@ -21,8 +19,8 @@ pub fn run(c: JoinCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let cross = c.cross.then(|| stores.base(c.split));
     let mut w = output::create(&c.output)?;
     let n = pairs_tsv::write(&mut w, &stores, &g, cross, c.collapse_exact)
-        .and_then(|n| w.flush().map(|()| n))
         .with_context(|| format!("cannot write {}", c.output.display()))?;
+    w.finish()?;
     if !quiet {
         eprintln!("{n} pairs written to {}", c.output.display());
     }

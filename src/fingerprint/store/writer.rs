@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::{col, flags, Manifest};
+use crate::base::atomic::clean_stale;
 use crate::corpus::SourceLoc;
 use crate::{Error, Result};
 
@@ -110,6 +111,12 @@ impl StoreWriter {
         let name = target
             .file_name()
             .ok_or_else(|| Error::store(target, "not a directory name"))?;
+        if let Some(dir) = target.parent() {
+            // Leftovers of killed runs into the same store (their `finish` never came).
+            let name = name.to_string_lossy();
+            clean_stale(dir, &format!("{name}.tmp-"));
+            clean_stale(dir, &format!("{name}.old-"));
+        }
         let tmp = target.with_file_name(format!(
             "{}.tmp-{}",
             name.to_string_lossy(),
