@@ -150,3 +150,112 @@ fn a_table_cut_short_never_stands_under_the_final_name() {
     ok(&["-q", "export", s(&store), "-o", s(&fps)]);
     assert_eq!(fs::read_to_string(&fps).unwrap().lines().count(), 20_001);
 }
+
+/// The files of a dedup output that tell one run from another, by name.
+fn lists(out: &Path) -> Vec<(String, Vec<u8>)> {
+    let files = [
+        "store/fp64.u64",
+        "store/ids.bin",
+        "pairs.bin",
+        "sweep.tsv",
+        "keep.txt",
+        "remove.tsv",
+        "clusters.tsv",
+    ];
+    files
+        .iter()
+        .map(|f| (f.to_string(), fs::read(out.join(f)).unwrap_or_default()))
+        .collect()
+}
+
+#[test]
+fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = (d.join("a"), d.join("b"));
+    for (crawl, seed) in [(&a, "3"), (&b, "9")] {
+        ok(&[
+            "-q",
+            "synth-crawl",
+            "--docs",
+            "3000",
+            "--seed",
+            seed,
+            "-o",
+            s(crawl),
+        ]);
+    }
+    // Both runs whole, for reference.
+    let (ra, rb) = (d.join("ra"), d.join("rb"));
+    ok(&["-q", "dedup", s(&a), "-o", s(&ra), "--tau-max", "6"]);
+    ok(&["-q", "dedup", s(&b), "-o", s(&rb), "--tau-max", "6"]);
+    let (whole_a, whole_b) = (lists(&ra), lists(&rb));
+    assert_ne!(whole_a, whole_b);
+    // A rerun refused for a bad argument touches nothing.
+    let out = d.join("out");
+    ok(&["-q", "dedup", s(&a), "-o", s(&out), "--tau-max", "6"]);
+    for bad in [["--tau", "40"], ["--blocks", "1000"], ["--bits", "0"]] {
+        let o = neardup(&[
+            "-q",
+            "dedup",
+            s(&b),
+            "-o",
+            s(&out),
+            "--force",
+            bad[0],
+            bad[1],
+        ]);
+        assert!(!o.status.success());
+        assert_eq!(lists(&out), whole_a, "{bad:?}");
+        assert!(out.join("summary.json").is_file());
+    }
+    // A rerun that fails once the new store is in place (a directory stands where pairs.bin
+    // goes) leaves no summary.json beside the new store: the output does not look finished.
+    fs::remove_file(out.join("pairs.bin")).unwrap();
+    fs::create_dir(out.join("pairs.bin")).unwrap();
+    let o = neardup(&[
+        "-q",
+        "dedup",
+        s(&b),
+        "-o",
+        s(&out),
+        "--force",
+        "--tau-max",
+        "6",
+    ]);
+    assert!(!o.status.success());
+    assert_eq!(lists(&out)[0], lists(&rb)[0], "the new store is in place");
+    assert!(
+        !out.join("summary.json").exists(),
+        "a mix that looks finished"
+    );
+    // Killed at several moments over the earlier output: the old run whole, the new run
+    // whole, or no summary.json.
+    for ms in [20u64, 60, 120, 200, 300, 450, 700] {
+        let run = d.join(format!("k{ms}"));
+        ok(&["-q", "dedup", s(&a), "-o", s(&run), "--tau-max", "6"]);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_neardup"))
+            .args([
+                "-q",
+                "dedup",
+                s(&b),
+                "-o",
+                s(&run),
+                "--force",
+                "--tau-max",
+                "6",
+            ])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        if run.join("summary.json").is_file() {
+            let now = lists(&run);
+            assert!(
+                now == whole_a || now == whole_b,
+                "a mix with a summary at {ms} ms"
+            );
+        }
+    }
+}

@@ -281,9 +281,17 @@ pub fn write_clusters(
     })
 }
 
-/// Creates the output directory.
+/// Creates the output directory, or readies an earlier run's for this one: its
+/// `summary.json` (one neardup wrote) is removed before any other file is replaced, so that an
+/// output whose rerun fails or is killed halfway never looks finished; the new summary is
+/// written last.
 pub fn out_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    if Summary::read(dir).is_ok() {
+        let path = dir.join("summary.json");
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The summary of a run over `stores` whose join (made or read) is `g`; the caller fills in
