@@ -259,3 +259,40 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
         }
     }
 }
+
+#[test]
+fn one_writer_per_output_and_killed_runs_do_not_lock_it_forever() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = crawl(d);
+    // Another run (process 1 always runs) holds the store, then the dedup output.
+    let store = d.join("s");
+    fs::write(d.join(".s.lock"), "1").unwrap();
+    refused(
+        &["-q", "fingerprint", s(&input), "-o", s(&store)],
+        "another neardup run (pid 1)",
+    );
+    assert!(!store.exists());
+    let out = d.join("out");
+    fs::create_dir(&out).unwrap();
+    fs::write(out.join(".neardup.lock"), "1").unwrap();
+    refused(
+        &["-q", "dedup", s(&input), "-o", s(&out)],
+        "another neardup run (pid 1)",
+    );
+    assert!(!out.join("store").exists() && !out.join("summary.json").exists());
+    // Locks of processes that are gone are taken over, and every lock goes with its run.
+    fs::write(d.join(".s.lock"), "4999999").unwrap();
+    fs::write(out.join(".neardup.lock"), "4999999").unwrap();
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    ok(&["-q", "dedup", s(&input), "-o", s(&out)]);
+    ok(&["-q", "sweep", s(&store), "-o", s(&d.join("sw"))]);
+    for lock in [
+        d.join(".s.lock"),
+        out.join(".neardup.lock"),
+        out.join(".store.lock"),
+    ] {
+        assert!(!lock.exists(), "{} left behind", lock.display());
+    }
+    assert!(!d.join("sw/.neardup.lock").exists());
+}

@@ -120,7 +120,7 @@ pub fn clean_stale(dir: &Path, prefix: &str) {
 }
 
 /// Whether process `pid` runs (where that cannot be told, it is taken to run).
-fn alive(pid: u32) -> bool {
+pub fn alive(pid: u32) -> bool {
     !cfg!(target_os = "linux") || Path::new(&format!("/proc/{pid}")).exists()
 }
 

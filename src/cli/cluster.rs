@@ -11,7 +11,7 @@ use crate::report::summary::Command;
 pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    pipeline::out_dir(&c.output)?;
+    let _lock = pipeline::out_dir(&c.output)?;
     let (g, ran) = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let clusters = pipeline::write_clusters(&c.output, &stores, &g, c.at, c.representative)?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);

@@ -12,6 +12,7 @@ use super::config::{DedupCommand, JoinConfig, Thresholds};
 use super::progress::Bar;
 use super::Outcome;
 use crate::base::atomic;
+use crate::base::lock::Lock;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::StoreSet;
@@ -281,17 +282,19 @@ pub fn write_clusters(
     })
 }
 
-/// Creates the output directory, or readies an earlier run's for this one: its
+/// Creates the output directory, or readies an earlier run's for this one, and locks it for
+/// this run (a second run into it is refused while the lock is held). The earlier run's
 /// `summary.json` (one neardup wrote) is removed before any other file is replaced, so that an
 /// output whose rerun fails or is killed halfway never looks finished; the new summary is
 /// written last.
-pub fn out_dir(dir: &Path) -> anyhow::Result<()> {
+pub fn out_dir(dir: &Path) -> anyhow::Result<Lock> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock = Lock::acquire(&dir.join(".neardup.lock"), dir)?;
     if Summary::read(dir).is_ok() {
         let path = dir.join("summary.json");
         std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
     }
-    Ok(())
+    Ok(lock)
 }
 
 /// The summary of a run over `stores` whose join (made or read) is `g`; the caller fills in
@@ -358,7 +361,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     // The backend opens first: an adapter that cannot be had fails the run before the
     // output directory or its store is touched.
     let backend = backend(&cfg.join, quiet)?;
-    out_dir(dir)?;
+    let _lock = out_dir(dir)?;
     let store = cfg.build.output.clone();
     if !quiet {
         eprintln!("[1/4] fingerprint -> {}", store.display());

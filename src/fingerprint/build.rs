@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::store::{flags, Filters, Manifest, Row, ShardInfo, Stats, StoreWriter};
 use super::{Fingerprinter, Params};
+use crate::base::lock::Lock;
 use crate::base::paths::within;
 use crate::corpus::{
     self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
@@ -84,6 +85,15 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
             cfg.output.display()
         )));
     }
+    // One writer per store: a second run into the same store is refused while this one runs.
+    let name = cfg.output.file_name().unwrap_or_default().to_string_lossy();
+    if let Some(parent) = cfg.output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    let _lock = Lock::acquire(
+        &cfg.output.with_file_name(format!(".{name}.lock")),
+        &cfg.output,
+    )?;
     let found = discover(&cfg.inputs, &cfg.read);
     if found.shards.is_empty() && !found.failed.is_empty() {
         // Nothing readable at all: report the first reason rather than write an empty store.
