@@ -296,3 +296,20 @@ fn one_writer_per_output_and_killed_runs_do_not_lock_it_forever() {
     }
     assert!(!d.join("sw/.neardup.lock").exists());
 }
+
+#[test]
+fn the_same_store_twice_is_refused_and_threads_are_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = crawl(dir.path());
+    let store = dir.path().join("s");
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    let again = format!("{}/../s", s(&input));
+    refused(&["-q", "join", s(&store), &again, "-o", "-"], "given twice");
+    refused(
+        &["-q", "join", s(&store), "--against", s(&store), "-o", "-"],
+        "given twice",
+    );
+    let o = neardup(&["--threads", "100000", "join", s(&store), "-o", "-"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("capped at"), "{}", stderr(&o));
+}

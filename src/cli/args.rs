@@ -16,7 +16,7 @@ EXIT STATUS:
 #[derive(Debug, Parser)]
 #[command(name = "neardup", version, about, after_help = EXIT_CODES)]
 pub struct Cli {
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most four per core).
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary; errors are still printed.

@@ -44,9 +44,15 @@ pub fn run() -> anyhow::Result<Outcome> {
 pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
     if let Some(n) = cli.threads {
         anyhow::ensure!(n > 0, "--threads must be at least 1");
+        // Thousands of workers on a few cores only thrash: at most four per core.
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let cap = 4 * cores;
+        if n > cap && !cli.quiet {
+            eprintln!("--threads {n}: capped at {cap} (four per core on this machine)");
+        }
         // A pool built earlier in this process (tests) keeps its size; that is harmless.
         let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
+            .num_threads(n.min(cap))
             .build_global();
     }
     match cli.command {

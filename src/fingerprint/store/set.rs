@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 
 use super::{flags, open_many, Store};
+use crate::base::paths::resolve;
 use crate::{Error, Result};
 
 /// Stores opened together.
@@ -21,8 +22,20 @@ pub struct StoreSet {
 }
 
 impl StoreSet {
-    /// Opens `paths` (they must share fingerprint parameters).
+    /// Opens `paths` (they must share fingerprint parameters, and none may be given twice:
+    /// its documents would pair with themselves under the same ids).
     pub fn open(paths: &[PathBuf]) -> Result<StoreSet> {
+        let resolved: Vec<PathBuf> = paths.iter().map(|p| resolve(p)).collect();
+        for (i, r) in resolved.iter().enumerate() {
+            if let Some(j) = resolved[..i].iter().position(|q| q == r) {
+                return Err(Error::Config(format!(
+                    "the store {} is given twice (as {} and {}); give each store once",
+                    r.display(),
+                    paths[j].display(),
+                    paths[i].display()
+                )));
+            }
+        }
         StoreSet::new(open_many(paths)?)
     }
 
