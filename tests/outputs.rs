@@ -313,3 +313,32 @@ fn the_same_store_twice_is_refused_and_threads_are_capped() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("capped at"), "{}", stderr(&o));
 }
+
+#[test]
+fn outputs_inside_an_input_directory_are_not_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = crawl(dir.path());
+    let out = input.join("out");
+    ok(&["-q", "dedup", s(&input), "-o", s(&out)]);
+    let docs = |o: &Path| {
+        let v: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(o.join("summary.json")).unwrap()).unwrap();
+        (
+            v["documents"].as_u64().unwrap(),
+            v["fingerprint"]["stats"].clone(),
+        )
+    };
+    let first = docs(&out);
+    let o = neardup(&["dedup", s(&input), "-o", s(&out), "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not read as input"), "{}", stderr(&o));
+    assert_eq!(
+        docs(&out),
+        first,
+        "the first run's lists were read as documents"
+    );
+    // A store beside the crawl, inside the input directory, is not read either.
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&input.join("s"))]);
+    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--force"]);
+    assert_eq!(docs(&out), first);
+}

@@ -81,6 +81,9 @@ pub struct Discovery {
     pub failed: Vec<Error>,
     /// Files in walked directories that are not a known format.
     pub ignored: Vec<PathBuf>,
+    /// Directories inside the inputs that neardup wrote (stores, `dedup` / `sweep` /
+    /// `cluster` outputs), not read: their lists and tables are not documents.
+    pub outputs: Vec<PathBuf>,
 }
 
 /// Walks `inputs` and detects every shard.
@@ -91,7 +94,7 @@ pub fn discover(inputs: &[PathBuf], opts: &ReadOptions) -> Discovery {
             Err(e) => d.failed.push(Error::io(input, e)),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
-                walk(input, &mut files, &mut d.failed);
+                walk(input, &mut files, &mut d);
                 files.sort();
                 for f in files {
                     let rel = f
@@ -117,27 +120,44 @@ pub fn discover(inputs: &[PathBuf], opts: &ReadOptions) -> Discovery {
     d
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, failed: &mut Vec<Error>) {
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, d: &mut Discovery) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
-        Err(e) => return failed.push(Error::io(dir, e)),
+        Err(e) => return d.failed.push(Error::io(dir, e)),
     };
     for entry in entries {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                failed.push(Error::io(dir, e));
+                d.failed.push(Error::io(dir, e));
                 continue;
             }
         };
         let path = entry.path();
         match entry.file_type() {
-            Ok(t) if t.is_dir() => walk(&path, out, failed),
+            Ok(t) if t.is_dir() && neardup_output(&path) => d.outputs.push(path),
+            Ok(t) if t.is_dir() => walk(&path, out, d),
             Ok(t) if t.is_file() || t.is_symlink() => out.push(path),
             Ok(_) => {}
-            Err(e) => failed.push(Error::io(&path, e)),
+            Err(e) => d.failed.push(Error::io(&path, e)),
         }
     }
+}
+
+/// Whether `dir` is one neardup wrote: a store (its manifest), or an output directory (its
+/// lock, summary or pairs file). Told by the files' own marks, not their names alone.
+fn neardup_output(dir: &Path) -> bool {
+    let starts = |name: &str, mark: &[u8]| {
+        std::fs::File::open(dir.join(name)).is_ok_and(|mut f| {
+            let mut head = vec![0u8; 256];
+            let n = std::io::Read::read(&mut f, &mut head).unwrap_or(0);
+            head[..n].windows(mark.len()).any(|w| w == mark)
+        })
+    };
+    dir.join(".neardup.lock").is_file()
+        || starts("manifest.json", b"\"neardup-store\"")
+        || starts("summary.json", b"\"created_by\": \"neardup")
+        || starts("pairs.bin", b"NDPAIRS\0")
 }
 
 fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {

@@ -103,6 +103,12 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     for e in &found.failed {
         progress.warn(&e.to_string());
     }
+    for o in &found.outputs {
+        progress.warn(&format!(
+            "{}: written by neardup (a store or an output directory), not read as input",
+            o.display()
+        ));
+    }
     let mut writer = StoreWriter::create(&cfg.output, cfg.force)?;
     let mut stats = Stats {
         input_bytes: found.shards.iter().map(|s| s.size).sum(),
