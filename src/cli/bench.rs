@@ -23,9 +23,8 @@ fn known_bound(adapter: &str) -> Option<f64> {
 /// Runs the command.
 pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(a.docs < u32::MAX as usize, "--docs must be below 2^32");
-    let cfg = JoinConfig::new(&a.join)?;
     let at = Thresholds::new(a.tau, None)?;
-    cfg.check(at.tau)?;
+    let cfg = JoinConfig::new(&a.join, at.tau)?;
     let started = Instant::now();
     let (fp64, fp128) = planted_fingerprints(a.docs, 0.1, 8, a.data_seed);
     let made = started.elapsed().as_secs_f64();

@@ -32,19 +32,15 @@ pub struct JoinConfig {
 }
 
 impl JoinConfig {
-    /// Validates the join options (the plan's own checks run once the corpus size is known).
-    pub fn new(o: &JoinOpts) -> anyhow::Result<JoinConfig> {
-        anyhow::ensure!((1..=64).contains(&o.bits), "--bits must be 1..=64");
-        anyhow::ensure!(o.iterations > 0, "--iterations must be at least 1");
+    /// Validates the join options for a join at `tau`, before anything is read or written:
+    /// the plan's own checks ([`PlanSpec::plan`]: bits, iterations, the block count against
+    /// tau) run on a token corpus size; the plan itself waits for the real one.
+    pub fn new(o: &JoinOpts, tau: u32) -> anyhow::Result<JoinConfig> {
         let method = match o.method {
             args::Method::Exact => Method::Exact,
             args::Method::Random => Method::Random,
         };
-        anyhow::ensure!(
-            o.blocks.is_none() || method == Method::Exact,
-            "--blocks applies to --method exact only"
-        );
-        Ok(JoinConfig {
+        let cfg = JoinConfig {
             plan: PlanSpec {
                 method,
                 blocks: o.blocks,
@@ -58,16 +54,9 @@ impl JoinConfig {
                 args::Backend::Cpu => BackendChoice::Cpu,
             },
             adapter: o.adapter.clone(),
-        })
-    }
-}
-
-impl JoinConfig {
-    /// Checks that a plan can be made at `tau` (the block count against tau), before anything
-    /// is read or written; the plan itself waits for the corpus size.
-    pub fn check(&self, tau: u32) -> anyhow::Result<()> {
-        self.plan.plan(1, tau)?;
-        Ok(())
+        };
+        cfg.plan.plan(1, tau)?;
+        Ok(cfg)
     }
 }
 
@@ -136,8 +125,7 @@ impl JoinCommand {
         let split = stores.len();
         stores.extend(a.against.iter().cloned());
         let at = Thresholds::new(a.tau, a.tau128)?;
-        let join = JoinConfig::new(&a.join)?;
-        join.check(at.tau)?;
+        let join = JoinConfig::new(&a.join, at.tau)?;
         outside_stores(&a.output, &stores)?;
         if let Some(bin) = &a.pairs_bin {
             outside_stores(bin, &stores)?;
@@ -183,8 +171,7 @@ impl SweepCommand {
             (None, Some(_)) => anyhow::bail!("--tau fixes the 64-bit threshold of a --tau128-max sweep; for a 64-bit sweep use --tau-max"),
             (Some(_), None) => anyhow::bail!("--tau128-max needs the fixed 64-bit --tau"),
         };
-        let join = JoinConfig::new(&a.join)?;
-        join.check(at.tau)?;
+        let join = JoinConfig::new(&a.join, at.tau)?;
         outside_stores(&a.output, &a.stores)?;
         Ok(SweepCommand {
             stores: a.stores.clone(),
@@ -219,8 +206,7 @@ impl ClusterCommand {
     /// Validates `neardup cluster`'s arguments.
     pub fn new(a: &ClusterArgs) -> anyhow::Result<ClusterCommand> {
         let at = Thresholds::new(a.tau, a.tau128)?;
-        let join = JoinConfig::new(&a.join)?;
-        join.check(at.tau)?;
+        let join = JoinConfig::new(&a.join, at.tau)?;
         outside_stores(&a.output, &a.stores)?;
         Ok(ClusterCommand {
             stores: a.stores.clone(),
@@ -256,8 +242,7 @@ impl DedupCommand {
         let at = Thresholds::new(a.tau, a.tau128)?;
         let tau_max = a.tau_max.unwrap_or(a.tau).max(a.tau);
         Thresholds::new(tau_max, None)?;
-        let join = JoinConfig::new(&a.join)?;
-        join.check(tau_max)?;
+        let join = JoinConfig::new(&a.join, tau_max)?;
         Ok(DedupCommand {
             build: build_config(&a.inputs, &a.output.join("store"), a.force, &a.fingerprint)?,
             output: a.output.clone(),
@@ -291,7 +276,7 @@ impl DedupCommand {
             at: Thresholds::new(tau, None)?,
             tau_max: tau_max.max(tau),
             representative: Representative::default(),
-            join: JoinConfig::new(&d.join)?,
+            join: JoinConfig::new(&d.join, tau_max.max(tau))?,
         })
     }
 }
