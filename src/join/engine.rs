@@ -165,9 +165,11 @@ fn join_values<B: Compare>(
         let mut w = Walker {
             values,
             entries: &mut *entries,
-            backend: &mut *backend,
-            stats: &mut *stats,
-            found: &mut found,
+            out: Out {
+                backend: &mut *backend,
+                stats: &mut *stats,
+                found: &mut found,
+            },
         };
         match (&tables[..], B::WALK) {
             ([t], _) => w.single(t)?,
@@ -215,16 +217,22 @@ fn scan<B: Compare>(b: &B, t: &Table, sorted: &[u64], base: usize, into: &mut Sc
     });
 }
 
-/// One family's walk over the values.
+/// One family's walk over the values: the values, the sort buffer its orders are built in,
+/// and where each table's parts go.
 struct Walker<'a, 'b, B> {
     values: &'a [u64],
     entries: &'b mut Vec<u64>,
+    out: Out<'b, B>,
+}
+
+/// Where a table's parts go: the backend, the join's counts and the pairs found.
+struct Out<'b, B> {
     backend: &'b mut B,
     stats: &'b mut JoinStats,
     found: &'b mut Vec<ValuePair>,
 }
 
-impl<B: Compare> Walker<'_, '_, B> {
+impl<B: Compare> Out<'_, B> {
     /// Hands a table's parts to the backend, counting their runs.
     fn finish(
         &mut self,
@@ -241,11 +249,13 @@ impl<B: Compare> Walker<'_, '_, B> {
             .collect();
         self.backend.table(t, order, parts, self.found)
     }
+}
 
+impl<B: Compare> Walker<'_, '_, B> {
     /// A table in no family: ordered by its whole key, or read in the values' own order when
     /// the key is a prefix.
     fn single(&mut self, t: &Table) -> Result<(), B::Error> {
-        let b = &*self.backend;
+        let b = &*self.out.backend;
         let values = self.values;
         if t.mask != 0 && t.mask.leading_ones() == t.mask.count_ones() {
             let cuts = order::cuts(values, t.mask, rayon::current_num_threads() * 16);
@@ -257,22 +267,19 @@ impl<B: Compare> Walker<'_, '_, B> {
                     s
                 })
                 .collect();
-            return self.finish(t, Some(values), parts);
+            return self.out.finish(t, Some(values), parts);
         }
         let parts = sorted_regions(values, self.entries, t.mask, |r, base| {
             let mut s = Scanned::default();
             scan(b, t, r, base, &mut s);
             s
         });
-        let entries = std::mem::take(self.entries);
-        let done = self.finish(t, Some(&entries), parts);
-        *self.entries = entries;
-        done
+        self.out.finish(t, Some(self.entries), parts)
     }
 
     /// A family, each run of shared bits ordered and scanned by every table while in cache.
     fn run_major(&mut self, shared: u64, tables: &[Table]) -> Result<(), B::Error> {
-        let b = &*self.backend;
+        let b = &*self.out.backend;
         let rest: Vec<KeyBits> = tables
             .iter()
             .map(|t| KeyBits::new(t.mask & !shared))
@@ -301,7 +308,7 @@ impl<B: Compare> Walker<'_, '_, B> {
             }
         }
         for (t, parts) in tables.iter().zip(per_table) {
-            self.finish(t, None, parts)?;
+            self.out.finish(t, None, parts)?;
         }
         Ok(())
     }
@@ -311,7 +318,7 @@ impl<B: Compare> Walker<'_, '_, B> {
         let mut starts: Vec<usize> = sorted_regions(self.values, self.entries, shared, |_, at| at);
         starts.push(self.values.len());
         for t in tables {
-            let b = &*self.backend;
+            let b = &*self.out.backend;
             let kb = &KeyBits::new(t.mask & !shared);
             let parts = order::regions(self.entries, &starts)
                 .into_par_iter()
@@ -325,10 +332,7 @@ impl<B: Compare> Walker<'_, '_, B> {
                     out
                 })
                 .collect();
-            let entries = std::mem::take(self.entries);
-            let done = self.finish(t, Some(&entries), parts);
-            *self.entries = entries;
-            done?;
+            self.out.finish(t, Some(self.entries), parts)?;
         }
         Ok(())
     }
