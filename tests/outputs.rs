@@ -191,20 +191,18 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
     ok(&["-q", "dedup", s(&b), "-o", s(&rb), "--tau-max", "6"]);
     let (whole_a, whole_b) = (lists(&ra), lists(&rb));
     assert_ne!(whole_a, whole_b);
+    // The rerun over an earlier output: crawl b into `out`, replacing a's run.
+    let rerun = |out: &Path, extra: [&str; 2]| {
+        let mut args = vec!["-q", "dedup", s(&b), "-o", s(out), "--force"];
+        args.extend(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let go = |args: Vec<String>| neardup(&args.iter().map(String::as_str).collect::<Vec<_>>());
     // A rerun refused for a bad argument touches nothing.
     let out = d.join("out");
     ok(&["-q", "dedup", s(&a), "-o", s(&out), "--tau-max", "6"]);
     for bad in [["--tau", "40"], ["--blocks", "1000"], ["--bits", "0"]] {
-        let o = neardup(&[
-            "-q",
-            "dedup",
-            s(&b),
-            "-o",
-            s(&out),
-            "--force",
-            bad[0],
-            bad[1],
-        ]);
+        let o = go(rerun(&out, bad));
         assert!(!o.status.success());
         assert_eq!(lists(&out), whole_a, "{bad:?}");
         assert!(out.join("summary.json").is_file());
@@ -213,16 +211,7 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
     // goes) leaves no summary.json beside the new store: the output does not look finished.
     fs::remove_file(out.join("pairs.bin")).unwrap();
     fs::create_dir(out.join("pairs.bin")).unwrap();
-    let o = neardup(&[
-        "-q",
-        "dedup",
-        s(&b),
-        "-o",
-        s(&out),
-        "--force",
-        "--tau-max",
-        "6",
-    ]);
+    let o = go(rerun(&out, ["--tau-max", "6"]));
     assert!(!o.status.success());
     assert_eq!(lists(&out)[0], lists(&rb)[0], "the new store is in place");
     assert!(
@@ -235,16 +224,7 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
         let run = d.join(format!("k{ms}"));
         ok(&["-q", "dedup", s(&a), "-o", s(&run), "--tau-max", "6"]);
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_neardup"))
-            .args([
-                "-q",
-                "dedup",
-                s(&b),
-                "-o",
-                s(&run),
-                "--force",
-                "--tau-max",
-                "6",
-            ])
+            .args(rerun(&run, ["--tau-max", "6"]))
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(ms));
