@@ -191,7 +191,12 @@ fn a_100_mb_page_is_processed() {
     }
     let data = gz(&response("urn:huge", "http://huge/", &html));
     drop(html);
-    let (s, _, _) = store_from(dir.path(), "huge.warc.gz", &data, &[]);
+    let (s, _, _) = store_from(
+        dir.path(),
+        "huge.warc.gz",
+        &data,
+        &["--max-record-size", "128M"],
+    );
     assert_eq!(s.len(), 1);
     assert!(s.text_len()[0] > 50 << 20);
     assert!(s.manifest.stats.payload_bytes >= 100 << 20);
@@ -264,4 +269,182 @@ fn malformed_jsonl_lines_are_skipped() {
     assert_eq!(skipped(&s, "missing_text"), 1);
     // The HTML in j4 was stripped: "html in json" is 12 bytes of text.
     assert_eq!(s.text_len()[2], 12);
+}
+
+/// Records over `--max-record-size` are skipped and counted with their offset in every format
+/// (a gzip WARC record, a plain WARC record, a JSON line plain and gzip, an HTML file); the
+/// records beside them are kept. Before the limit existed each was read whole.
+#[test]
+fn records_over_the_size_limit_are_skipped_with_their_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = format!("<html><body>{}</body></html>", page(3, 400_000));
+    assert!(big.len() > 2 << 20);
+    let small = response("urn:small", "http://s/", &page(1, 40));
+    let huge = response("urn:huge", "http://h/", &big);
+    let gz_members = [
+        gz(&small),
+        gz(&huge),
+        gz(&response("urn:after", "", &page(2, 40))),
+    ];
+    let at = gz_members[0].len();
+    let (s, _, out) = store_from(
+        dir.path(),
+        "a.warc.gz",
+        &gz_members.concat(),
+        &["--max-record-size", "1M"],
+    );
+    assert_eq!(ids(&s), ["urn:small", "urn:after"]);
+    assert_eq!(skipped(&s, "too_large"), 1);
+    assert!(
+        stderr(&out).contains(&format!("at byte {at}: too_large")),
+        "{}",
+        stderr(&out)
+    );
+
+    let plain = [small.clone(), huge.clone(), small.clone()].concat();
+    let d2 = dir.path().join("plain");
+    fs::create_dir(&d2).unwrap();
+    let (s, _, out) = store_from(&d2, "b.warc", &plain, &["--max-record-size", "1M"]);
+    assert_eq!(s.len(), 2);
+    assert_eq!(skipped(&s, "too_large"), 1);
+    assert!(
+        stderr(&out).contains(&format!("at byte {}", small.len())),
+        "{}",
+        stderr(&out)
+    );
+
+    let line = |id: &str, text: &str| {
+        format!(
+            "{{\"id\": \"{id}\", \"text\": {}}}\n",
+            serde_json::to_string(text).unwrap()
+        )
+    };
+    let jsonl = [
+        line("j1", &page(1, 40)),
+        line("j2", &big),
+        line("j3", &page(2, 40)),
+    ]
+    .concat();
+    for (name, data) in [
+        ("c.jsonl", jsonl.clone().into_bytes()),
+        ("c.jsonl.gz", gz(jsonl.as_bytes())),
+    ] {
+        let d = dir.path().join(name.replace('.', "_"));
+        fs::create_dir(&d).unwrap();
+        let (s, _, _) = store_from(&d, name, &data, &["--max-record-size", "1M"]);
+        assert_eq!(ids(&s), ["j1", "j3"], "{name}");
+        assert_eq!(skipped(&s, "too_large"), 1, "{name}");
+    }
+
+    let d3 = dir.path().join("html");
+    fs::create_dir(&d3).unwrap();
+    let (s, _, _) = store_from(
+        &d3,
+        "big.html",
+        big.as_bytes(),
+        &["--max-record-size", "1M"],
+    );
+    assert_eq!(s.len(), 0);
+    assert_eq!(skipped(&s, "too_large"), 1);
+    // The limit is a size with a unit; nonsense is refused before anything is read.
+    let out = fingerprint(&[&d3], &dir.path().join("x"), &["--max-record-size", "12Q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown size unit"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A damaged member in a gzip-per-record shard costs its own record: reading resumes at the
+/// next member, the damage is one `corrupt_gzip` skip with its offset, and the bytes passed
+/// over are in the manifest and the summary. Before, the rest of the shard was lost.
+#[test]
+fn a_corrupt_gzip_member_costs_one_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let members: Vec<Vec<u8>> = (0..30)
+        .map(|i| gz(&response(&format!("urn:m{i:02}"), "", &page(i, 60))))
+        .collect();
+    let at: usize = members[..12].iter().map(Vec::len).sum();
+    let mut data = members.concat();
+    for k in 0..4 {
+        data[at + members[12].len() / 2 + k] ^= 0xa5;
+    }
+    let path = dir.path().join("d.warc.gz");
+    fs::write(&path, &data).unwrap();
+    let store = dir.path().join("s");
+    let out = neardup(&[
+        "fingerprint",
+        &path.to_string_lossy(),
+        "-o",
+        &store.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = Store::open(&store).unwrap();
+    assert_eq!(s.len(), 29);
+    assert!(!ids(&s).contains(&"urn:m12"));
+    // Each record's location is its member: offset and compressed length, as index tools
+    // fetch it (the length was stored as 0 before a member's records waited for its end).
+    let kept = (0..30).filter(|i| *i != 12);
+    for (loc, i) in s.source().iter().zip(kept) {
+        let offset: usize = members[..i].iter().map(Vec::len).sum();
+        assert_eq!((loc.offset, loc.length), (offset as u64, members[i].len() as u64));
+    }
+    assert_eq!(skipped(&s, "corrupt_gzip"), 1);
+    assert_eq!(s.manifest.stats.skipped_bytes, members[12].len() as u64);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("at byte {at}: corrupt_gzip")),
+        "{err}"
+    );
+    assert!(
+        err.contains("input bytes passed over after damage"),
+        "{err}"
+    );
+
+    // A damaged member header is reported as such, not as garbage after the last member.
+    let mut data = members.concat();
+    data[at] = b'X';
+    fs::write(&path, &data).unwrap();
+    let out = fingerprint(&[&path], &store, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = Store::open(&store).unwrap();
+    assert_eq!(s.len(), 29);
+    assert_eq!(skipped(&s, "garbage"), 0);
+    assert!(
+        stderr(&out).contains("do not start a gzip member"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// An empty file (or a gzip stream of nothing) is an empty shard, counted, not a document
+/// named after the file; a document with an empty id is skipped and counted.
+#[test]
+fn empty_shards_and_empty_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    fs::create_dir(&input).unwrap();
+    fs::write(input.join("a.warc.gz"), b"").unwrap();
+    fs::write(input.join("b.jsonl.gz"), gz(b"")).unwrap();
+    let mut jsonl = format!("{{\"id\": \"\", \"text\": \"{}\"}}\n", page(1, 30));
+    jsonl += &format!("{{\"id\": \"  \", \"text\": \"{}\"}}\n", page(2, 30));
+    jsonl += &format!("{{\"id\": \"ok\", \"text\": \"{}\"}}\n", page(3, 30));
+    fs::write(input.join("c.jsonl"), jsonl).unwrap();
+    let mut warc = response("", "", &page(4, 30));
+    warc.extend(response("urn:w", "", &page(5, 30)));
+    fs::write(input.join("d.warc"), warc).unwrap();
+    let store = dir.path().join("s");
+    let out = fingerprint(&[&input], &store, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = Store::open(&store).unwrap();
+    assert_eq!(ids(&s), ["ok", "urn:w"]);
+    assert_eq!(s.manifest.stats.empty_shards, 2);
+    assert_eq!(skipped(&s, "empty_id"), 3);
+    // Named on the command line, an empty file is the same empty shard.
+    let out = fingerprint(&[&input.join("a.warc.gz")], &store, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = Store::open(&store).unwrap();
+    assert_eq!(s.len(), 0);
+    assert_eq!(s.manifest.stats.empty_shards, 1);
 }

@@ -488,6 +488,36 @@ pub struct FingerprintOpts {
     /// Split uncompressed shards larger than this (MiB) across workers; 0 never splits.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub split_mib: u64,
+    /// Skip (and count) WARC record blocks, HTML or text files and JSON lines larger than this,
+    /// without reading them whole: bytes, or with a K, M or G suffix (powers of 1024).
+    #[arg(long, default_value = "32M", value_name = "SIZE", value_parser = parse_size)]
+    pub max_record_size: u64,
+}
+
+/// A size in bytes: a number with an optional K, M, G or T suffix (powers of 1024; `KiB`,
+/// `MB` and the like are read the same).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size (a number, optionally with K, M or G)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => {
+            return Err(format!(
+                "{s:?}: unknown size unit {unit:?} (use K, M, G or T)"
+            ))
+        }
+    };
+    n.checked_mul(1 << shift).filter(|v| *v > 0).ok_or_else(|| {
+        format!("{s:?} is not a usable size (it must be above zero and below 16 EiB)")
+    })
 }
 
 /// Feature modes.

@@ -323,6 +323,7 @@ pub fn build_config(
                 TextFormat::Text => PayloadKind::Text,
             },
             split_bytes: a.split_mib << 20,
+            max_record: usize::try_from(a.max_record_size).unwrap_or(usize::MAX),
         },
         params,
         filters: Filters {

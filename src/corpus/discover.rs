@@ -84,6 +84,9 @@ pub struct Discovery {
     /// Directories inside the inputs that neardup wrote (stores, `dedup` / `sweep` /
     /// `cluster` outputs), not read: their lists and tables are not documents.
     pub outputs: Vec<PathBuf>,
+    /// Files with no content (no bytes, or a gzip stream that inflates to none): counted as
+    /// shards that hold no record, never read as a document.
+    pub empty: Vec<PathBuf>,
 }
 
 /// Walks `inputs` and detects every shard.
@@ -165,6 +168,9 @@ fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {
         Ok(m) => m.len(),
         Err(e) => return d.failed.push(Error::io(&path, e)),
     };
+    if size == 0 || (size <= 4096 && inflates_to_nothing(&path)) {
+        return d.empty.push(path);
+    }
     match detect(&path, explicit) {
         Ok(Some(format)) => d.shards.push(Shard {
             path,
@@ -175,6 +181,20 @@ fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {
         Ok(None) => d.ignored.push(path),
         Err(e) => d.failed.push(e),
     }
+}
+
+/// A small gzip file whose every member inflates, to nothing at all.
+fn inflates_to_nothing(path: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return false;
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(&bytes[..])
+        .read_to_end(&mut out)
+        .is_ok_and(|n| n == 0)
 }
 
 /// Detects a file's format from its first bytes, falling back to its name.

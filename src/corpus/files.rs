@@ -3,13 +3,21 @@
 
 use std::borrow::Cow;
 
-use super::{Document, PayloadKind, Shard, ShardFormat, Sink, SourceLoc, WorkUnit};
+use super::{Document, PayloadKind, Shard, ShardFormat, Sink, Skip, SourceLoc, WorkUnit};
 use crate::base::mmap;
 use crate::Result;
 
-/// Reads a whole file as one document.
-pub fn read(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> Result<()> {
+/// Reads a whole file as one document (or skips it when it is larger than `max_record`).
+pub fn read(shard: &Shard, unit: &WorkUnit, max_record: usize, sink: &mut dyn Sink) -> Result<()> {
     let map = mmap::map(&shard.path)?;
+    if map.len() > max_record {
+        sink.skip(
+            Skip::TooLarge,
+            0,
+            &format!("a {}-byte file is larger than --max-record-size", map.len()),
+        );
+        return Ok(());
+    }
     let kind = if shard.format == ShardFormat::HtmlFile {
         PayloadKind::Html
     } else {

@@ -7,8 +7,9 @@
 //! reported to the sink as a skip with its location and never stops the shard. Only a shard that
 //! cannot be opened or read at all is an error.
 //!
-//! Memory is bounded by the largest record: plain shards are memory-mapped and parsed in place,
-//! gzip shards are inflated member by member into one reused window.
+//! Memory is bounded by the record limit (`ReadOptions::max_record`): plain shards are
+//! memory-mapped and parsed in place, gzip shards are inflated member by member into one reused
+//! window, and a record over the limit is passed over as it streams, never gathered whole.
 
 pub mod discover;
 pub mod files;
@@ -95,6 +96,8 @@ pub trait Sink {
     fn other_record(&mut self) {}
     /// A record's Content-Length did not match its data and was repaired.
     fn length_repaired(&mut self, _offset: u64) {}
+    /// `n` bytes of the file were passed over to resynchronise after damage.
+    fn bytes_skipped(&mut self, _n: u64) {}
 }
 
 /// Reads one work unit into `sink`. Errors are shard-level failures; everything before the
@@ -107,10 +110,12 @@ pub fn read_unit(
 ) -> crate::Result<()> {
     let shard = &shards[unit.shard as usize];
     match shard.format {
-        ShardFormat::Warc => warc::read_plain(shard, unit, sink),
-        ShardFormat::WarcGz => gzip::read_warc_gz(shard, unit, sink),
+        ShardFormat::Warc => warc::read_plain(shard, unit, opts.max_record, sink),
+        ShardFormat::WarcGz => gzip::read_warc_gz(shard, unit, opts.max_record, sink),
         ShardFormat::Jsonl | ShardFormat::JsonlGz => jsonl::read(shard, unit, opts, sink),
-        ShardFormat::HtmlFile | ShardFormat::TextFile => files::read(shard, unit, sink),
+        ShardFormat::HtmlFile | ShardFormat::TextFile => {
+            files::read(shard, unit, opts.max_record, sink)
+        }
     }
 }
 
@@ -140,6 +145,9 @@ pub struct ReadOptions {
     pub jsonl_kind: PayloadKind,
     /// Size above which uncompressed shards are split into several work units.
     pub split_bytes: u64,
+    /// Records (WARC blocks, whole HTML or text files, JSON lines) larger than this are
+    /// skipped and counted, in bounded memory.
+    pub max_record: usize,
 }
 
 impl Default for ReadOptions {
@@ -150,6 +158,7 @@ impl Default for ReadOptions {
             url_field: "url".into(),
             jsonl_kind: PayloadKind::Unknown,
             split_bytes: 64 << 20,
+            max_record: warc::DEFAULT_MAX_RECORD,
         }
     }
 }

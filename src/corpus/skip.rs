@@ -28,13 +28,20 @@ pub enum Skip {
     MissingText,
     /// Bytes between records that are not a record (counted once per run of junk).
     Garbage,
-    /// A record cut off by the end of the shard or a gzip error.
+    /// A record cut off by the end of the shard.
     Truncated,
+    /// A gzip member that does not inflate, or bytes where a member should start that are
+    /// not one (counted once per damaged stretch; reading resumes at the next good member).
+    CorruptGzip,
+    /// A record block, HTML file or JSON line larger than `--max-record-size`.
+    TooLarge,
+    /// A document whose id is empty (it could not be told apart in any list).
+    EmptyId,
 }
 
 impl Skip {
     /// Every reason, in display order.
-    pub const ALL: [Skip; 11] = [
+    pub const ALL: [Skip; 14] = [
         Skip::MalformedRecord,
         Skip::MalformedHttp,
         Skip::HttpStatus,
@@ -46,6 +53,9 @@ impl Skip {
         Skip::MissingText,
         Skip::Garbage,
         Skip::Truncated,
+        Skip::CorruptGzip,
+        Skip::TooLarge,
+        Skip::EmptyId,
     ];
 
     /// The stable name used in reports and manifests.
@@ -62,6 +72,9 @@ impl Skip {
             Skip::MissingText => "missing_text",
             Skip::Garbage => "garbage",
             Skip::Truncated => "truncated",
+            Skip::CorruptGzip => "corrupt_gzip",
+            Skip::TooLarge => "too_large",
+            Skip::EmptyId => "empty_id",
         }
     }
 }

@@ -17,6 +17,14 @@ use crate::base::mmap;
 /// Headers larger than this are treated as malformed (ClueWeb22 `VDOM-*` headers reach 1 MiB).
 const MAX_HEADER: usize = 16 << 20;
 
+/// Bytes kept at the end of a streaming window when junk or an oversized record is dropped: a
+/// record line (`\nWARC/` and a digit) cut by the window's end is found once the rest arrives.
+pub const KEEP_TAIL: usize = 7;
+
+/// The default `--max-record-size`: a record block, HTML body or JSON line larger than this is
+/// skipped (Common Crawl truncates payloads at 1 MiB; ClueWeb22 headers reach 1 MiB).
+pub const DEFAULT_MAX_RECORD: usize = 32 << 20;
+
 /// One parsed record.
 #[derive(Debug)]
 pub struct Record<'a> {
@@ -60,23 +68,78 @@ pub enum Step<'a> {
     NeedMore,
     /// Nothing but whitespace is left and the data has ended.
     End,
+    /// (Streaming only.) A record larger than the limit begins in the buffer and does not end
+    /// in it: drop the whole buffer, then what [`Rest`] says, without holding the record.
+    TooLarge(Rest),
+}
+
+/// What remains of an oversized record after the buffer that held its start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rest {
+    /// This many more bytes (its declared Content-Length says so).
+    Bytes(u64),
+    /// Everything up to the next record line (it declared no usable length); the buffer's last
+    /// [`KEEP_TAIL`] bytes were kept, since they may begin that line.
+    ToRecordLine,
 }
 
 /// A resumable record parser; it remembers how far it searched for the next record so a
-/// growing window is not rescanned from the start.
-#[derive(Default)]
+/// growing window is not rescanned from the start, and whether the front of the window
+/// continues junk it has already counted, so a long run of junk is dropped as it streams in
+/// (linear time) and counted once.
 pub struct Parser {
     search_from: usize,
+    in_junk: bool,
+    max_record: usize,
+    max_header: usize,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new(DEFAULT_MAX_RECORD)
+    }
 }
 
 impl Parser {
+    /// A parser that skips records whose block is larger than `max_record` bytes (headers
+    /// are limited to the smaller of that and 16 MiB).
+    pub fn new(max_record: usize) -> Parser {
+        Parser {
+            search_from: 0,
+            in_junk: false,
+            max_record,
+            max_header: MAX_HEADER.min(max_record.max(1 << 10)),
+        }
+    }
+
     /// Parses the record at the front of `buf`. `eof` says no more bytes will follow.
+    ///
+    /// A complete record whose block is larger than the limit is answered as a
+    /// [`Skip::TooLarge`] skip; while streaming (`!eof`), junk and oversized records are
+    /// dropped as they arrive (a skip that leaves the last [`KEEP_TAIL`] bytes, or
+    /// [`Step::TooLarge`]), so the window never holds more than the limit.
     pub fn next<'a>(&mut self, buf: &'a [u8], eof: bool) -> Step<'a> {
-        let step = self.step(buf, eof);
+        let step = match self.step(buf, eof) {
+            Step::Record(r) if r.body.len() > self.max_record => {
+                Step::Skip(r.consumed, Some(Skip::TooLarge))
+            }
+            s => s,
+        };
         if !matches!(step, Step::NeedMore) {
             self.search_from = 0;
         }
         step
+    }
+
+    /// Whether the front of the window continues junk already reported.
+    pub fn in_junk(&self) -> bool {
+        self.in_junk
+    }
+
+    /// The reason to report for junk at the front of the buffer: none when it continues junk
+    /// already reported.
+    fn junk(&self, reason: Skip) -> Option<Skip> {
+        (!self.in_junk).then_some(reason)
     }
 
     fn step<'a>(&mut self, buf: &'a [u8], eof: bool) -> Step<'a> {
@@ -86,21 +149,23 @@ impl Parser {
             .unwrap_or(buf.len());
         let b = &buf[ws..];
         if b.is_empty() {
-            return if eof { end_or_skip(ws) } else { Step::NeedMore };
+            return match (eof, ws) {
+                (true, _) => end_or_skip(ws),
+                (false, 0) => Step::NeedMore,
+                // Whitespace is dropped as it arrives, however much of it there is.
+                (false, _) => Step::Skip(ws, None),
+            };
         }
         if b.len() < 8 && !eof {
             return Step::NeedMore;
         }
         if !is_version_line(b) {
-            return match find_marker(b, 1) {
-                Some(p) => Step::Skip(ws + p, Some(Skip::Garbage)),
-                None if eof => Step::Skip(buf.len(), Some(Skip::Garbage)),
-                None => Step::NeedMore,
-            };
+            return self.resync(buf, ws, eof, Skip::Garbage);
         }
-        let Some(header_end) = header_end(b) else {
-            if eof || b.len() > MAX_HEADER {
-                return self.malformed(buf, ws, eof);
+        self.in_junk = false;
+        let Some(header_end) = header_end(b, self.max_header) else {
+            if eof || b.len() > self.max_header {
+                return self.resync(buf, ws, eof, Skip::MalformedRecord);
             }
             return Step::NeedMore;
         };
@@ -110,7 +175,7 @@ impl Parser {
             .split(|c| *c == b'\n')
             .any(|l| l.starts_with(b"WARC/"))
         {
-            return self.malformed(buf, ws, eof);
+            return self.resync(buf, ws, eof, Skip::MalformedRecord);
         }
         let declared = header_field(header, "Content-Length")
             .and_then(|v| std::str::from_utf8(v).ok())
@@ -118,6 +183,11 @@ impl Parser {
         if let Some(len) = declared {
             let end = header_end.saturating_add(len);
             if end.saturating_add(4) > b.len() && !eof {
+                if len > self.max_record {
+                    return Step::TooLarge(
+                        Rest::Bytes((ws + end).saturating_sub(buf.len()) as u64),
+                    );
+                }
                 return Step::NeedMore;
             }
             if end <= b.len() {
@@ -147,6 +217,9 @@ impl Parser {
                 repaired: declared.is_some(),
             }),
             None if !eof => {
+                if b.len() - header_end > self.max_record {
+                    return Step::TooLarge(Rest::ToRecordLine);
+                }
                 self.search_from = b.len().saturating_sub(16).max(header_end);
                 Step::NeedMore
             }
@@ -166,10 +239,24 @@ impl Parser {
         }
     }
 
-    fn malformed<'a>(&mut self, buf: &'a [u8], ws: usize, eof: bool) -> Step<'a> {
+    /// Drops what is at the front of the buffer (junk, or a record whose header cannot be
+    /// read) up to the next record line. While streaming, junk with no record line in sight is
+    /// dropped but for the last [`KEEP_TAIL`] bytes, and what follows is the same run of junk.
+    fn resync<'a>(&mut self, buf: &'a [u8], ws: usize, eof: bool, why: Skip) -> Step<'a> {
+        let reason = self.junk(why);
         match find_marker(&buf[ws..], 1) {
-            Some(p) => Step::Skip(ws + p, Some(Skip::MalformedRecord)),
-            None if eof => Step::Skip(buf.len(), Some(Skip::MalformedRecord)),
+            Some(p) => {
+                self.in_junk = false;
+                Step::Skip(ws + p, reason)
+            }
+            None if eof => {
+                self.in_junk = false;
+                Step::Skip(buf.len(), reason)
+            }
+            None if buf.len() > 4 * KEEP_TAIL => {
+                self.in_junk = true;
+                Step::Skip(buf.len() - KEEP_TAIL, reason)
+            }
             None => Step::NeedMore,
         }
     }
@@ -184,8 +271,14 @@ fn end_or_skip<'a>(ws: usize) -> Step<'a> {
 }
 
 /// `WARC/` followed by a digit: the first line of a record.
-fn is_version_line(b: &[u8]) -> bool {
+pub fn is_version_line(b: &[u8]) -> bool {
     b.len() >= 6 && b.starts_with(b"WARC/") && b[5].is_ascii_digit()
+}
+
+/// Position of the first line in `b` that starts a record, not counting `b`'s own first line
+/// (used to end the dropping of an oversized record).
+pub fn next_record_line(b: &[u8]) -> Option<usize> {
+    find_marker(b, 0)
 }
 
 /// Position of the next line that starts a record, at or after `from`.
@@ -201,9 +294,9 @@ fn find_marker(b: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// End of the header block (just after its blank line).
-fn header_end(b: &[u8]) -> Option<usize> {
-    let limit = b.len().min(MAX_HEADER);
+/// End of the header block (just after its blank line), if it ends within `max` bytes.
+fn header_end(b: &[u8], max: usize) -> Option<usize> {
+    let limit = b.len().min(max);
     for nl in memchr::memchr_iter(b'\n', &b[..limit]) {
         match b.get(nl + 1..nl + 3) {
             Some([b'\n', _]) => return Some(nl + 2),
@@ -238,7 +331,7 @@ pub fn next_record_start(data: &[u8], from: usize) -> Option<usize> {
         let q = find_marker(data, at)?;
         // A record start has a header block naming its type.
         let head = &data[q..(q + MAX_HEADER).min(data.len())];
-        if let Some(end) = header_end(head) {
+        if let Some(end) = header_end(head, MAX_HEADER) {
             if header_field(&head[..end], "WARC-Type").is_some() {
                 return Some(q);
             }
@@ -326,12 +419,17 @@ fn lossy(v: &[u8]) -> Cow<'_, str> {
 }
 
 /// Reads an uncompressed WARC work unit from the memory-mapped shard.
-pub fn read_plain(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> crate::Result<()> {
+pub fn read_plain(
+    shard: &Shard,
+    unit: &WorkUnit,
+    max_record: usize,
+    sink: &mut dyn Sink,
+) -> crate::Result<()> {
     let map = mmap::map(&shard.path)?;
     let start = (unit.start as usize).min(map.len());
     let data = &map[start..];
     let limit = (unit.end - unit.start) as usize;
-    let mut parser = Parser::default();
+    let mut parser = Parser::new(max_record);
     let mut pos = 0usize;
     while pos < limit.min(data.len()) {
         let offset = (start + pos) as u64;
@@ -357,7 +455,8 @@ pub fn read_plain(shard: &Shard, unit: &WorkUnit, sink: &mut dyn Sink) -> crate:
                 }
                 pos += n.max(1);
             }
-            Step::End | Step::NeedMore => break,
+            // Whole data is never short of bytes; an oversized record is a skip above.
+            Step::End | Step::NeedMore | Step::TooLarge(_) => break,
         }
     }
     Ok(())
@@ -368,6 +467,7 @@ pub fn skip_detail(r: Skip) -> &'static str {
     match r {
         Skip::Garbage => "bytes that are not a WARC record; resynced to the next WARC/ line",
         Skip::Truncated => "record cut off by the end of the data",
+        Skip::TooLarge => "record larger than --max-record-size; skipped without being read whole",
         _ => "unparseable WARC header",
     }
 }
@@ -400,7 +500,7 @@ mod tests {
                     skips.extend(s);
                     pos += n;
                 }
-                Step::End | Step::NeedMore => break,
+                Step::End | Step::NeedMore | Step::TooLarge(_) => break,
             }
         }
         (recs, skips)
@@ -475,6 +575,7 @@ mod tests {
                 Step::Skip(n, _) => pos += n,
                 Step::NeedMore => avail += 7,
                 Step::End => break,
+                Step::TooLarge(_) => panic!("no record here is over the limit"),
             }
         }
         assert_eq!(got, whole);

@@ -112,6 +112,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     let mut writer = StoreWriter::create(&cfg.output, cfg.force)?;
     let mut stats = Stats {
         input_bytes: found.shards.iter().map(|s| s.size).sum(),
+        empty_shards: found.empty.len() as u64,
         ..Stats::default()
     };
     progress.start(stats.input_bytes);
@@ -142,6 +143,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
                 }
                 stats.other_records += r.other_records;
                 stats.length_repaired += r.length_repaired;
+                stats.skipped_bytes += r.skipped_bytes;
                 stats.payload_bytes += r.payload_bytes;
                 stats.text_bytes += r.text_bytes;
                 stats.short += r.short;
@@ -189,6 +191,7 @@ struct UnitResult {
     skips: SkipCounts,
     other_records: u64,
     length_repaired: u64,
+    skipped_bytes: u64,
     payload_bytes: u64,
     text_bytes: u64,
     short: u64,
@@ -238,7 +241,12 @@ impl UnitSink<'_> {
         self.out.skips.add(reason);
         let loud = matches!(
             reason,
-            Skip::Truncated | Skip::Garbage | Skip::MalformedRecord
+            Skip::Truncated
+                | Skip::Garbage
+                | Skip::MalformedRecord
+                | Skip::CorruptGzip
+                | Skip::TooLarge
+                | Skip::EmptyId
         );
         if loud && self.messages < MESSAGES_PER_UNIT {
             self.messages += 1;
@@ -282,6 +290,10 @@ impl Sink for UnitSink<'_> {
             self.reported_to = doc.loc.offset;
         } else {
             self.progress.advance(0, 1);
+        }
+        if doc.id.trim().is_empty() {
+            // An empty id cannot be told apart in any list, and would sort first everywhere.
+            return self.skipped(Skip::EmptyId, doc.loc.offset, "the document's id is empty");
         }
         if let Some(reason) = self.admit(&doc) {
             return self.skipped(reason, doc.loc.offset, "");
@@ -336,6 +348,10 @@ impl Sink for UnitSink<'_> {
 
     fn length_repaired(&mut self, _offset: u64) {
         self.out.length_repaired += 1;
+    }
+
+    fn bytes_skipped(&mut self, n: u64) {
+        self.out.skipped_bytes += n;
     }
 }
 

@@ -16,6 +16,15 @@ pub fn skip_summary(m: &Manifest) -> String {
         "\nshort documents (kept, excluded from joins): {}\ndocuments without features: {}\nduplicate ids: {}\nnon-document records: {}\nContent-Length repaired: {}",
         s.short, s.no_features, s.duplicate_ids, s.other_records, s.length_repaired
     ));
+    if s.skipped_bytes > 0 {
+        out.push_str(&format!(
+            "\ninput bytes passed over after damage: {}",
+            s.skipped_bytes
+        ));
+    }
+    if s.empty_shards > 0 {
+        out.push_str(&format!("\nempty shards: {}", s.empty_shards));
+    }
     if !s.failed_shards.is_empty() {
         out.push_str(&format!("\nshards not read: {}", s.failed_shards.len()));
         for f in &s.failed_shards {

@@ -89,6 +89,13 @@ pub struct Stats {
     pub other_records: u64,
     /// Records whose Content-Length was wrong and repaired.
     pub length_repaired: u64,
+    /// Input bytes passed over to resynchronise after damage (corrupt gzip members, bytes
+    /// between members that are not one).
+    #[serde(default)]
+    pub skipped_bytes: u64,
+    /// Input files with no bytes (or an empty gzip stream): read, holding no record.
+    #[serde(default)]
+    pub empty_shards: u64,
     /// Documents flagged short.
     pub short: u64,
     /// Documents without features.
