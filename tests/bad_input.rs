@@ -388,7 +388,10 @@ fn a_corrupt_gzip_member_costs_one_record() {
     let kept = (0..30).filter(|i| *i != 12);
     for (loc, i) in s.source().iter().zip(kept) {
         let offset: usize = members[..i].iter().map(Vec::len).sum();
-        assert_eq!((loc.offset, loc.length), (offset as u64, members[i].len() as u64));
+        assert_eq!(
+            (loc.offset, loc.length),
+            (offset as u64, members[i].len() as u64)
+        );
     }
     assert_eq!(skipped(&s, "corrupt_gzip"), 1);
     assert_eq!(s.manifest.stats.skipped_bytes, members[12].len() as u64);

@@ -322,3 +322,19 @@ fn outputs_inside_an_input_directory_are_not_read_back() {
     ok(&["-q", "dedup", s(&input), "-o", s(&out), "--force"]);
     assert_eq!(docs(&out), first);
 }
+
+/// An error says its cause once, and names the file (it printed "...(os error 2): ...(os
+/// error 2)" before).
+#[test]
+fn errors_say_their_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = crawl(dir.path());
+    let store = dir.path().join("s");
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    let out = dir.path().join("no-such-dir").join("pairs.tsv");
+    let o = neardup(&["-q", "join", s(&store), "-o", s(&out)]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.matches("os error").count(), 1, "{err}");
+    assert!(err.contains("no-such-dir"), "{err}");
+}

@@ -55,11 +55,21 @@ impl Store {
                 ),
             ));
         }
-        let n = manifest.docs as usize;
+        let n = usize::try_from(manifest.docs)
+            .ok()
+            .filter(|n| n.checked_add(1).and_then(|m| m.checked_mul(16)).is_some())
+            .ok_or_else(|| {
+                Error::store(
+                    path,
+                    format!("manifest.json claims {} documents", manifest.docs),
+                )
+            })?;
         let open = |name: &str, unit: usize, extra: usize| -> Result<Mapped> {
             let p = path.join(name);
             let m = mmap::map(&p)?;
-            let want = (n + extra) * unit;
+            // Cannot overflow: n + 1 documents of 16 bytes were checked above, and
+            // `SourceLoc` columns (32 bytes) are checked against a file that exists.
+            let want = (n + extra).saturating_mul(unit);
             if m.len() != want {
                 return Err(Error::store(
                     path,
@@ -75,6 +85,14 @@ impl Store {
         let urls_idx = open(col::URLS_IDX, 8, 1)?;
         let ids_len = last_offset(&ids_idx);
         let urls_len = last_offset(&urls_idx);
+        for (name, idx) in [(col::IDS_IDX, &ids_idx), (col::URLS_IDX, &urls_idx)] {
+            if let Some(i) = unordered(idx) {
+                return Err(Error::store(
+                    path,
+                    format!("{name}: offset {i} is not in order (the index is damaged)"),
+                ));
+            }
+        }
         let s = Store {
             path: path.to_path_buf(),
             fp64: open(col::FP64, 8, 0)?,
@@ -168,6 +186,15 @@ fn column<T: bytemuck::Pod>(m: &[u8]) -> &[T] {
     } else {
         bytemuck::cast_slice(m)
     }
+}
+
+/// The first entry of an offset index that is not in order (the first must be 0), if any.
+fn unordered(idx: &[u8]) -> Option<usize> {
+    let offs: &[u64] = column(idx);
+    if offs.first().is_some_and(|o| *o != 0) {
+        return Some(0);
+    }
+    offs.windows(2).position(|w| w[0] > w[1]).map(|i| i + 1)
 }
 
 fn last_offset(idx: &[u8]) -> u64 {

@@ -343,4 +343,45 @@ mod tests {
         let err = Store::open(&target).err().unwrap().to_string();
         assert!(err.contains("fp64.u64"), "{err}");
     }
+
+    /// A damaged id index and an impossible document count are refused when the store opens
+    /// (before, the first showed as empty ids and the second wrapped the size check).
+    #[test]
+    fn a_damaged_index_or_count_is_refused_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("s");
+        let mut w = StoreWriter::create(&target, false).unwrap();
+        for id in ["aa", "bb", "cc"] {
+            let row = Row {
+                id: id.into(),
+                ..Row::default()
+            };
+            w.push(&row).unwrap();
+        }
+        w.finish(manifest()).unwrap();
+        let idx_path = target.join(col::IDS_IDX);
+        let good = fs::read(&idx_path).unwrap();
+        let mut bad = good.clone();
+        bad[8..16].copy_from_slice(&5u64.to_le_bytes());
+        fs::write(&idx_path, &bad).unwrap();
+        let err = Store::open(&target).err().unwrap().to_string();
+        assert!(err.contains("ids.idx: offset 2 is not in order"), "{err}");
+        fs::write(&idx_path, &good).unwrap();
+        assert!(Store::open(&target).is_ok());
+
+        // An empty store claiming 2^61 documents: every column's expected size wraps to the
+        // size it has (0 bytes, and 8 for the indexes).
+        let empty = dir.path().join("e");
+        StoreWriter::create(&empty, false)
+            .unwrap()
+            .finish(manifest())
+            .unwrap();
+        let mpath = empty.join(col::MANIFEST);
+        let json = fs::read_to_string(&mpath).unwrap();
+        let huge = json.replace("\"docs\": 0", &format!("\"docs\": {}", 1u64 << 61));
+        assert_ne!(huge, json);
+        fs::write(&mpath, huge).unwrap();
+        let err = Store::open(&empty).err().unwrap().to_string();
+        assert!(err.contains("claims"), "{err}");
+    }
 }
