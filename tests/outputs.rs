@@ -338,3 +338,51 @@ fn errors_say_their_cause_once() {
     assert_eq!(err.matches("os error").count(), 1, "{err}");
     assert!(err.contains("no-such-dir"), "{err}");
 }
+
+/// Lists stay usable by id when ids repeat: every occurrence of a repeated id is named
+/// `ID#N` (N its position), a name that is someone else's id is qualified too, and `join`
+/// keeps `id_a < id_b` strictly. Before, keep.txt listed `dup` while remove.tsv said `dup dup`.
+#[test]
+fn repeated_ids_are_qualified_in_every_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("docs.jsonl");
+    let text = page(7, 60);
+    let line = |id: &str, t: &str| format!("{{\"id\": \"{id}\", \"text\": \"{t}\"}}\n");
+    let data = [
+        line("dup", &text),
+        line("dup", &text),
+        line("zzz", &text),
+        line("dup#1", &page(8, 60)),
+    ]
+    .concat();
+    fs::write(&input, data).unwrap();
+    let out = dir.path().join("out");
+    let o = neardup(&["-q", "dedup", s(&input), "-o", s(&out), "--tau", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("3 documents share their id"),
+        "{}",
+        stderr(&o)
+    );
+    let read = |name: &str| fs::read_to_string(out.join(name)).unwrap();
+    assert_eq!(read("keep.txt"), "dup#0\ndup#1#3\n");
+    assert_eq!(
+        read("remove.tsv"),
+        "id\trepresentative\ndup#1\tdup#0\nzzz\tdup#0\n"
+    );
+    let names: Vec<String> = read("clusters.tsv")
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["dup#0", "dup#1", "zzz", "dup#1#3"]);
+    let summary = read("summary.json");
+    assert!(summary.contains("\"qualified_ids\": 3"), "{summary}");
+    let pairs = ok(&["-q", "join", s(&out.join("store")), "--tau", "3", "-o", "-"]);
+    let lines: Vec<&str> = pairs.lines().skip(1).collect();
+    assert_eq!(lines.len(), 3);
+    for l in lines {
+        let f: Vec<&str> = l.split('\t').collect();
+        assert!(f[0] < f[1], "{l}");
+    }
+}

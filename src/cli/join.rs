@@ -17,6 +17,7 @@ pub fn run(c: JoinCommand, quiet: bool) -> anyhow::Result<Outcome> {
         pipeline::write_pairs(bin, &stores, &g, c.at)?;
     }
     let cross = c.cross.then(|| stores.base(c.split));
+    pipeline::warn_qualified(&stores);
     let mut w = output::create(&c.output)?;
     let n = pairs_tsv::write(&mut w, &stores, &g, cross, c.collapse_exact)
         .with_context(|| format!("cannot write {}", c.output.display()))?;

@@ -267,6 +267,7 @@ pub fn write_clusters(
     let dsu = clusters_at(g, |e| {
         u32::from(e.d64) <= at.tau && at.tau128.is_none_or(|t| u32::from(e.d128) <= t)
     });
+    warn_qualified(stores);
     let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d));
     let counts = lists::write(dir, stores, &c)?;
     Ok(ClustersSummary {
@@ -279,7 +280,21 @@ pub fn write_clusters(
         keep: counts.keep,
         remove: counts.remove,
         excluded: counts.excluded,
+        qualified_ids: stores.qualified() as u64,
     })
+}
+
+/// Says, once per command, that some ids repeat and how the lists name them.
+pub fn warn_qualified(stores: &StoreSet) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let n = stores.qualified();
+    if n > 0 {
+        SAID.call_once(|| {
+            eprintln!(
+                "warning: {n} documents share their id with another; lists and tables name each of them ID#N, N its position among the stores (its row in `neardup export`)"
+            )
+        });
+    }
 }
 
 /// Creates the output directory, or readies an earlier run's for this one, and locks it for

@@ -188,6 +188,9 @@ pub struct ClustersSummary {
     pub remove: u64,
     /// Lines of `excluded.tsv`.
     pub excluded: u64,
+    /// Documents whose id is not unique among the stores, named `ID#N` in the lists.
+    #[serde(default)]
+    pub qualified_ids: u64,
 }
 
 impl Summary {

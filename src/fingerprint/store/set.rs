@@ -5,7 +5,12 @@
 //! fingerprint columns are the mapped files themselves; with several they are gathered once
 //! into memory (24 bytes a document), so the join sees contiguous arrays either way.
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use xxhash_rust::xxh3::xxh3_64;
 
 use super::{flags, open_many, Store};
 use crate::base::paths::resolve;
@@ -19,6 +24,8 @@ pub struct StoreSet {
     /// Gathered columns; empty when there is a single store.
     fp64: Vec<u64>,
     fp128: Vec<[u64; 2]>,
+    /// The names of documents whose id is not unique in the set (found when first asked).
+    names: OnceLock<HashMap<u32, String>>,
 }
 
 impl StoreSet {
@@ -67,6 +74,7 @@ impl StoreSet {
             base,
             fp64,
             fp128,
+            names: OnceLock::new(),
         })
     }
 
@@ -111,10 +119,86 @@ impl StoreSet {
         (&self.stores[s], (doc - self.base[s]) as usize)
     }
 
-    /// Id of document `doc`.
+    /// The name of document `doc` in every list and table: its id, or, where the id is not
+    /// unique among the stores given together, `ID#N` with N the document's position in the
+    /// set (its row in `neardup export` of the same stores, from 0). Every occurrence of a
+    /// repeated id is qualified, so a list line always means one document.
     pub fn id(&self, doc: u32) -> &str {
+        let names = self.names.get_or_init(|| self.repeated_names());
+        if !names.is_empty() {
+            if let Some(n) = names.get(&doc) {
+                return n;
+            }
+        }
+        self.raw_id(doc)
+    }
+
+    /// The id of document `doc` as its store holds it.
+    pub fn raw_id(&self, doc: u32) -> &str {
         let (s, i) = self.locate(doc);
         s.id(i)
+    }
+
+    /// How many documents are named `ID#N` because their id is not unique.
+    pub fn qualified(&self) -> usize {
+        self.names.get_or_init(|| self.repeated_names()).len()
+    }
+
+    /// Names for the documents whose id repeats. One store without duplicate ids (the common
+    /// case) costs nothing; otherwise every id is hashed once and only repeated hashes are
+    /// compared as strings.
+    fn repeated_names(&self) -> HashMap<u32, String> {
+        let n = self.len() as u32;
+        let clean = |s: &Store| s.manifest.stats.duplicate_ids == 0;
+        if n < 2 || (self.stores.len() == 1 && self.stores.iter().all(clean)) {
+            return HashMap::new();
+        }
+        let hash = |d: u32| xxh3_64(self.raw_id(d).as_bytes());
+        let mut hashes: Vec<u64> = (0..n).into_par_iter().map(hash).collect();
+        hashes.par_sort_unstable();
+        let twice: HashSet<u64> = hashes
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        drop(hashes);
+        if twice.is_empty() {
+            return HashMap::new();
+        }
+        let mut candidates: Vec<(&str, u32)> = (0..n)
+            .into_par_iter()
+            .filter(|d| twice.contains(&hash(*d)))
+            .map(|d| (self.raw_id(d), d))
+            .collect();
+        candidates.sort_unstable();
+        let mut names = HashMap::new();
+        for group in candidates.chunk_by(|a, b| a.0 == b.0) {
+            if group.len() > 1 {
+                for (id, d) in group {
+                    names.insert(*d, format!("{id}#{d}"));
+                }
+            }
+        }
+        // A name made here may be some other document's own id ("a#3"): qualify that one too,
+        // until no name is taken twice. Names made here end in their own position, so they
+        // never clash with each other.
+        loop {
+            let taken: HashSet<&str> = names.values().map(String::as_str).collect();
+            let clashes: Vec<u32> = (0..n)
+                .filter(|d| !names.contains_key(d))
+                .filter(|d| {
+                    let id = self.raw_id(*d);
+                    id.contains('#') && taken.contains(id)
+                })
+                .collect();
+            if clashes.is_empty() {
+                break;
+            }
+            for d in clashes {
+                names.insert(d, format!("{}#{d}", self.raw_id(d)));
+            }
+        }
+        names
     }
 
     /// Flags of document `doc`.
