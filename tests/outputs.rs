@@ -386,3 +386,72 @@ fn repeated_ids_are_qualified_in_every_list() {
         assert!(f[0] < f[1], "{l}");
     }
 }
+
+/// Names an interrupted run must not leave: temporary files and stores, swapped-out stores,
+/// locks.
+fn leftovers(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.contains(".tmp-") || name.contains(".old-") || name.ends_with(".lock") {
+            found.push(name);
+        }
+        if e.path().is_dir() {
+            found.extend(leftovers(&e.path()));
+        }
+    }
+    found
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM at any moment of a dedup rerun removes the run's temporaries and
+/// locks and exits 130; whatever was finished stays, and the output never looks finished
+/// unless it is one run whole. Before, a ^C left `.NAME.tmp-PID` files, a `store.tmp-PID`
+/// directory and the locks for the next run to clean.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_removes_its_temporaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let crawl = d.join("crawl");
+    ok(&["-q", "synth-crawl", "--docs", "4000", "-o", s(&crawl)]);
+    let mut interrupted = 0;
+    for (i, ms) in [30u64, 90, 180, 300, 500, 800].into_iter().enumerate() {
+        let out = d.join(format!("out{i}"));
+        ok(&["-q", "dedup", s(&crawl), "-o", s(&out), "--tau-max", "6"]);
+        let whole = fs::read(out.join("clusters.tsv")).unwrap();
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_neardup"))
+            .args(["-q", "dedup", s(&crawl), "-o", s(&out), "--force"])
+            .args(["--tau-max", "6"])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+        let signal = if i % 2 == 0 { "-INT" } else { "-TERM" };
+        let _ = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let o = child.wait_with_output().unwrap();
+        match o.status.code() {
+            Some(130) => {
+                interrupted += 1;
+                assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
+            }
+            Some(0) => {}
+            other => panic!("exit {other:?} at {ms} ms: {}", stderr(&o)),
+        }
+        assert_eq!(leftovers(d), Vec::<String>::new(), "at {ms} ms");
+        if out.join("summary.json").is_file() {
+            assert_eq!(
+                fs::read(out.join("clusters.tsv")).unwrap(),
+                whole,
+                "at {ms} ms"
+            );
+        }
+        neardup::fingerprint::store::Store::open(&out.join("store")).unwrap();
+    }
+    assert!(
+        interrupted > 0,
+        "no run was interrupted: the runs are too short"
+    );
+}

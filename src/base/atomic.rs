@@ -18,6 +18,7 @@ pub struct AtomicFile {
     target: PathBuf,
     tmp: PathBuf,
     w: Option<BufWriter<File>>,
+    _interrupt: super::interrupt::Temporary,
 }
 
 impl AtomicFile {
@@ -35,6 +36,7 @@ impl AtomicFile {
         let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
+            _interrupt: super::interrupt::register(&tmp),
             tmp,
             w: Some(BufWriter::with_capacity(1 << 20, f)),
         })

@@ -13,6 +13,7 @@ use crate::{Error, Result};
 #[derive(Debug)]
 pub struct Lock {
     path: PathBuf,
+    _interrupt: super::interrupt::Temporary,
 }
 
 impl Lock {
@@ -29,6 +30,7 @@ impl Lock {
                         .map_err(|e| Error::io(path, e))?;
                     return Ok(Lock {
                         path: path.to_path_buf(),
+                        _interrupt: super::interrupt::register(path),
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {

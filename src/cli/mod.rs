@@ -40,8 +40,24 @@ pub fn run() -> anyhow::Result<Outcome> {
     run_cli(cli)
 }
 
+/// Ctrl-C (or SIGTERM, SIGHUP) removes what this run made and has not finished (temporary
+/// files, a store being written, lock files; see `base::interrupt`) and exits with 130, the
+/// shell's code for an interrupt. Finished outputs stay; an output being swapped in is swapped
+/// first. Installed once per process.
+fn on_interrupt() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            let n = crate::base::interrupt::remove_all();
+            eprintln!("\ninterrupted: {n} unfinished files removed");
+            std::process::exit(130);
+        });
+    });
+}
+
 /// Runs a parsed command line.
 pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
+    on_interrupt();
     if let Some(n) = cli.threads {
         anyhow::ensure!(n > 0, "--threads must be at least 1");
         // Thousands of workers on a few cores only thrash: at most four per core.

@@ -13,6 +13,7 @@ use xxhash_rust::xxh3::xxh3_128;
 
 use super::{col, flags, Manifest};
 use crate::base::atomic::clean_stale;
+use crate::base::interrupt;
 use crate::corpus::SourceLoc;
 use crate::{Error, Result};
 
@@ -92,6 +93,7 @@ pub struct StoreWriter {
     urls_len: u64,
     seen_ids: HashSet<u128>,
     duplicate_ids: u64,
+    _interrupt: interrupt::Temporary,
 }
 
 impl StoreWriter {
@@ -125,6 +127,7 @@ impl StoreWriter {
         if tmp.exists() {
             fs::remove_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
         }
+        let guard = interrupt::register(&tmp);
         fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
         let open = |n: &str| -> Result<BufWriter<File>> {
             let p = tmp.join(n);
@@ -162,6 +165,7 @@ impl StoreWriter {
             urls_len: 0,
             seen_ids: HashSet::new(),
             duplicate_ids: 0,
+            _interrupt: guard,
         })
     }
 
@@ -242,6 +246,8 @@ impl StoreWriter {
         let mut f = File::create(&mpath).map_err(|e| Error::io(&mpath, e))?;
         f.write_all(&json).map_err(|e| Error::io(&mpath, e))?;
         f.sync_all().map_err(|e| Error::io(&mpath, e))?;
+        // An interrupt waits for the swap: never the old store moved aside and no new one.
+        let _swap = interrupt::Critical::enter();
         if self.target.exists() {
             let old = self
                 .tmp

@@ -1,0 +1,123 @@
+//! What an interrupted run leaves behind: nothing of its own making.
+//!
+//! Every temporary a run makes (an [`AtomicFile`](super::atomic::AtomicFile)'s hidden file, a
+//! store being written, a lock file) is registered here while it exists. When the run is
+//! interrupted (Ctrl-C, SIGTERM, SIGHUP), [`remove_all`] removes them and the process exits;
+//! the handler itself is installed by the command line, which owns the process. A rename that
+//! swaps an output into place is a [`Critical`] section: the interrupt waits for it to end, so
+//! an output is never left half swapped (an old store moved aside, the new one not yet in
+//! place). Removing a temporary that a commit already renamed away finds nothing, harmlessly.
+//! A `kill -9` cannot be caught: its leftovers are removed by the next run once their process
+//! is gone (`atomic::clean_stale`, `lock`).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+struct Registry {
+    next: u64,
+    live: Vec<(u64, PathBuf)>,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    next: 0,
+    live: Vec::new(),
+});
+
+static CRITICAL: AtomicUsize = AtomicUsize::new(0);
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    // A panic while holding the lock leaves a usable list: recover it.
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A registered temporary; dropped, it is no longer removed on interrupt.
+#[derive(Debug)]
+pub struct Temporary(u64);
+
+/// Registers `path` (a file or a directory) to be removed if the run is interrupted.
+pub fn register(path: &Path) -> Temporary {
+    let mut r = registry();
+    let id = r.next;
+    r.next += 1;
+    r.live.push((id, path.to_path_buf()));
+    Temporary(id)
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        registry().live.retain(|(id, _)| *id != self.0);
+    }
+}
+
+/// A section the interrupt waits for (a swap of renames); ends when dropped.
+pub struct Critical(());
+
+impl Critical {
+    /// Enters a critical section.
+    pub fn enter() -> Critical {
+        CRITICAL.fetch_add(1, Ordering::SeqCst);
+        Critical(())
+    }
+}
+
+impl Drop for Critical {
+    fn drop(&mut self) {
+        CRITICAL.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Removes every registered temporary, after waiting (up to ten seconds) for critical sections
+/// to end; returns how many were removed. Registrations made meanwhile wait for the list.
+pub fn remove_all() -> usize {
+    let start = Instant::now();
+    while CRITICAL.load(Ordering::SeqCst) > 0 && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let r = registry();
+    let mut removed = 0;
+    for (_, path) in r.live.iter().rev() {
+        let gone = if path.is_dir() {
+            std::fs::remove_dir_all(path)
+        } else {
+            std::fs::remove_file(path)
+        };
+        removed += usize::from(gone.is_ok());
+    }
+    // The registry stays locked: the process is about to exit, and nothing new may be made.
+    std::mem::forget(r);
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_paths_are_removed_and_dropped_ones_are_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let keep = dir.path().join("keep");
+        let file = dir.path().join("tmp-file");
+        let sub = dir.path().join("tmp-dir");
+        std::fs::write(&keep, b"x").unwrap();
+        std::fs::write(&file, b"x").unwrap();
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("inner"), b"x").unwrap();
+        let _f = register(&file);
+        let _d = register(&sub);
+        drop(register(&keep));
+        // Run the removal on a copy of the list, so the process-wide registry stays usable
+        // for other tests.
+        let live: Vec<PathBuf> = registry().live.iter().map(|(_, p)| p.clone()).collect();
+        assert!(live.contains(&file) && live.contains(&sub) && !live.contains(&keep));
+        for p in live.iter().filter(|p| p.starts_with(dir.path())) {
+            if p.is_dir() {
+                std::fs::remove_dir_all(p).unwrap();
+            } else {
+                std::fs::remove_file(p).unwrap();
+            }
+        }
+        assert!(keep.exists() && !file.exists() && !sub.exists());
+    }
+}
