@@ -8,6 +8,7 @@ mod cluster;
 mod common;
 mod dedup;
 mod formats;
+mod fuzz;
 mod gpu;
 mod join;
 mod kernels;

@@ -1,8 +1,10 @@
 //! Finding shards and cutting them into work units.
 //!
 //! Formats are detected from content: the first bytes (inflated, for gzip) tell WARC
-//! (`WARC/`) from JSONL (`{`); anything else is a single HTML or text document when it was named
-//! on the command line or carries an `.html`/`.htm`/`.txt` name inside a walked directory.
+//! (`WARC/`) from JSONL (`{`); a `.jsonl` or `.ndjson` name (gzipped or not) makes a file whose
+//! first line is damaged JSON lines still; anything else is a single HTML or text document when
+//! it was named on the command line or carries an `.html`/`.htm`/`.txt` name inside a walked
+//! directory.
 //! Directories are walked in sorted order, so store order is reproducible. Uncompressed WARC and
 //! JSONL shards larger than the split size become several units cut at record boundaries.
 
@@ -211,6 +213,10 @@ pub fn detect(path: &Path, explicit: bool) -> Result<Option<ShardFormat>> {
         return Ok(match sniff(&inner[..m]) {
             Sniff::Warc => Some(ShardFormat::WarcGz),
             Sniff::Json => Some(ShardFormat::JsonlGz),
+            // A JSON lines file whose first line is damaged is still one, by its name.
+            _ if name_format(&path.with_extension("")) == Some(ShardFormat::Jsonl) => {
+                Some(ShardFormat::JsonlGz)
+            }
             // A gzip file that holds neither is not a format we read.
             _ => {
                 if explicit {
@@ -285,6 +291,7 @@ fn name_format(path: &Path) -> Option<ShardFormat> {
     match ext.as_str() {
         "html" | "htm" | "xhtml" | "shtml" => Some(ShardFormat::HtmlFile),
         "txt" | "text" => Some(ShardFormat::TextFile),
+        "jsonl" | "ndjson" => Some(ShardFormat::Jsonl),
         _ => None,
     }
 }

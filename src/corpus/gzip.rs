@@ -406,8 +406,9 @@ pub fn read_warc_gz(
     Ok(())
 }
 
-/// Parses the WARC records of gzip `data`; returns the most inflated bytes held at once.
-fn read_members(data: &[u8], shard: u32, max_record: usize, sink: &mut dyn Sink) -> usize {
+/// Parses the WARC records of gzip `data` (the bytes of a shard) into `sink`; returns the most
+/// inflated bytes the window held at once, which the record limit bounds.
+pub fn read_members(data: &[u8], shard: u32, max_record: usize, sink: &mut dyn Sink) -> usize {
     let mut w = Window {
         parser: Parser::new(max_record),
         max_record,
