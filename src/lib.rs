@@ -22,5 +22,6 @@ pub mod kernels;
 pub mod report;
 pub mod synth;
 pub mod text;
+pub mod verify;
 
 pub use error::{Error, Result};

@@ -13,3 +13,4 @@ mod gpu;
 mod join;
 mod kernels;
 mod outputs;
+mod verify;

@@ -52,6 +52,9 @@ pub enum Command {
     /// Clusters at one threshold, with keep and remove lists.
     #[command(after_help = CLUSTER_HELP)]
     Cluster(ClusterArgs),
+    /// Score candidate pairs on the documents' text (S3, Jaccard, containment of word k-grams).
+    #[command(after_help = VERIFY_HELP)]
+    Verify(VerifyArgs),
     /// List GPU adapters: backend, type, driver and limits.
     Gpus(GpusArgs),
     /// Join throughput on this machine: pairs compared per second, share of the bound.
@@ -205,6 +208,48 @@ pub struct ClusterArgs {
     /// Reuse a join (`pairs.bin`) instead of joining.
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
+    /// Plan and backend.
+    #[command(flatten)]
+    pub join: JoinOpts,
+}
+
+const VERIFY_HELP: &str = "\
+OUTPUT: a TSV with a header: id_a, id_b, hamming64, hamming128, s3, jaccard, containment,
+near_duplicate (1 when --measure is at least --min); one line per candidate pair.
+The documents are read again from the shards the store was built from (they must be where and
+as they were).
+
+EXAMPLES:
+    neardup verify out/store --pairs out/pairs.bin --tau 6 -o verified.tsv
+    neardup verify crawl.store --tau 3 --measure jaccard --min 0.9 --shingle 3 -o -";
+
+/// `neardup verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Store directories (one corpus).
+    #[arg(required = true, value_name = "STORE_DIR")]
+    pub stores: Vec<PathBuf>,
+    /// Output TSV (`-` for stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Candidate pairs: those within this 64-bit Hamming distance.
+    #[arg(long, default_value_t = 3)]
+    pub tau: u32,
+    /// Also require a 128-bit distance of at most this.
+    #[arg(long)]
+    pub tau128: Option<u32>,
+    /// Reuse a join (`pairs.bin`) instead of joining.
+    #[arg(long, value_name = "FILE")]
+    pub pairs: Option<PathBuf>,
+    /// The measure that decides: s3 (CopyCat), jaccard or containment.
+    #[arg(long, default_value = "s3", value_parser = ["s3", "jaccard", "containment"])]
+    pub measure: String,
+    /// A pair is a near-duplicate when the measure is at least this (CopyCat: S3 0.82).
+    #[arg(long, default_value_t = 0.82)]
+    pub min: f64,
+    /// Terms per shingle (CopyCat: word 8-grams).
+    #[arg(long, default_value_t = 8, value_name = "K")]
+    pub shingle: usize,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::args::{
     self, ClusterArgs, DedupArgs, Features, FingerprintOpts, JoinArgs, JoinOpts, SweepArgs,
-    TextFormat,
+    TextFormat, VerifyArgs,
 };
 use crate::base::paths::within;
 use crate::cluster::{Axis, Representative};
@@ -18,6 +18,7 @@ use crate::fingerprint::Params;
 use crate::join::plan::{Method, PlanSpec, MAX_TAU};
 use crate::join::BackendChoice;
 use crate::text::TokenOptions;
+use crate::verify::{Measure, VerifySpec};
 
 /// How a join is planned and where it runs (`--method`, `--blocks`, `--bits`,
 /// `--iterations`, `--seed`, `--backend`, `--adapter`).
@@ -217,6 +218,56 @@ impl ClusterCommand {
             join,
         })
     }
+}
+
+/// `neardup verify`.
+#[derive(Clone, Debug)]
+pub struct VerifyCommand {
+    /// Stores of the corpus.
+    pub stores: Vec<PathBuf>,
+    /// Output TSV.
+    pub output: PathBuf,
+    /// Thresholds of the candidate pairs.
+    pub at: Thresholds,
+    /// A pairs file to reuse.
+    pub pairs: Option<PathBuf>,
+    /// How pairs are verified.
+    pub verify: VerifySpec,
+    /// Plan and backend.
+    pub join: JoinConfig,
+}
+
+impl VerifyCommand {
+    /// Validates `neardup verify`'s arguments.
+    pub fn new(a: &VerifyArgs) -> anyhow::Result<VerifyCommand> {
+        let at = Thresholds::new(a.tau, a.tau128)?;
+        let join = JoinConfig::new(&a.join, at.tau)?;
+        outside_stores(&a.output, &a.stores)?;
+        Ok(VerifyCommand {
+            stores: a.stores.clone(),
+            output: a.output.clone(),
+            at,
+            pairs: a.pairs.clone(),
+            verify: verify_spec(&a.measure, a.min, a.shingle)?,
+            join,
+        })
+    }
+}
+
+/// A validated verification: a known measure, a threshold in [0, 1], shingles of 1 to 64 terms.
+pub fn verify_spec(measure: &str, min: f64, k: usize) -> anyhow::Result<VerifySpec> {
+    let measure = Measure::parse(measure).ok_or_else(|| {
+        anyhow::anyhow!("unknown measure {measure:?}: s3, jaccard or containment")
+    })?;
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&min),
+        "--min {min}: a similarity is between 0 and 1"
+    );
+    anyhow::ensure!(
+        (1..=64).contains(&k),
+        "--shingle {k}: between 1 and 64 terms"
+    );
+    Ok(VerifySpec { k, measure, min })
 }
 
 /// `neardup dedup`, and the `demo` that runs it.

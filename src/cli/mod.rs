@@ -20,6 +20,7 @@ mod pipeline;
 mod progress;
 mod sweep;
 mod synth;
+mod verify;
 
 use clap::Parser;
 
@@ -80,6 +81,7 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Synth(a) => synth::run_store(a, cli.quiet),
         args::Command::Sweep(a) => sweep::run(config::SweepCommand::new(&a)?, cli.quiet),
         args::Command::Cluster(a) => cluster::run(config::ClusterCommand::new(&a)?, cli.quiet),
+        args::Command::Verify(a) => verify::run(config::VerifyCommand::new(&a)?, cli.quiet),
         args::Command::Dedup(a) => dedup::run(config::DedupCommand::new(&a)?, cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
         args::Command::Gpus(a) => gpus::run(a),

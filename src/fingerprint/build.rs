@@ -12,14 +12,14 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use super::store::{flags, Filters, Manifest, Row, ShardInfo, Stats, StoreWriter};
+use super::store::{flags, Filters, Manifest, Reading, Row, ShardInfo, Stats, StoreWriter};
 use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
 use crate::base::paths::within;
 use crate::corpus::{
     self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
 };
-use crate::text::{charset, html, normalize};
+use crate::text::extract;
 use crate::{Error, Result};
 
 /// What to build.
@@ -168,12 +168,9 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
             bytes: s.size,
         })
         .collect();
-    let manifest = writer.finish(Manifest::new(
-        cfg.params.clone(),
-        cfg.filters.clone(),
-        stats,
-        shards_info,
-    ))?;
+    let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, shards_info);
+    manifest.reading = Some(Reading::of(&cfg.read));
+    let manifest = writer.finish(manifest)?;
     let path = cfg.output.clone();
     Ok(BuildReport {
         manifest,
@@ -298,18 +295,12 @@ impl Sink for UnitSink<'_> {
         if let Some(reason) = self.admit(&doc) {
             return self.skipped(reason, doc.loc.offset, "");
         }
-        let is_html = match doc.kind {
-            PayloadKind::Html => true,
-            PayloadKind::Text => false,
-            PayloadKind::Unknown => looks_like_html(&doc.payload),
+        let html = match doc.kind {
+            PayloadKind::Html => Some(true),
+            PayloadKind::Text => Some(false),
+            PayloadKind::Unknown => None,
         };
-        let decoded = charset::decode(&doc.payload, doc.charset.as_deref(), is_html);
-        self.text.clear();
-        if is_html {
-            html::to_text(&decoded, &mut self.text);
-        } else {
-            normalize::plain(&decoded, &mut self.text);
-        }
+        extract::payload_text(&doc.payload, doc.charset.as_deref(), html, &mut self.text);
         if self.cfg.filters.english_only && !is_english(&self.text) {
             return self.skipped(Skip::NotEnglish, doc.loc.offset, "");
         }
@@ -353,12 +344,6 @@ impl Sink for UnitSink<'_> {
     fn bytes_skipped(&mut self, n: u64) {
         self.out.skipped_bytes += n;
     }
-}
-
-/// HTML when the first non-blank byte opens a tag.
-fn looks_like_html(payload: &[u8]) -> bool {
-    let p = payload.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(payload);
-    p.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
 }
 
 /// Language identification on a prefix of the text (whatlang, trigram based).

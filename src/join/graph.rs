@@ -57,6 +57,14 @@ pub struct PairGraph {
 }
 
 impl PairGraph {
+    /// The graph with only its edges within `tau` (and `tau128`, if given); units stay, their
+    /// pairs being at distance 0.
+    pub fn within(mut self, tau: u32, tau128: Option<u32>) -> PairGraph {
+        self.edges
+            .retain(|e| u32::from(e.d64) <= tau && tau128.is_none_or(|t| u32::from(e.d128) <= t));
+        self
+    }
+
     /// Units.
     pub fn units(&self) -> usize {
         self.starts.len().saturating_sub(1)

@@ -9,3 +9,4 @@ pub mod score;
 pub mod skips;
 pub mod summary;
 pub mod table;
+pub mod verified;

@@ -3,10 +3,12 @@
 //! [`charset`] decodes bytes to UTF-8, [`html`] strips markup into text (through
 //! [`normalize`], which also normalises plain text), [`tokenize`] splits text into Lucene-style
 //! terms ([`stop`] words, [`porter`] stems) and [`features`] hashes term n-grams into the
-//! 128-bit feature hashes that SimHash sums.
+//! 128-bit feature hashes that SimHash sums. [`extract`] is the payload-to-text path every
+//! stage shares.
 
 pub mod charset;
 pub mod entities;
+pub mod extract;
 pub mod features;
 pub mod html;
 pub mod normalize;

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::Params;
-use crate::corpus::ShardFormat;
+use crate::corpus::{PayloadKind, ReadOptions, ShardFormat};
 
 pub use reader::{open_many, Store};
 pub use set::StoreSet;
@@ -140,8 +140,61 @@ pub struct Manifest {
     pub stats: Stats,
     /// Input shards.
     pub shards: Vec<ShardInfo>,
+    /// How the shards were read, so a stage that reads a record again (verification) gets
+    /// the same text; absent in stores written before it was kept (the defaults then apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
     /// Program and version that wrote the store.
     pub created_by: String,
+}
+
+/// The reader options that shape a document's text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reading {
+    /// JSONL field holding the id.
+    pub id_field: String,
+    /// JSONL field holding the text.
+    pub text_field: String,
+    /// JSONL field holding the URL.
+    pub url_field: String,
+    /// `auto`, `html` or `text`: how JSONL text was read.
+    pub text_format: String,
+    /// `--max-record-size` in bytes.
+    pub max_record: u64,
+}
+
+impl Reading {
+    /// The settings of `o`.
+    pub fn of(o: &ReadOptions) -> Reading {
+        Reading {
+            id_field: o.id_field.clone(),
+            text_field: o.text_field.clone(),
+            url_field: o.url_field.clone(),
+            text_format: match o.jsonl_kind {
+                PayloadKind::Html => "html",
+                PayloadKind::Text => "text",
+                PayloadKind::Unknown => "auto",
+            }
+            .into(),
+            max_record: o.max_record as u64,
+        }
+    }
+
+    /// Reader options with these settings.
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            id_field: self.id_field.clone(),
+            text_field: self.text_field.clone(),
+            url_field: self.url_field.clone(),
+            jsonl_kind: match self.text_format.as_str() {
+                "html" => PayloadKind::Html,
+                "text" => PayloadKind::Text,
+                _ => PayloadKind::Unknown,
+            },
+            max_record: usize::try_from(self.max_record).unwrap_or(usize::MAX),
+            ..ReadOptions::default()
+        }
+    }
 }
 
 impl Manifest {
@@ -156,6 +209,7 @@ impl Manifest {
             filters,
             stats,
             shards,
+            reading: None,
             created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
         }
     }

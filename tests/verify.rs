@@ -1,0 +1,172 @@
+//! `neardup verify`: every candidate pair's scores equal a brute-force re-extraction of both
+//! documents (string shingles of the plain term list), for every input format and thread
+//! count; a shard that moved or changed is an error naming it.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::common::*;
+use neardup::corpus::{discover, read_unit, Document, ReadOptions, Sink, Skip};
+use neardup::text::extract::payload_text;
+use neardup::text::tokenize::terms;
+use neardup::text::TokenOptions;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Texts by id, read with the library's own readers.
+struct Texts(HashMap<String, String>);
+
+impl Sink for Texts {
+    fn document(&mut self, doc: Document<'_>) {
+        let html = match doc.kind {
+            neardup::corpus::PayloadKind::Html => Some(true),
+            neardup::corpus::PayloadKind::Text => Some(false),
+            neardup::corpus::PayloadKind::Unknown => None,
+        };
+        let mut text = String::new();
+        payload_text(&doc.payload, doc.charset.as_deref(), html, &mut text);
+        self.0.insert(doc.id.into_owned(), text);
+    }
+    fn skip(&mut self, _: Skip, _: u64, _: &str) {}
+}
+
+fn texts(input: &Path) -> HashMap<String, String> {
+    let opts = ReadOptions::default();
+    let found = discover(&[input.to_path_buf()], &opts);
+    let mut t = Texts(HashMap::new());
+    for u in &found.units {
+        read_unit(u, &found.shards, &opts, &mut t).unwrap();
+    }
+    t.0
+}
+
+fn shingles(text: &str, k: usize) -> BTreeSet<String> {
+    let t = terms(text, TokenOptions::default());
+    if t.is_empty() {
+        return BTreeSet::new();
+    }
+    t.windows(k.min(t.len())).map(|w| w.join(" ")).collect()
+}
+
+/// Pages in families: a base page and copies with a few words changed, so the candidates at a
+/// wide tau have S3 from low to 1.
+fn pages() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for fam in 0..6 {
+        let base: Vec<String> = page(fam, 300).split(' ').map(String::from).collect();
+        for copy in 0..4 {
+            let mut words = base.clone();
+            for k in 0..copy * 6 {
+                let at = (k * 37 + copy * 11) % words.len();
+                words[at] = format!("edit{fam}x{copy}x{k}");
+            }
+            out.push((format!("d{fam}-{copy}"), words.join(" ")));
+        }
+    }
+    out
+}
+
+/// The same pages in every format neardup reads; returns (name, input path).
+fn inputs(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    let docs = pages();
+    let html = |body: &str| format!("<html><body><p>{body}</p></body></html>");
+    let warc: Vec<u8> = docs
+        .iter()
+        .flat_map(|(id, body)| response(id, "http://x/", &html(body)))
+        .collect();
+    let gz_members: Vec<u8> = docs
+        .iter()
+        .flat_map(|(id, body)| gz(&response(id, "http://x/", &html(body))))
+        .collect();
+    let jsonl: String = docs
+        .iter()
+        .map(|(id, body)| format!("{{\"id\": \"{id}\", \"text\": \"{body}\"}}\n"))
+        .collect();
+    let mut out = Vec::new();
+    let mut put = |name: &'static str, file: &str, bytes: &[u8]| {
+        let d = dir.join(name);
+        fs::create_dir(&d).unwrap();
+        fs::write(d.join(file), bytes).unwrap();
+        out.push((name, d));
+    };
+    put("warc", "a.warc", &warc);
+    put("warc-gz", "a.warc.gz", &gz_members);
+    put("warc-gz-stream", "a.warc.gz", &gz(&warc));
+    put("jsonl", "a.jsonl", jsonl.as_bytes());
+    put("jsonl-gz", "a.jsonl.gz", &gz(jsonl.as_bytes()));
+    let files = dir.join("files");
+    fs::create_dir(&files).unwrap();
+    for (id, body) in &docs {
+        fs::write(files.join(format!("{id}.html")), html(body)).unwrap();
+    }
+    out.push(("files", files));
+    out
+}
+
+#[test]
+fn verified_scores_equal_a_brute_force_re_extraction() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, input) in inputs(dir.path()) {
+        let store = dir.path().join(format!("{name}.store"));
+        ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+        let truth = texts(&input);
+        let mut outputs = Vec::new();
+        for threads in ["1", "3"] {
+            let out = ok(&[
+                "-q",
+                "--threads",
+                threads,
+                "verify",
+                s(&store),
+                "--tau",
+                "24",
+                "-o",
+                "-",
+            ]);
+            outputs.push(out);
+        }
+        assert_eq!(outputs[0], outputs[1], "{name}: thread counts differ");
+        let lines: Vec<&str> = outputs[0].lines().skip(1).collect();
+        assert!(lines.len() >= 36, "{name}: {} pairs", lines.len());
+        let mut passed = 0;
+        for l in lines {
+            let f: Vec<&str> = l.split('\t').collect();
+            let (a, b) = (shingles(&truth[f[0]], 8), shingles(&truth[f[1]], 8));
+            let common = a.intersection(&b).count() as f64;
+            let s3 = common / ((a.len() + b.len()) as f64 / 2.0);
+            let got: f64 = f[4].parse().unwrap();
+            assert!((got - s3).abs() < 1e-5, "{name} {l}: brute force {s3}");
+            let jaccard = common / a.union(&b).count() as f64;
+            assert!(
+                (f[5].parse::<f64>().unwrap() - jaccard).abs() < 1e-5,
+                "{name} {l}"
+            );
+            assert_eq!(f[7] == "1", got >= 0.82, "{name} {l}");
+            passed += usize::from(f[7] == "1");
+        }
+        assert!(passed > 0, "{name}: no pair verified");
+    }
+}
+
+#[test]
+fn moved_or_changed_shards_are_errors_that_name_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, input) = inputs(dir.path()).remove(1);
+    let store = dir.path().join("s");
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    let shard = input.join("a.warc.gz");
+    let moved = dir.path().join("elsewhere.warc.gz");
+    fs::rename(&shard, &moved).unwrap();
+    let o = neardup(&["-q", "verify", s(&store), "--tau", "24", "-o", "-"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a.warc.gz"), "{}", stderr(&o));
+    let mut bytes = fs::read(&moved).unwrap();
+    bytes.extend_from_slice(&gz(b"WARC/1.0\r\n\r\n"));
+    fs::write(&shard, bytes).unwrap();
+    let o = neardup(&["-q", "verify", s(&store), "--tau", "24", "-o", "-"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("has changed"), "{}", stderr(&o));
+}
