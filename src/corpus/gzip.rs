@@ -184,7 +184,7 @@ fn damage(
 }
 
 /// The first gzip member header at or after `from` that inflates: the magic bytes, deflate,
-/// no reserved flags, and then [`VERIFY_BYTES`] (or the whole member) inflated without error.
+/// no reserved flags, and then 64 KiB (or the whole member) inflated without error.
 /// Linear in the bytes searched: candidates are rare (three fixed bytes and a flag check) and
 /// a false one fails within a few bytes of inflating.
 pub fn next_member(data: &[u8], from: usize) -> Option<usize> {
