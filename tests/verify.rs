@@ -170,3 +170,100 @@ fn moved_or_changed_shards_are_errors_that_name_them() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("has changed"), "{}", stderr(&o));
 }
+
+/// `dedup --verify` clusters by verified pairs only: its partition equals the connected
+/// components of the candidate pairs whose brute-force S3 is at least 0.82, exact duplicates
+/// (compared without reading) included, and its counts are the brute force's.
+#[test]
+fn verified_dedup_clusters_are_the_components_of_verified_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut docs = pages();
+    // Exact copies: identical text, compared by content hash alone.
+    docs.push(("copy-a".into(), docs[0].1.clone()));
+    docs.push(("copy-b".into(), docs[0].1.clone()));
+    let jsonl: String = docs
+        .iter()
+        .map(|(id, body)| format!("{{\"id\": \"{id}\", \"text\": \"{body}\"}}\n"))
+        .collect();
+    let input = dir.path().join("docs.jsonl");
+    fs::write(&input, jsonl).unwrap();
+    let out = dir.path().join("out");
+    ok(&[
+        "-q",
+        "dedup",
+        s(&input),
+        "-o",
+        s(&out),
+        "--tau",
+        "24",
+        "--verify",
+    ]);
+    let truth = texts(&input);
+    let pairs = ok(&[
+        "-q",
+        "join",
+        s(&out.join("store")),
+        "--tau",
+        "24",
+        "-o",
+        "-",
+    ]);
+    let ids: Vec<&String> = docs.iter().map(|d| &d.0).collect();
+    let index: HashMap<&str, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.as_str(), i))
+        .collect();
+    let mut parent: Vec<usize> = (0..ids.len()).collect();
+    fn find(p: &mut [usize], x: usize) -> usize {
+        if p[x] != x {
+            let r = find(p, p[x]);
+            p[x] = r;
+        }
+        p[x]
+    }
+    let (mut candidates, mut verified) = (0, 0);
+    for l in pairs.lines().skip(1) {
+        let f: Vec<&str> = l.split('\t').collect();
+        candidates += 1;
+        let (a, b) = (shingles(&truth[f[0]], 8), shingles(&truth[f[1]], 8));
+        let s3 = a.intersection(&b).count() as f64 / ((a.len() + b.len()) as f64 / 2.0);
+        if s3 >= 0.82 {
+            verified += 1;
+            let (x, y) = (
+                find(&mut parent, index[f[0]]),
+                find(&mut parent, index[f[1]]),
+            );
+            parent[x] = y;
+        }
+    }
+    assert!(
+        verified > 0 && verified < candidates,
+        "{verified} of {candidates}"
+    );
+    let clusters = fs::read_to_string(out.join("clusters.tsv")).unwrap();
+    let rep: HashMap<&str, &str> = clusters
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0], f[1])
+        })
+        .collect();
+    for a in 0..ids.len() {
+        for b in a + 1..ids.len() {
+            let same_truth = find(&mut parent, a) == find(&mut parent, b);
+            let same_out = rep[ids[a].as_str()] == rep[ids[b].as_str()];
+            assert_eq!(same_truth, same_out, "{} {}", ids[a], ids[b]);
+        }
+    }
+    let summary = fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(
+        summary.contains(&format!("\"candidate_pairs\": {candidates}")),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(&format!("\"verified_pairs\": {verified}")),
+        "{summary}"
+    );
+}

@@ -291,6 +291,19 @@ pub struct DedupArgs {
     /// Which member represents a cluster.
     #[arg(long, value_enum, default_value_t = Representative::LowestId)]
     pub representative: Representative,
+    /// Verify the candidate pairs on the documents' text; the sweep and clusters keep only
+    /// verified pairs (pairs.bin keeps every candidate).
+    #[arg(long)]
+    pub verify: bool,
+    /// With --verify: the measure that decides (s3, jaccard, containment).
+    #[arg(long, default_value = "s3", value_parser = ["s3", "jaccard", "containment"])]
+    pub measure: String,
+    /// With --verify: the measure's threshold (CopyCat: S3 0.82).
+    #[arg(long, default_value_t = 0.82)]
+    pub min: f64,
+    /// With --verify: terms per shingle (CopyCat: word 8-grams).
+    #[arg(long, default_value_t = 8, value_name = "K")]
+    pub shingle: usize,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,

@@ -285,6 +285,8 @@ pub struct DedupCommand {
     pub representative: Representative,
     /// Plan and backend.
     pub join: JoinConfig,
+    /// Text verification of the candidates, if asked for.
+    pub verify: Option<VerifySpec>,
 }
 
 impl DedupCommand {
@@ -301,6 +303,10 @@ impl DedupCommand {
             tau_max,
             representative: a.representative,
             join,
+            verify: a
+                .verify
+                .then(|| verify_spec(&a.measure, a.min, a.shingle))
+                .transpose()?,
         })
     }
 
@@ -328,6 +334,7 @@ impl DedupCommand {
             tau_max: tau_max.max(tau),
             representative: Representative::default(),
             join: JoinConfig::new(&d.join, tau_max.max(tau))?,
+            verify: None,
         })
     }
 }

@@ -335,6 +335,7 @@ pub fn summary(
         join,
         sweep: None,
         clusters: None,
+        verification: None,
     }
 }
 
@@ -389,9 +390,47 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     }
     let out = join(&stores, &cfg.join, &backend, at_max, quiet)?;
     let ran = join_run(&out);
-    let g = out.graph;
+    let candidates = out.graph;
     let pairs_path = dir.join("pairs.bin");
-    write_pairs(&pairs_path, &stores, &g, at_max)?;
+    write_pairs(&pairs_path, &stores, &candidates, at_max)?;
+    let (g, verification) = match &cfg.verify {
+        None => (candidates, None),
+        Some(spec) => {
+            if !quiet {
+                eprintln!(
+                    "[2/4] verify: {} >= {} on word {}-grams",
+                    spec.measure.name(),
+                    spec.min,
+                    spec.k
+                );
+            }
+            let t = Instant::now();
+            let v = crate::verify::verified_graph(&stores, &candidates, spec)?;
+            let summary = summary::VerificationSummary {
+                measure: spec.measure.name().into(),
+                min: spec.min,
+                shingle: spec.k,
+                candidate_pairs: v.candidates,
+                verified_pairs: v.verified,
+                comparisons: v.compared,
+                documents_read: v.stats.documents,
+                text_bytes: v.stats.text_bytes,
+                seconds: t.elapsed().as_secs_f64(),
+            };
+            if !quiet {
+                eprintln!(
+                    "verify: {} of {} candidate pairs verified ({} text comparisons, {} documents read again, {:.1} MB of text) in {:.2} s",
+                    v.verified,
+                    v.candidates,
+                    v.compared,
+                    v.stats.documents,
+                    v.stats.text_bytes as f64 / 1e6,
+                    summary.seconds
+                );
+            }
+            (v.graph, Some(summary))
+        }
+    };
     if !quiet {
         eprintln!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
@@ -432,6 +471,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         );
     }
     let levels = sweep.levels.clone();
+    s.verification = verification;
     s.sweep = Some(sweep);
     s.clusters = Some(clusters);
     s.write(dir)?;

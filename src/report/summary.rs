@@ -57,6 +57,34 @@ pub struct Summary {
     pub sweep: Option<SweepSummary>,
     /// Clusters and lists at one threshold (`dedup`, `cluster`).
     pub clusters: Option<ClustersSummary>,
+    /// Text verification of the candidate pairs (`dedup --verify`); absent when the sweep and
+    /// clusters stand on SimHash alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<VerificationSummary>,
+}
+
+/// How the candidate pairs were verified on the documents' text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerificationSummary {
+    /// The measure that decides (`s3`, `jaccard`, `containment`).
+    pub measure: String,
+    /// Its threshold.
+    pub min: f64,
+    /// Terms per shingle.
+    pub shingle: usize,
+    /// Candidate document pairs (within the sweep's largest tau).
+    pub candidate_pairs: u64,
+    /// Of them, verified.
+    pub verified_pairs: u64,
+    /// Text comparisons made (pairs of distinct texts).
+    pub comparisons: u64,
+    /// Documents read again from their shards.
+    pub documents_read: u64,
+    /// Their text, bytes.
+    pub text_bytes: u64,
+    /// Wall time of verification, seconds.
+    pub seconds: f64,
 }
 
 /// How the store of a `dedup` run was built.

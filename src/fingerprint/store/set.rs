@@ -201,6 +201,12 @@ impl StoreSet {
         names
     }
 
+    /// Content hash (XXH3-128 of the normalised text) of document `doc`.
+    pub fn content_hash(&self, doc: u32) -> [u64; 2] {
+        let (s, i) = self.locate(doc);
+        s.content_hash()[i]
+    }
+
     /// Flags of document `doc`.
     pub fn flags(&self, doc: u32) -> u8 {
         let (s, i) = self.locate(doc);
