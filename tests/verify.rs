@@ -157,16 +157,40 @@ fn moved_or_changed_shards_are_errors_that_name_them() {
     let (_, input) = inputs(dir.path()).remove(1);
     let store = dir.path().join("s");
     ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["-q", "verify", s(&store), "--tau", "24", "-o", "-"];
+        args.extend(extra);
+        neardup(&args)
+    };
+    let whole = verify(&[]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    // Moved: an error naming the shard, until --shard-dir says where it went.
     let shard = input.join("a.warc.gz");
-    let moved = dir.path().join("elsewhere.warc.gz");
-    fs::rename(&shard, &moved).unwrap();
-    let o = neardup(&["-q", "verify", s(&store), "--tau", "24", "-o", "-"]);
+    let elsewhere = dir.path().join("moved");
+    fs::create_dir(&elsewhere).unwrap();
+    fs::rename(&shard, elsewhere.join("a.warc.gz")).unwrap();
+    let o = verify(&[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("a.warc.gz"), "{}", stderr(&o));
-    let mut bytes = fs::read(&moved).unwrap();
+    assert!(
+        stderr(&o).contains("a.warc.gz") && stderr(&o).contains("--shard-dir"),
+        "{}",
+        stderr(&o)
+    );
+    let o = verify(&["--shard-dir", s(&elsewhere)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, whole.stdout);
+    // Changed, same size (a byte in the middle) or not: refused.
+    let mut bytes = fs::read(elsewhere.join("a.warc.gz")).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x20;
+    fs::write(&shard, &bytes).unwrap();
+    let o = verify(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("has changed"), "{}", stderr(&o));
+    bytes[mid] ^= 0x20;
     bytes.extend_from_slice(&gz(b"WARC/1.0\r\n\r\n"));
-    fs::write(&shard, bytes).unwrap();
-    let o = neardup(&["-q", "verify", s(&store), "--tau", "24", "-o", "-"]);
+    fs::write(&shard, &bytes).unwrap();
+    let o = verify(&[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("has changed"), "{}", stderr(&o));
 }

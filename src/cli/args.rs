@@ -250,6 +250,9 @@ pub struct VerifyArgs {
     /// Terms per shingle (CopyCat: word 8-grams).
     #[arg(long, default_value_t = 8, value_name = "K")]
     pub shingle: usize,
+    /// Where the shards are now, if they moved since fingerprinting (found by file name).
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,

@@ -248,7 +248,10 @@ impl VerifyCommand {
             output: a.output.clone(),
             at,
             pairs: a.pairs.clone(),
-            verify: verify_spec(&a.measure, a.min, a.shingle)?,
+            verify: VerifySpec {
+                shard_dir: a.shard_dir.clone(),
+                ..verify_spec(&a.measure, a.min, a.shingle)?
+            },
             join,
         })
     }
@@ -267,7 +270,12 @@ pub fn verify_spec(measure: &str, min: f64, k: usize) -> anyhow::Result<VerifySp
         (1..=64).contains(&k),
         "--shingle {k}: between 1 and 64 terms"
     );
-    Ok(VerifySpec { k, measure, min })
+    Ok(VerifySpec {
+        k,
+        measure,
+        min,
+        shard_dir: None,
+    })
 }
 
 /// `neardup dedup`, and the `demo` that runs it.

@@ -12,7 +12,9 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use super::store::{flags, Filters, Manifest, Reading, Row, ShardInfo, Stats, StoreWriter};
+use super::store::{
+    flags, shard_checksum, Filters, Manifest, Reading, Row, ShardInfo, Stats, StoreWriter,
+};
 use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
 use crate::base::paths::within;
@@ -166,6 +168,12 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
             path: s.path.to_string_lossy().into_owned(),
             format: s.format,
             bytes: s.size,
+            absolute: std::path::absolute(&s.path)
+                .ok()
+                .map(|p| p.to_string_lossy().into_owned()),
+            checksum: crate::base::mmap::map(&s.path)
+                .ok()
+                .map(|m| shard_checksum(&m)),
         })
         .collect();
     let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, shards_info);

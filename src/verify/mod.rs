@@ -22,7 +22,7 @@ use crate::{Error, Result};
 pub use measure::{Measure, Overlap};
 
 /// How pairs are verified.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VerifySpec {
     /// Terms per shingle.
     pub k: usize,
@@ -30,6 +30,8 @@ pub struct VerifySpec {
     pub measure: Measure,
     /// Its threshold: a pair is a near-duplicate when the measure is at least this.
     pub min: f64,
+    /// Where to look for shards that are no longer where the store recorded them.
+    pub shard_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for VerifySpec {
@@ -38,6 +40,7 @@ impl Default for VerifySpec {
             k: shingle::DEFAULT_K,
             measure: Measure::S3,
             min: 0.82,
+            shard_dir: None,
         }
     }
 }
@@ -80,6 +83,7 @@ pub fn shingle_sets(
     let found = reread::for_each_text(
         stores,
         docs,
+        spec.shard_dir.as_deref(),
         || shingle::Shingler::new(spec.k, opts, seed),
         |s, _, text| {
             let mut out = Vec::new();

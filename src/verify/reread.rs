@@ -7,12 +7,13 @@
 //! A shard that is gone, or whose size is not the one fingerprinted, is an error naming it.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::base::mmap;
 use crate::corpus::{read_unit, Document, PayloadKind, Shard, Sink, Skip, WorkUnit};
-use crate::fingerprint::store::StoreSet;
+use crate::fingerprint::store::{shard_checksum, StoreSet};
 use crate::text::extract;
 use crate::{Error, Result};
 
@@ -28,10 +29,12 @@ pub struct Found<T> {
 }
 
 /// Reads the documents `docs` (indices into `stores`) again and calls `f(state, doc, text)`
-/// for each, with one `state` per shard made by `init`.
+/// for each, with one `state` per shard made by `init`. Shards are looked for where the store
+/// recorded them (absolute, then as given), then in `shard_dir` by file name.
 pub fn for_each_text<S, T: Send>(
     stores: &StoreSet,
     docs: &[u32],
+    shard_dir: Option<&Path>,
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &str) -> T + Sync,
 ) -> Result<Found<T>> {
@@ -50,8 +53,9 @@ pub fn for_each_text<S, T: Send>(
     }
     let mut groups: Vec<_> = groups.into_iter().collect();
     groups.sort_by_key(|(k, _)| *k);
+    let mut paths = HashMap::new();
     for ((si, shard), _) in &groups {
-        check_shard(stores, *si, *shard)?;
+        paths.insert((*si, *shard), locate_shard(stores, *si, *shard, shard_dir)?);
     }
     let parts: Vec<Result<Found<T>>> = groups
         .into_par_iter()
@@ -62,8 +66,12 @@ pub fn for_each_text<S, T: Send>(
             let shards: Vec<Shard> = m
                 .shards
                 .iter()
-                .map(|s| Shard {
-                    path: PathBuf::from(&s.path),
+                .enumerate()
+                .map(|(i, s)| Shard {
+                    path: paths
+                        .get(&(si, i as u32))
+                        .cloned()
+                        .unwrap_or_else(|| PathBuf::from(&s.path)),
                     rel: s.path.clone(),
                     format: s.format,
                     size: s.bytes,
@@ -103,8 +111,15 @@ pub fn for_each_text<S, T: Send>(
     Ok(all)
 }
 
-/// The shard must be where the manifest says, with the size it had.
-fn check_shard(stores: &StoreSet, si: usize, shard: u32) -> Result<()> {
+/// Where shard `shard` of store `si` is now: the first of its recorded absolute path, its path
+/// as given, and `shard_dir` joined with its file name that exists; it must have the size and
+/// checksum it had when fingerprinted.
+fn locate_shard(
+    stores: &StoreSet,
+    si: usize,
+    shard: u32,
+    shard_dir: Option<&Path>,
+) -> Result<PathBuf> {
     let store = &stores.stores()[si];
     let Some(info) = store.manifest.shards.get(shard as usize) else {
         return Err(Error::store(
@@ -112,23 +127,42 @@ fn check_shard(stores: &StoreSet, si: usize, shard: u32) -> Result<()> {
             format!("a document names shard {shard}, which the manifest does not list"),
         ));
     };
-    let meta = std::fs::metadata(&info.path).map_err(|e| {
-        Error::Config(format!(
-            "the shard {} of store {} cannot be read again ({e}); the documents' text is needed to verify their pairs",
-            info.path,
-            store.path().display()
-        ))
-    })?;
-    if meta.len() != info.bytes {
+    let given = PathBuf::from(&info.path);
+    let mut tried: Vec<PathBuf> = info.absolute.iter().map(PathBuf::from).collect();
+    tried.push(given.clone());
+    if let (Some(dir), Some(name)) = (shard_dir, given.file_name()) {
+        tried.push(dir.join(name));
+    }
+    let Some(path) = tried.iter().find(|p| p.is_file()).cloned() else {
+        let hint = if shard_dir.is_some() {
+            ""
+        } else {
+            "; if the shards moved, --shard-dir DIR says where they are now"
+        };
         return Err(Error::Config(format!(
-            "the shard {} of store {} has changed since it was fingerprinted ({} bytes, then {}): fingerprint it again",
+            "the shard {} of store {} is not there any more (looked at {}){hint}: its documents' text is needed to verify their pairs",
             info.path,
             store.path().display(),
-            meta.len(),
-            info.bytes
+            tried.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    };
+    let data = mmap::map(&path)?;
+    let changed = data.len() as u64 != info.bytes
+        || info
+            .checksum
+            .as_ref()
+            .is_some_and(|c| *c != shard_checksum(&data));
+    if changed {
+        return Err(Error::Config(format!(
+            "the shard {} of store {} has changed since it was fingerprinted ({} bytes, then {}; checksum {}): fingerprint it again",
+            path.display(),
+            store.path().display(),
+            data.len(),
+            info.bytes,
+            if data.len() as u64 == info.bytes { "differs" } else { "not compared" }
         )));
     }
-    Ok(())
+    Ok(path)
 }
 
 struct Collect<'f, S, T, F> {
