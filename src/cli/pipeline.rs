@@ -414,6 +414,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
                 verified_pairs: v.verified,
                 comparisons: v.compared,
                 documents_read: v.stats.documents,
+                payload_bytes: v.stats.payload_bytes,
                 text_bytes: v.stats.text_bytes,
                 seconds: t.elapsed().as_secs_f64(),
             };

@@ -26,14 +26,15 @@ pub fn run(c: VerifyCommand, quiet: bool) -> anyhow::Result<Outcome> {
     w.finish()?;
     if !quiet {
         eprintln!(
-            "verify: {passed} of {} candidate pairs have {} >= {} on word {}-grams; {} documents read again ({:.1} MB of text, {:.1} MB/s) in {:.2} s; written to {}",
+            "verify: {passed} of {} candidate pairs have {} >= {} on word {}-grams; {} documents read again ({:.1} MB of payload, {:.1} MB/s on {} threads) in {:.2} s; written to {}",
             scored.len(),
             c.verify.measure.name(),
             c.verify.min,
             c.verify.k,
             stats.documents,
-            stats.text_bytes as f64 / 1e6,
-            stats.text_bytes as f64 / 1e6 / read_s.max(1e-9),
+            stats.payload_bytes as f64 / 1e6,
+            stats.payload_bytes as f64 / 1e6 / read_s.max(1e-9),
+            rayon::current_num_threads(),
             started.elapsed().as_secs_f64(),
             c.output.display()
         );

@@ -81,6 +81,9 @@ pub struct VerificationSummary {
     pub comparisons: u64,
     /// Documents read again from their shards.
     pub documents_read: u64,
+    /// Their payload (HTML or text), bytes.
+    #[serde(default)]
+    pub payload_bytes: u64,
     /// Their text, bytes.
     pub text_bytes: u64,
     /// Wall time of verification, seconds.

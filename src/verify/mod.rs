@@ -66,6 +66,8 @@ pub struct Scored {
 pub struct VerifyStats {
     /// Documents read again.
     pub documents: u64,
+    /// Their payload (HTML or text) as read, in bytes.
+    pub payload_bytes: u64,
     /// Their text, in bytes.
     pub text_bytes: u64,
     /// Shingles held, summed over documents.
@@ -98,7 +100,10 @@ pub fn shingle_sets(
             stores.raw_id(*d)
         )));
     }
-    let mut stats = VerifyStats::default();
+    let mut stats = VerifyStats {
+        payload_bytes: found.payload_bytes,
+        ..VerifyStats::default()
+    };
     let sets = found
         .values
         .into_iter()

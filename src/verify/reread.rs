@@ -26,6 +26,8 @@ pub struct Found<T> {
     pub values: Vec<(u32, T)>,
     /// Documents whose record was not found again.
     pub missing: Vec<u32>,
+    /// Payload (HTML or text) bytes of the documents found.
+    pub payload_bytes: u64,
 }
 
 /// Reads the documents `docs` (indices into `stores`) again and calls `f(state, doc, text)`
@@ -88,6 +90,7 @@ pub fn for_each_text<S, T: Send>(
                 f: &f,
                 text: String::new(),
                 values: Vec::new(),
+                payload_bytes: 0,
             };
             read_unit(&unit, &shards, &opts, &mut sink)?;
             let mut missing: Vec<u32> = sink.wanted.into_values().collect();
@@ -95,17 +98,20 @@ pub fn for_each_text<S, T: Send>(
             Ok(Found {
                 values: sink.values,
                 missing,
+                payload_bytes: sink.payload_bytes,
             })
         })
         .collect();
     let mut all = Found {
         values: Vec::new(),
         missing: Vec::new(),
+        payload_bytes: 0,
     };
     for p in parts {
         let p = p?;
         all.values.extend(p.values);
         all.missing.extend(p.missing);
+        all.payload_bytes += p.payload_bytes;
     }
     all.missing.sort_unstable();
     Ok(all)
@@ -171,6 +177,7 @@ struct Collect<'f, S, T, F> {
     f: &'f F,
     text: String,
     values: Vec<(u32, T)>,
+    payload_bytes: u64,
 }
 
 impl<S, T, F: Fn(&mut S, u32, &str) -> T> Sink for Collect<'_, S, T, F> {
@@ -184,6 +191,7 @@ impl<S, T, F: Fn(&mut S, u32, &str) -> T> Sink for Collect<'_, S, T, F> {
             PayloadKind::Text => Some(false),
             PayloadKind::Unknown => None,
         };
+        self.payload_bytes += doc.payload.len() as u64;
         extract::payload_text(&doc.payload, doc.charset.as_deref(), html, &mut self.text);
         let v = (self.f)(&mut self.state, d, &self.text);
         self.values.push((d, v));
