@@ -12,13 +12,16 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::base::mmap;
-use crate::corpus::{read_unit, Document, PayloadKind, Shard, Sink, Skip, WorkUnit};
+use crate::corpus::{
+    gzip, read_unit, Document, PayloadKind, ReadOptions, Shard, ShardFormat, Sink, Skip, WorkUnit,
+};
 use crate::fingerprint::store::{shard_checksum, StoreSet};
 use crate::text::extract;
 use crate::{Error, Result};
 
-/// A record's place in its shard (offset, inner offset, kind) and the document it is.
-type Wanted = HashMap<(u64, u64, u32), u32>;
+/// A record's place in its shard (offset, inner offset, kind), and the document it is with the
+/// record's (or its gzip member's) length.
+type Wanted = HashMap<(u64, u64, u32), (u32, u64)>;
 
 /// The texts found, and the documents that were not found where the store said.
 pub struct Found<T> {
@@ -51,7 +54,7 @@ pub fn for_each_text<S, T: Send>(
         groups
             .entry((si, loc.shard))
             .or_default()
-            .insert((loc.offset, loc.inner, loc.kind), d);
+            .insert((loc.offset, loc.inner, loc.kind), (d, loc.length));
     }
     let mut groups: Vec<_> = groups.into_iter().collect();
     groups.sort_by_key(|(k, _)| *k);
@@ -79,11 +82,6 @@ pub fn for_each_text<S, T: Send>(
                     size: s.bytes,
                 })
                 .collect();
-            let unit = WorkUnit {
-                shard,
-                start: 0,
-                end: m.shards[shard as usize].bytes,
-            };
             let mut sink = Collect {
                 wanted,
                 state: init(),
@@ -92,8 +90,8 @@ pub fn for_each_text<S, T: Send>(
                 values: Vec::new(),
                 payload_bytes: 0,
             };
-            read_unit(&unit, &shards, &opts, &mut sink)?;
-            let mut missing: Vec<u32> = sink.wanted.into_values().collect();
+            read_wanted(&shards, shard, &opts, &mut sink)?;
+            let mut missing: Vec<u32> = sink.wanted.into_values().map(|v| v.0).collect();
             missing.sort_unstable();
             Ok(Found {
                 values: sink.values,
@@ -115,6 +113,67 @@ pub fn for_each_text<S, T: Send>(
     }
     all.missing.sort_unstable();
     Ok(all)
+}
+
+/// Reads the wanted records of shard `shard` into `sink`, seeking to them where the format
+/// allows: a plain WARC or JSONL record at its offset, a gzip member by its offset and length
+/// (so a shard's other members are not inflated); a single-stream gzip shard, or a store
+/// that did not keep member lengths, is read whole.
+fn read_wanted<S, T, F: Fn(&mut S, u32, &str) -> T>(
+    shards: &[Shard],
+    shard: u32,
+    opts: &ReadOptions,
+    sink: &mut Collect<'_, S, T, F>,
+) -> Result<()> {
+    let info = &shards[shard as usize];
+    let mut targets: Vec<(u64, u64)> = sink.wanted.iter().map(|(k, v)| (k.0, v.1)).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    let unit = |start: u64, end: u64| WorkUnit { shard, start, end };
+    match info.format {
+        ShardFormat::Warc => {
+            for (offset, _) in targets {
+                read_unit(&unit(offset, offset + 1), shards, opts, sink)?;
+            }
+        }
+        ShardFormat::Jsonl => {
+            for (offset, length) in targets {
+                read_unit(&unit(offset, offset + length + 1), shards, opts, sink)?;
+            }
+        }
+        ShardFormat::WarcGz => {
+            let map = mmap::map(&info.path)?;
+            let fits = |(o, l): &(u64, u64)| *l > 0 && o.saturating_add(*l) <= map.len() as u64;
+            if targets.iter().all(fits) {
+                for (offset, length) in targets {
+                    let member = &map[offset as usize..(offset + length) as usize];
+                    let mut shifted = Shifted {
+                        base: offset,
+                        sink: &mut *sink,
+                    };
+                    gzip::read_members(member, shard, opts.max_record, &mut shifted);
+                }
+            } else {
+                read_unit(&unit(0, info.size), shards, opts, sink)?;
+            }
+        }
+        _ => read_unit(&unit(0, info.size), shards, opts, sink)?,
+    }
+    Ok(())
+}
+
+/// Passes documents read from a slice of a shard on with their offsets in the whole shard.
+struct Shifted<'s> {
+    base: u64,
+    sink: &'s mut dyn Sink,
+}
+
+impl Sink for Shifted<'_> {
+    fn document(&mut self, mut doc: Document<'_>) {
+        doc.loc.offset += self.base;
+        self.sink.document(doc);
+    }
+    fn skip(&mut self, _: Skip, _: u64, _: &str) {}
 }
 
 /// Where shard `shard` of store `si` is now: the first of its recorded absolute path, its path
@@ -183,7 +242,7 @@ struct Collect<'f, S, T, F> {
 impl<S, T, F: Fn(&mut S, u32, &str) -> T> Sink for Collect<'_, S, T, F> {
     fn document(&mut self, doc: Document<'_>) {
         let key = (doc.loc.offset, doc.loc.inner, doc.loc.kind);
-        let Some(d) = self.wanted.remove(&key) else {
+        let Some((d, _)) = self.wanted.remove(&key) else {
             return;
         };
         let html = match doc.kind {
