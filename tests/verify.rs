@@ -291,3 +291,87 @@ fn verified_dedup_clusters_are_the_components_of_verified_pairs() {
         "{summary}"
     );
 }
+
+/// `evaluate` equals a brute force over every pair: candidates by Hamming distance from the
+/// exported fingerprints, truth by string shingles, at every tau.
+#[test]
+fn evaluate_equals_a_brute_force_over_every_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, input) = inputs(dir.path()).remove(3);
+    let store = dir.path().join("s");
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    let out = dir.path().join("eval");
+    ok(&[
+        "-q",
+        "evaluate",
+        s(&store),
+        "--tau-max",
+        "30",
+        "-o",
+        s(&out),
+    ]);
+    let truth = texts(&input);
+    let rows: Vec<(String, u64)> = export_tsv(&store)
+        .into_iter()
+        .map(|r| (r[0].clone(), u64::from_str_radix(&r[2], 16).unwrap()))
+        .collect();
+    let mut cand = [0u64; 65];
+    let mut hit = [0u64; 65];
+    for i in 0..rows.len() {
+        for j in i + 1..rows.len() {
+            let d = (rows[i].1 ^ rows[j].1).count_ones() as usize;
+            cand[d] += 1;
+            let (a, b) = (
+                shingles(&truth[&rows[i].0], 8),
+                shingles(&truth[&rows[j].0], 8),
+            );
+            let s3 = a.intersection(&b).count() as f64 / ((a.len() + b.len()) as f64 / 2.0);
+            if s3 >= 0.82 {
+                hit[d] += 1;
+            }
+        }
+    }
+    let table = fs::read_to_string(out.join("evaluate.tsv")).unwrap();
+    let (mut c, mut t) = (0, 0);
+    let total: u64 = hit.iter().sum();
+    assert!(total > 0);
+    for (tau, line) in table.lines().skip(1).enumerate() {
+        c += cand[tau];
+        t += hit[tau];
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f[0], tau.to_string());
+        assert_eq!(
+            (f[1], f[2]),
+            (c.to_string().as_str(), t.to_string().as_str()),
+            "tau {tau}"
+        );
+        let recall: f64 = f[4].parse().unwrap();
+        assert!((recall - t as f64 / total as f64).abs() < 1e-4, "tau {tau}");
+    }
+    // A sample is a subset, reproducible by its seed.
+    ok(&[
+        "-q",
+        "evaluate",
+        s(&store),
+        "--sample",
+        "10",
+        "-o",
+        s(&dir.path().join("e1")),
+    ]);
+    ok(&[
+        "-q",
+        "evaluate",
+        s(&store),
+        "--sample",
+        "10",
+        "-o",
+        s(&dir.path().join("e2")),
+    ]);
+    let a = fs::read_to_string(dir.path().join("e1/evaluate.tsv")).unwrap();
+    assert_eq!(
+        a,
+        fs::read_to_string(dir.path().join("e2/evaluate.tsv")).unwrap()
+    );
+    let json = fs::read_to_string(dir.path().join("e1/evaluate.json")).unwrap();
+    assert!(json.contains("\"sample\": 10"), "{json}");
+}

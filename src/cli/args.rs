@@ -55,6 +55,9 @@ pub enum Command {
     /// Score candidate pairs on the documents' text (S3, Jaccard, containment of word k-grams).
     #[command(after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
+    /// Precision and recall of SimHash candidates per tau against text-similarity truth.
+    #[command(after_help = EVALUATE_HELP)]
+    Evaluate(EvaluateArgs),
     /// List GPU adapters: backend, type, driver and limits.
     Gpus(GpusArgs),
     /// Join throughput on this machine: pairs compared per second, share of the bound.
@@ -222,6 +225,52 @@ as they were).
 EXAMPLES:
     neardup verify out/store --pairs out/pairs.bin --tau 6 -o verified.tsv
     neardup verify crawl.store --tau 3 --measure jaccard --min 0.9 --shingle 3 -o -";
+
+const EVALUATE_HELP: &str = "\
+On a sample of the joinable documents (--sample N, or all of them), the truth is every pair
+whose measure is at least --min, found by comparing every pair of the sample on its text (no
+candidate generator). For each tau up to --tau-max, the candidates are the sample's pairs within
+that Hamming distance; precision, recall and F1 follow. After verification precision is 1 and
+recall is the same: recall is what the candidates allow.
+
+OUTPUT (in the -o directory): evaluate.tsv (tau, candidates, true_positives, precision, recall,
+f1) and evaluate.json (the same with the sample's counts).
+
+EXAMPLES:
+    neardup evaluate crawl.store --sample 5000 --tau-max 12 -o eval/";
+
+/// `neardup evaluate`.
+#[derive(Debug, Args)]
+pub struct EvaluateArgs {
+    /// Store directories (one corpus).
+    #[arg(required = true, value_name = "STORE_DIR")]
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Documents to sample uniformly (default: all joinable documents; the cost grows with
+    /// the square of this).
+    #[arg(long, value_name = "N")]
+    pub sample: Option<usize>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Largest tau evaluated.
+    #[arg(long, default_value_t = 12)]
+    pub tau_max: u32,
+    /// The measure that defines the truth (s3, jaccard, containment).
+    #[arg(long, default_value = "s3", value_parser = ["s3", "jaccard", "containment"])]
+    pub measure: String,
+    /// Its threshold (CopyCat: S3 0.82).
+    #[arg(long, default_value_t = 0.82)]
+    pub min: f64,
+    /// Terms per shingle (CopyCat: word 8-grams).
+    #[arg(long, default_value_t = 8, value_name = "K")]
+    pub shingle: usize,
+    /// Where the shards are now, if they moved since fingerprinting.
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+}
 
 /// `neardup verify`.
 #[derive(Debug, Args)]

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use super::args::{
-    self, ClusterArgs, DedupArgs, Features, FingerprintOpts, JoinArgs, JoinOpts, SweepArgs,
-    TextFormat, VerifyArgs,
+    self, ClusterArgs, DedupArgs, EvaluateArgs, Features, FingerprintOpts, JoinArgs, JoinOpts,
+    SweepArgs, TextFormat, VerifyArgs,
 };
 use crate::base::paths::within;
 use crate::cluster::{Axis, Representative};
@@ -253,6 +253,43 @@ impl VerifyCommand {
                 ..verify_spec(&a.measure, a.min, a.shingle)?
             },
             join,
+        })
+    }
+}
+
+/// `neardup evaluate`.
+#[derive(Clone, Debug)]
+pub struct EvaluateCommand {
+    /// Stores of the corpus.
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    pub output: PathBuf,
+    /// Documents to sample.
+    pub sample: Option<usize>,
+    /// Seed of the sample.
+    pub seed: u64,
+    /// Largest tau.
+    pub tau_max: u32,
+    /// The truth's definition.
+    pub verify: VerifySpec,
+}
+
+impl EvaluateCommand {
+    /// Validates `neardup evaluate`'s arguments.
+    pub fn new(a: &EvaluateArgs) -> anyhow::Result<EvaluateCommand> {
+        anyhow::ensure!(a.tau_max <= 64, "--tau-max {}: at most 64", a.tau_max);
+        anyhow::ensure!(a.sample != Some(0), "--sample 0: nothing to evaluate");
+        outside_stores(&a.output, &a.stores)?;
+        Ok(EvaluateCommand {
+            stores: a.stores.clone(),
+            output: a.output.clone(),
+            sample: a.sample,
+            seed: a.seed,
+            tau_max: a.tau_max,
+            verify: VerifySpec {
+                shard_dir: a.shard_dir.clone(),
+                ..verify_spec(&a.measure, a.min, a.shingle)?
+            },
         })
     }
 }

@@ -10,6 +10,7 @@ mod cluster;
 pub mod config;
 mod dedup;
 mod demo;
+mod evaluate;
 mod export;
 mod fingerprint;
 mod gpus;
@@ -82,6 +83,7 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Sweep(a) => sweep::run(config::SweepCommand::new(&a)?, cli.quiet),
         args::Command::Cluster(a) => cluster::run(config::ClusterCommand::new(&a)?, cli.quiet),
         args::Command::Verify(a) => verify::run(config::VerifyCommand::new(&a)?, cli.quiet),
+        args::Command::Evaluate(a) => evaluate::run(config::EvaluateCommand::new(&a)?, cli.quiet),
         args::Command::Dedup(a) => dedup::run(config::DedupCommand::new(&a)?, cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
         args::Command::Gpus(a) => gpus::run(a),

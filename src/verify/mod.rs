@@ -7,6 +7,7 @@
 //! Memory: the shingle sets of every document in some pair are held at once, 8 bytes per
 //! distinct shingle (a 10 KB page has about 1 500 terms, so about 12 KB).
 
+pub mod evaluate;
 pub mod measure;
 pub mod reread;
 pub mod shingle;
