@@ -10,7 +10,8 @@ const EXIT_CODES: &str = "\
 EXIT STATUS:
     0  success; records may have been skipped (the summary says which and why)
     2  an error: bad arguments, an unreadable store, or at least one input shard that could
-       not be read at all (the other shards are still processed and the store is written)";
+       not be read at all (the other shards are still processed and the store is written)
+  130  interrupted (Ctrl-C, SIGTERM): the run's unfinished files and locks were removed";
 
 /// Near-duplicate detection for web crawls.
 #[derive(Debug, Parser)]
@@ -219,8 +220,8 @@ pub struct ClusterArgs {
 const VERIFY_HELP: &str = "\
 OUTPUT: a TSV with a header: id_a, id_b, hamming64, hamming128, s3, jaccard, containment,
 near_duplicate (1 when --measure is at least --min); one line per candidate pair.
-The documents are read again from the shards the store was built from (they must be where and
-as they were).
+The documents are read again from the shards the store was built from: where the store recorded
+them, or under --shard-dir if they moved, and unchanged (size and checksum) since.
 
 EXAMPLES:
     neardup verify out/store --pairs out/pairs.bin --tau 6 -o verified.tsv
