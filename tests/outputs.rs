@@ -455,3 +455,42 @@ fn an_interrupted_run_removes_its_temporaries() {
         "no run was interrupted: the runs are too short"
     );
 }
+
+/// Two stores that both number their documents from 1 (two JSONL exports, say): the shared
+/// ids are qualified across the stores, by their position in the pair of stores.
+#[test]
+fn ids_repeated_across_stores_are_qualified() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = page(9, 60);
+    let mut stores = Vec::new();
+    for (name, ids) in [("a", ["1", "2"]), ("b", ["1", "3"])] {
+        let input = dir.path().join(format!("{name}.jsonl"));
+        let lines: String = ids
+            .iter()
+            .map(|id| format!("{{\"id\": \"{id}\", \"text\": \"{text}\"}}\n"))
+            .collect();
+        fs::write(&input, lines).unwrap();
+        let store = dir.path().join(format!("{name}.store"));
+        ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+        stores.push(store);
+    }
+    let out = dir.path().join("clusters");
+    ok(&[
+        "-q",
+        "cluster",
+        s(&stores[0]),
+        s(&stores[1]),
+        "--tau",
+        "0",
+        "-o",
+        s(&out),
+    ]);
+    let clusters = fs::read_to_string(out.join("clusters.tsv")).unwrap();
+    let names: Vec<&str> = clusters
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(names, ["1#0", "2", "1#2", "3"]);
+    assert_eq!(fs::read_to_string(out.join("keep.txt")).unwrap(), "1#0\n");
+}
