@@ -494,3 +494,34 @@ fn ids_repeated_across_stores_are_qualified() {
     assert_eq!(names, ["1#0", "2", "1#2", "3"]);
     assert_eq!(fs::read_to_string(out.join("keep.txt")).unwrap(), "1#0\n");
 }
+
+/// An output that is a device or a named pipe (`-o /dev/null`, a FIFO another program reads)
+/// is written to, never replaced: before, the table was written beside it and renamed over it,
+/// so `-o /dev/null` run as root replaced the device with a regular file.
+#[cfg(unix)]
+#[test]
+fn a_device_or_pipe_output_is_written_to_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = crawl(dir.path());
+    let store = dir.path().join("s");
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read_to_string(&fifo).unwrap())
+    };
+    ok(&["-q", "export", s(&store), "--format", "tsv", "-o", s(&fifo)]);
+    assert!(
+        fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "the pipe was replaced"
+    );
+    let table = reader.join().unwrap();
+    assert!(table.starts_with("id\turl\t"), "{table}");
+    assert_eq!(table.lines().count(), 6);
+}

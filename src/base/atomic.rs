@@ -18,12 +18,32 @@ pub struct AtomicFile {
     target: PathBuf,
     tmp: PathBuf,
     w: Option<BufWriter<File>>,
-    _interrupt: super::interrupt::Temporary,
+    /// The target is a device, a pipe or a socket (`-o /dev/null`, a FIFO): written straight
+    /// to, never replaced by a rename or removed.
+    direct: bool,
+    _interrupt: Option<super::interrupt::Temporary>,
 }
 
 impl AtomicFile {
-    /// Starts writing `target` (its directory must exist).
+    /// Starts writing `target` (its directory must exist). A target that exists and is
+    /// neither a regular file nor a directory (a device such as `/dev/null`, a named pipe) is
+    /// written to directly: renaming a file over it would replace the device itself.
     pub fn create(target: &Path) -> Result<AtomicFile> {
+        if let Ok(m) = fs::metadata(target) {
+            if !m.is_file() && !m.is_dir() {
+                let f = fs::OpenOptions::new()
+                    .write(true)
+                    .open(target)
+                    .map_err(|e| Error::io(target, e))?;
+                return Ok(AtomicFile {
+                    target: target.to_path_buf(),
+                    tmp: target.to_path_buf(),
+                    w: Some(BufWriter::with_capacity(1 << 20, f)),
+                    direct: true,
+                    _interrupt: None,
+                });
+            }
+        }
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -36,9 +56,10 @@ impl AtomicFile {
         let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
-            _interrupt: super::interrupt::register(&tmp),
+            _interrupt: Some(super::interrupt::register(&tmp)),
             tmp,
             w: Some(BufWriter::with_capacity(1 << 20, f)),
+            direct: false,
         })
     }
 
@@ -53,6 +74,9 @@ impl AtomicFile {
         let f = w
             .into_inner()
             .map_err(|e| Error::io(&self.target, e.into_error()))?;
+        if self.direct {
+            return Ok(());
+        }
         f.sync_all().map_err(|e| Error::io(&self.target, e))?;
         fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))
     }
@@ -77,7 +101,7 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.w.is_some() {
+        if self.w.is_some() && !self.direct {
             let _ = fs::remove_file(&self.tmp);
         }
     }
