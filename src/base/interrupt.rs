@@ -76,18 +76,23 @@ pub fn remove_all() -> usize {
         std::thread::sleep(Duration::from_millis(5));
     }
     let r = registry();
-    let mut removed = 0;
-    for (_, path) in r.live.iter().rev() {
-        let gone = if path.is_dir() {
-            std::fs::remove_dir_all(path)
-        } else {
-            std::fs::remove_file(path)
-        };
-        removed += usize::from(gone.is_ok());
-    }
+    let removed = remove(r.live.iter().rev().map(|(_, p)| p.as_path()));
     // The registry stays locked: the process is about to exit, and nothing new may be made.
     std::mem::forget(r);
     removed
+}
+
+/// Removes each path (a directory with its contents); returns how many were removed.
+fn remove<'p>(paths: impl Iterator<Item = &'p Path>) -> usize {
+    paths
+        .filter(|p| {
+            if p.is_dir() {
+                std::fs::remove_dir_all(p).is_ok()
+            } else {
+                std::fs::remove_file(p).is_ok()
+            }
+        })
+        .count()
 }
 
 #[cfg(test)]
@@ -107,17 +112,12 @@ mod tests {
         let _f = register(&file);
         let _d = register(&sub);
         drop(register(&keep));
-        // Run the removal on a copy of the list, so the process-wide registry stays usable
-        // for other tests.
+        // The removal runs on a copy of this test's part of the list, so the process-wide
+        // registry stays unlocked for other tests.
         let live: Vec<PathBuf> = registry().live.iter().map(|(_, p)| p.clone()).collect();
         assert!(live.contains(&file) && live.contains(&sub) && !live.contains(&keep));
-        for p in live.iter().filter(|p| p.starts_with(dir.path())) {
-            if p.is_dir() {
-                std::fs::remove_dir_all(p).unwrap();
-            } else {
-                std::fs::remove_file(p).unwrap();
-            }
-        }
+        let ours = live.iter().filter(|p| p.starts_with(dir.path()));
+        assert_eq!(remove(ours.map(PathBuf::as_path)), 2);
         assert!(keep.exists() && !file.exists() && !sub.exists());
     }
 }

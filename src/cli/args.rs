@@ -259,18 +259,27 @@ pub struct EvaluateArgs {
     /// Largest tau evaluated.
     #[arg(long, default_value_t = 12)]
     pub tau_max: u32,
-    /// The measure that defines the truth (s3, jaccard, containment).
+    /// How pairs are compared on their text.
+    #[command(flatten)]
+    pub similarity: SimilarityOpts,
+    /// Where the shards are now, if they moved since fingerprinting.
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+}
+
+/// How two documents' texts are compared (`verify`, `evaluate`, `dedup --verify`).
+#[derive(Debug, Args)]
+pub struct SimilarityOpts {
+    /// The measure that decides whether a pair is a near-duplicate: s3 (CopyCat), jaccard or
+    /// containment.
     #[arg(long, default_value = "s3", value_parser = ["s3", "jaccard", "containment"])]
     pub measure: String,
-    /// Its threshold (CopyCat: S3 0.82).
+    /// A pair is a near-duplicate when the measure is at least this (CopyCat: S3 0.82).
     #[arg(long, default_value_t = 0.82)]
     pub min: f64,
     /// Terms per shingle (CopyCat: word 8-grams).
     #[arg(long, default_value_t = 8, value_name = "K")]
     pub shingle: usize,
-    /// Where the shards are now, if they moved since fingerprinting.
-    #[arg(long, value_name = "DIR")]
-    pub shard_dir: Option<PathBuf>,
 }
 
 /// `neardup verify`.
@@ -291,15 +300,9 @@ pub struct VerifyArgs {
     /// Reuse a join (`pairs.bin`) instead of joining.
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
-    /// The measure that decides: s3 (CopyCat), jaccard or containment.
-    #[arg(long, default_value = "s3", value_parser = ["s3", "jaccard", "containment"])]
-    pub measure: String,
-    /// A pair is a near-duplicate when the measure is at least this (CopyCat: S3 0.82).
-    #[arg(long, default_value_t = 0.82)]
-    pub min: f64,
-    /// Terms per shingle (CopyCat: word 8-grams).
-    #[arg(long, default_value_t = 8, value_name = "K")]
-    pub shingle: usize,
+    /// How pairs are compared on their text.
+    #[command(flatten)]
+    pub similarity: SimilarityOpts,
     /// Where the shards are now, if they moved since fingerprinting (found by file name).
     #[arg(long, value_name = "DIR")]
     pub shard_dir: Option<PathBuf>,
@@ -348,15 +351,9 @@ pub struct DedupArgs {
     /// verified pairs (pairs.bin keeps every candidate).
     #[arg(long)]
     pub verify: bool,
-    /// With --verify: the measure that decides (s3, jaccard, containment).
-    #[arg(long, default_value = "s3", value_parser = ["s3", "jaccard", "containment"])]
-    pub measure: String,
-    /// With --verify: the measure's threshold (CopyCat: S3 0.82).
-    #[arg(long, default_value_t = 0.82)]
-    pub min: f64,
-    /// With --verify: terms per shingle (CopyCat: word 8-grams).
-    #[arg(long, default_value_t = 8, value_name = "K")]
-    pub shingle: usize,
+    /// How pairs are compared on their text.
+    #[command(flatten)]
+    pub similarity: SimilarityOpts,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::args::{
     self, ClusterArgs, DedupArgs, EvaluateArgs, Features, FingerprintOpts, JoinArgs, JoinOpts,
-    SweepArgs, TextFormat, VerifyArgs,
+    SimilarityOpts, SweepArgs, TextFormat, VerifyArgs,
 };
 use crate::base::paths::within;
 use crate::cluster::{Axis, Representative};
@@ -250,7 +250,7 @@ impl VerifyCommand {
             pairs: a.pairs.clone(),
             verify: VerifySpec {
                 shard_dir: a.shard_dir.clone(),
-                ..verify_spec(&a.measure, a.min, a.shingle)?
+                ..verify_spec(&a.similarity)?
             },
             join,
         })
@@ -288,14 +288,15 @@ impl EvaluateCommand {
             tau_max: a.tau_max,
             verify: VerifySpec {
                 shard_dir: a.shard_dir.clone(),
-                ..verify_spec(&a.measure, a.min, a.shingle)?
+                ..verify_spec(&a.similarity)?
             },
         })
     }
 }
 
 /// A validated verification: a known measure, a threshold in [0, 1], shingles of 1 to 64 terms.
-pub fn verify_spec(measure: &str, min: f64, k: usize) -> anyhow::Result<VerifySpec> {
+pub fn verify_spec(o: &SimilarityOpts) -> anyhow::Result<VerifySpec> {
+    let (measure, min, k) = (o.measure.as_str(), o.min, o.shingle);
     let measure = Measure::parse(measure).ok_or_else(|| {
         anyhow::anyhow!("unknown measure {measure:?}: s3, jaccard or containment")
     })?;
@@ -348,10 +349,7 @@ impl DedupCommand {
             tau_max,
             representative: a.representative,
             join,
-            verify: a
-                .verify
-                .then(|| verify_spec(&a.measure, a.min, a.shingle))
-                .transpose()?,
+            verify: a.verify.then(|| verify_spec(&a.similarity)).transpose()?,
         })
     }
 

@@ -264,9 +264,7 @@ pub fn write_clusters(
     at: Thresholds,
     rule: Representative,
 ) -> anyhow::Result<ClustersSummary> {
-    let dsu = clusters_at(g, |e| {
-        u32::from(e.d64) <= at.tau && at.tau128.is_none_or(|t| u32::from(e.d128) <= t)
-    });
+    let dsu = clusters_at(g, |e| e.within(at.tau, at.tau128));
     warn_qualified(stores);
     let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d));
     let counts = lists::write(dir, stores, &c)?;

@@ -41,6 +41,11 @@ impl Edge {
             pad: [0; 2],
         }
     }
+
+    /// Whether the edge is within `tau` (and `tau128`, if given).
+    pub fn within(&self, tau: u32, tau128: Option<u32>) -> bool {
+        u32::from(self.d64) <= tau && tau128.is_none_or(|t| u32::from(self.d128) <= t)
+    }
 }
 
 /// Units of identical fingerprints and the edges between them.
@@ -60,8 +65,7 @@ impl PairGraph {
     /// The graph with only its edges within `tau` (and `tau128`, if given); units stay, their
     /// pairs being at distance 0.
     pub fn within(mut self, tau: u32, tau128: Option<u32>) -> PairGraph {
-        self.edges
-            .retain(|e| u32::from(e.d64) <= tau && tau128.is_none_or(|t| u32::from(e.d128) <= t));
+        self.edges.retain(|e| e.within(tau, tau128));
         self
     }
 

@@ -46,11 +46,8 @@ pub fn for_each_text<S, T: Send>(
     // (store, shard) -> the wanted locations in that shard.
     let mut groups: HashMap<(usize, u32), Wanted> = HashMap::new();
     for &d in docs {
-        let si = (0..stores.stores().len())
-            .rfind(|s| stores.base(*s) <= d)
-            .unwrap_or(0);
-        let store = &stores.stores()[si];
-        let loc = store.source()[(d - stores.base(si)) as usize];
+        let (si, row) = stores.position(d);
+        let loc = stores.stores()[si].source()[row];
         groups
             .entry((si, loc.shard))
             .or_default()

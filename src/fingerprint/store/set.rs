@@ -115,8 +115,14 @@ impl StoreSet {
     }
 
     fn locate(&self, doc: u32) -> (&Store, usize) {
+        let (s, i) = self.position(doc);
+        (&self.stores[s], i)
+    }
+
+    /// The store holding document `doc`, and its row there.
+    pub fn position(&self, doc: u32) -> (usize, usize) {
         let s = self.base.partition_point(|b| *b <= doc) - 1;
-        (&self.stores[s], (doc - self.base[s]) as usize)
+        (s, (doc - self.base[s]) as usize)
     }
 
     /// The name of document `doc` in every list and table: its id, or, where the id is not
