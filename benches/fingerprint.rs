@@ -128,6 +128,7 @@ fn stages(c: &mut Criterion) {
                 min_terms: 10,
                 ..Filters::default()
             },
+            minhash: None,
         };
         b.iter(|| pool.install(|| build(&cfg, &Silent).expect("build").manifest.docs))
     });

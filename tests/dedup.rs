@@ -37,6 +37,7 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
         "3",
         "--tau-max",
         "6",
+        "--no-verify",
     ]);
     for f in [
         "store/manifest.json",
@@ -327,7 +328,7 @@ fn demo_runs_the_pipeline_and_scores_it() {
         "demo",
         "--docs",
         "400",
-        "--tau-max",
+        "--tau",
         "4",
         "-o",
         s(dir.path()),
@@ -336,14 +337,22 @@ fn demo_runs_the_pipeline_and_scores_it() {
     let rows: Vec<&str> = out
         .lines()
         .filter(|l| {
-            l.trim_start().starts_with(char::is_numeric) && l.split_whitespace().count() == 9
+            l.trim_start().starts_with(char::is_numeric) && l.split_whitespace().count() == 14
         })
         .collect();
     assert_eq!(rows.len(), 5, "{out}");
     // Exact copies are always found, and nothing unrelated is paired at tau 0.
     let tau0: Vec<&str> = rows[0].split_whitespace().collect();
-    assert_eq!(tau0[5], "1.0000", "precision at tau 0: {out}");
-    assert_eq!(tau0[7], "1.0000", "copies found at tau 0: {out}");
+    assert_eq!(tau0[6], "1.0000", "candidates' precision at tau 0: {out}");
+    assert_eq!(tau0[10], "1.0000", "verified precision at tau 0: {out}");
+    assert_eq!(tau0[12], "1.0000", "copies found at tau 0: {out}");
+    // Verified pairs are candidates that pass: never more of them, and precision 1 against
+    // the S3 truth.
+    for r in &rows {
+        let f: Vec<&str> = r.split_whitespace().collect();
+        assert!(f[9].parse::<u64>().unwrap() <= f[5].parse::<u64>().unwrap(), "{r}");
+    }
+    assert!(out.contains("Against S3 >= 0.82 truth"), "{out}");
     assert!(dir.path().join("out/summary.json").is_file());
     assert!(dir.path().join("crawl").is_dir());
 }
@@ -355,7 +364,7 @@ fn an_empty_crawl_gives_empty_outputs_not_a_crash() {
     std::fs::create_dir(&input).unwrap();
     std::fs::write(input.join("empty.warc"), b"").unwrap();
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--tau-max", "4"]);
+    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--tau", "4"]);
     let sweep = lines(&out.join("sweep.tsv"));
     assert_eq!(sweep.len(), 6);
     assert!(sweep[1..]
@@ -368,4 +377,54 @@ fn an_empty_crawl_gives_empty_outputs_not_a_crash() {
         ok(&["-q", "join", s(&store), "-o", "-", "--backend", "cpu"]),
         "id_a\tid_b\thamming64\thamming128\n"
     );
+}
+
+/// The verified default: its sweep has the quality columns, and `sweep` and `cluster` with
+/// `--verify` on its pairs.bin (scores reused) give the same tables and lists; without
+/// `--verify` they see the candidates again.
+#[test]
+fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    ok(&["-q", "dedup", s(&sample()), "-o", s(&out), "--tau", "6"]);
+    let sweep = lines(&out.join("sweep.tsv"));
+    assert!(sweep[0].ends_with("\tcandidate_pairs\tknown_pairs\tverified_pairs\tprecision\tprecision_low\tprecision_high\tsampled_pairs"), "{}", sweep[0]);
+    assert_eq!(sweep.len(), 8);
+    for row in &sweep[1..] {
+        let f: Vec<&str> = row.split('\t').collect();
+        // Every candidate is compared by default: the precision is exact.
+        assert_eq!(f[7], f[8], "{row}");
+        assert_eq!(f[11], f[12], "{row}");
+        assert_eq!(f[5], f[9], "clustered pairs are the verified ones: {row}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    assert_eq!(summary["verification"]["measure"], "s3");
+    assert_eq!(summary["verification"]["not_compared_pairs"], 0);
+    let (store, pairs) = (out.join("store"), out.join("pairs.bin"));
+    let again = dir.path().join("again");
+    ok(&["-q", "sweep", s(&store), "--pairs", s(&pairs), "--tau-max", "6", "--verify", "s3:0.82", "-o", s(&again)]);
+    assert_eq!(read(&again.join("sweep.tsv")), read(&out.join("sweep.tsv")));
+    let cl = dir.path().join("cl");
+    ok(&["-q", "cluster", s(&store), "--pairs", s(&pairs), "--tau", "6", "--verify", "s3:0.82", "-o", s(&cl)]);
+    assert_eq!(read(&cl.join("clusters.tsv")), read(&out.join("clusters.tsv")));
+    // Without --verify, the candidates: as a SimHash-only run makes them.
+    let plain = dir.path().join("plain");
+    ok(&["-q", "dedup", s(&sample()), "-o", s(&plain), "--tau", "6", "--no-verify"]);
+    let cand = dir.path().join("cand");
+    ok(&["-q", "sweep", s(&store), "--pairs", s(&pairs), "--tau-max", "6", "-o", s(&cand)]);
+    assert_eq!(read(&cand.join("sweep.tsv")), read(&plain.join("sweep.tsv")));
+    // A sampled sweep draws pairs and brackets the exact precision at every threshold.
+    let est = dir.path().join("est");
+    ok(&["-q", "sweep", s(&store), "--pairs", s(&pairs), "--tau-max", "6", "--verify", "s3:0.82", "--verify-sample", "5", "-o", s(&est)]);
+    let est = lines(&est.join("sweep.tsv"));
+    for (e, x) in est[1..].iter().zip(&sweep[1..]) {
+        let (e, x): (Vec<&str>, Vec<&str>) = (e.split('\t').collect(), x.split('\t').collect());
+        assert_eq!(e[7], x[7], "candidates");
+        let p: f64 = x[10].parse().unwrap();
+        let (lo, hi): (f64, f64) = (e[11].parse().unwrap(), e[12].parse().unwrap());
+        // Exact where a distance has no more pairs than drawn; a 95 % interval elsewhere
+        // (seeded, so this is a fixed draw that covers).
+        assert!(lo <= p + 1e-9 && p <= hi + 1e-9, "{p} outside [{lo}, {hi}]");
+    }
 }

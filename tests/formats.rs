@@ -211,6 +211,7 @@ fn store_is_the_same_for_any_thread_count_and_split() {
         read,
         params: Default::default(),
         filters: Default::default(),
+        minhash: None,
     };
     let report = build(&cfg, &Silent).unwrap();
     let c = Store::open(&report.path).unwrap();

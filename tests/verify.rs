@@ -220,7 +220,6 @@ fn verified_dedup_clusters_are_the_components_of_verified_pairs() {
         s(&out),
         "--tau",
         "24",
-        "--verify",
     ]);
     let truth = texts(&input);
     let pairs = ok(&[

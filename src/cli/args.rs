@@ -173,6 +173,16 @@ pub struct SweepArgs {
     /// Reuse a join (`pairs.bin` from `dedup` or `join --pairs-bin`) instead of joining.
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
+    /// With --verify: estimate precision from this many pairs drawn per distance (with a 95 %
+    /// interval) instead of comparing every candidate; clusters are then of candidates.
+    #[arg(long, value_name = "N", requires = "verify")]
+    pub verify_sample: Option<u64>,
+    /// Seed of the --verify-sample draws.
+    #[arg(long, default_value_t = 1)]
+    pub sample_seed: u64,
+    /// Verification.
+    #[command(flatten)]
+    pub check: CheckOpts,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,
@@ -212,6 +222,9 @@ pub struct ClusterArgs {
     /// Reuse a join (`pairs.bin`) instead of joining.
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
+    /// Verification.
+    #[command(flatten)]
+    pub check: CheckOpts,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,
@@ -280,6 +293,30 @@ pub struct SimilarityOpts {
     /// Terms per shingle (CopyCat: word 8-grams).
     #[arg(long, default_value_t = 8, value_name = "K")]
     pub shingle: usize,
+    /// Shingle sets held at once, about (the documents of whole connected components of the
+    /// candidates are verified together): bytes, or with a K, M or G suffix.
+    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
+    pub verify_memory: u64,
+}
+
+/// Verification of a sweep's or clusters' candidate pairs.
+#[derive(Clone, Debug, Args)]
+pub struct CheckOpts {
+    /// Verify the candidate pairs on their text, MEASURE:MIN (s3, jaccard or containment and
+    /// a threshold, e.g. s3:0.82, CopyCat's): clusters keep only near-duplicates, and a sweep
+    /// adds candidates, verified pairs and precision per threshold. Scores kept in --pairs
+    /// are reused.
+    #[arg(long, value_name = "MEASURE:MIN")]
+    pub verify: Option<String>,
+    /// Terms per shingle (CopyCat: word 8-grams).
+    #[arg(long, default_value_t = 8, value_name = "K")]
+    pub shingle: usize,
+    /// Where the shards are now, if they moved since fingerprinting (looked up by file name).
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+    /// Shingle sets held at once, about: bytes, or with a K, M or G suffix.
+    #[arg(long, default_value = "2G", value_name = "SIZE", value_parser = parse_size)]
+    pub verify_memory: u64,
 }
 
 /// `neardup verify`.
@@ -335,9 +372,10 @@ pub struct DedupArgs {
     /// Replace an existing store in the output directory.
     #[arg(long)]
     pub force: bool,
-    /// Threshold of the clusters and lists.
-    #[arg(long, default_value_t = 3)]
-    pub tau: u32,
+    /// 64-bit threshold of the candidate pairs behind the clusters and lists (default: 14 when
+    /// verifying, 3 with --no-verify).
+    #[arg(long)]
+    pub tau: Option<u32>,
     /// Largest threshold of the sweep (default: --tau).
     #[arg(long)]
     pub tau_max: Option<u32>,
@@ -347,10 +385,15 @@ pub struct DedupArgs {
     /// Which member represents a cluster.
     #[arg(long, value_enum, default_value_t = Representative::LowestId)]
     pub representative: Representative,
-    /// Verify the candidate pairs on the documents' text; the sweep and clusters keep only
-    /// verified pairs (pairs.bin keeps every candidate).
+    /// Cluster on SimHash distance alone, without verifying the candidate pairs on their text
+    /// (the Chuweb21D way).
     #[arg(long)]
-    pub verify: bool,
+    pub no_verify: bool,
+    /// Skip the comparison of a candidate pair whose texts are already joined by verified
+    /// pairs at no larger a distance: the clusters and lists are the same, but those pairs go
+    /// unscored in pairs.bin and the sweep's precision is bounded rather than exact.
+    #[arg(long, conflicts_with = "no_verify")]
+    pub skip_joined: bool,
     /// How pairs are compared on their text.
     #[command(flatten)]
     pub similarity: SimilarityOpts,
@@ -371,12 +414,15 @@ pub struct DemoArgs {
     /// Seed of the synthetic crawl.
     #[arg(long, default_value_t = 7)]
     pub crawl_seed: u64,
-    /// Threshold of the clusters.
-    #[arg(long, default_value_t = 3)]
-    pub tau: u32,
-    /// Largest threshold of the sweep.
-    #[arg(long, default_value_t = 8)]
-    pub tau_max: u32,
+    /// Threshold of the clusters (default: dedup's, 14).
+    #[arg(long)]
+    pub tau: Option<u32>,
+    /// Largest threshold of the sweep (default: --tau).
+    #[arg(long)]
+    pub tau_max: Option<u32>,
+    /// Pages of the crawl compared pair by pair for the S3 truth.
+    #[arg(long, default_value_t = 2000)]
+    pub truth_sample: usize,
     /// Keep the crawl and the outputs in this directory (default: a temporary one, removed).
     #[arg(short, long, value_name = "DIR")]
     pub output: Option<PathBuf>,
@@ -542,6 +588,16 @@ pub struct FingerprintOpts {
     /// Feature mode: term n-grams, or the python `simhash` package's character 4-grams.
     #[arg(long, value_enum, default_value_t = Features::Native)]
     pub features: Features,
+    /// Also compute MinHash band keys of each document's word 8-gram shingles (for
+    /// `--candidates minhash`).
+    #[arg(long)]
+    pub minhash: bool,
+    /// MinHash bands (keys per document).
+    #[arg(long, default_value_t = 20, value_name = "B")]
+    pub minhash_bands: u32,
+    /// MinHash bins per band.
+    #[arg(long, default_value_t = 5, value_name = "R")]
+    pub minhash_rows: u32,
     /// Word n-gram sizes (1..8), comma separated.
     #[arg(
         long,

@@ -6,13 +6,31 @@ use super::config::ClusterCommand;
 use super::{pipeline, Outcome};
 use crate::fingerprint::store::StoreSet;
 use crate::report::summary::Command;
+use crate::verify::Compare;
 
 /// Runs the command.
 pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
     let _lock = pipeline::out_dir(&c.output)?;
-    let (g, ran) = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
+    let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
+    let ran = loaded.ran.clone();
+    let mut verification = None;
+    let g = match &c.verify {
+        None => loaded.graph,
+        Some(spec) => {
+            let t = Instant::now();
+            // Every pair is compared: with a 128-bit threshold the clusters depend on all.
+            let mode = if c.at.tau128.is_some() {
+                Compare::Every
+            } else {
+                Compare::SkipJoined
+            };
+            let sg = pipeline::score(&stores, loaded, c.at, spec, mode, quiet)?;
+            verification = Some(pipeline::verification_summary(&sg, spec, t));
+            sg.verified(spec)
+        }
+    };
     let clusters = pipeline::write_clusters(&c.output, &stores, &g, c.at, c.representative)?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);
     let mut s = pipeline::summary(Command::Cluster, &stores, &c.stores, &g, join);
@@ -30,6 +48,7 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
         );
     }
     s.clusters = Some(clusters);
+    s.verification = verification;
     s.write(&c.output)?;
     Ok(Outcome::Clean)
 }

@@ -6,14 +6,15 @@
 use std::path::{Path, PathBuf};
 
 use super::args::{
-    self, ClusterArgs, DedupArgs, EvaluateArgs, Features, FingerprintOpts, JoinArgs, JoinOpts,
-    SimilarityOpts, SweepArgs, TextFormat, VerifyArgs,
+    self, CheckOpts, ClusterArgs, DedupArgs, EvaluateArgs, Features, FingerprintOpts, JoinArgs,
+    JoinOpts, SimilarityOpts, SweepArgs, TextFormat, VerifyArgs,
 };
 use crate::base::paths::within;
 use crate::cluster::{Axis, Representative};
 use crate::corpus::{PayloadKind, ReadOptions};
 use crate::fingerprint::build::BuildConfig;
 use crate::fingerprint::store::Filters;
+use crate::fingerprint::minhash::MinhashParams;
 use crate::fingerprint::Params;
 use crate::join::plan::{Method, PlanSpec, MAX_TAU};
 use crate::join::BackendChoice;
@@ -159,6 +160,12 @@ pub struct SweepCommand {
     pub at: Thresholds,
     /// A pairs file to reuse.
     pub pairs: Option<PathBuf>,
+    /// Verification of the candidates, if asked for.
+    pub verify: Option<VerifySpec>,
+    /// Pairs drawn per distance to estimate precision, instead of verifying every candidate.
+    pub sample: Option<u64>,
+    /// Seed of the draws.
+    pub sample_seed: u64,
     /// Plan and backend.
     pub join: JoinConfig,
 }
@@ -181,9 +188,36 @@ impl SweepCommand {
             max,
             at,
             pairs: a.pairs.clone(),
+            verify: check_spec(&a.check)?,
+            sample: a.verify_sample,
+            sample_seed: a.sample_seed,
             join,
         })
     }
+}
+
+/// The verification `--verify MEASURE:MIN` asks for, if any.
+pub fn check_spec(o: &CheckOpts) -> anyhow::Result<Option<VerifySpec>> {
+    let Some(v) = &o.verify else {
+        return Ok(None);
+    };
+    let (measure, min) = v
+        .split_once(':')
+        .ok_or_else(|| anyhow::anyhow!("--verify {v:?}: expected MEASURE:MIN, such as s3:0.82"))?;
+    let min: f64 = min
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("--verify {v:?}: {min:?} is not a number"))?;
+    let spec = verify_spec(&SimilarityOpts {
+        measure: measure.trim().to_string(),
+        min,
+        shingle: o.shingle,
+        verify_memory: o.verify_memory,
+    })?;
+    Ok(Some(VerifySpec {
+        shard_dir: o.shard_dir.clone(),
+        ..spec
+    }))
 }
 
 /// `neardup cluster`.
@@ -199,6 +233,8 @@ pub struct ClusterCommand {
     pub representative: Representative,
     /// A pairs file to reuse.
     pub pairs: Option<PathBuf>,
+    /// Verification of the candidates, if asked for.
+    pub verify: Option<VerifySpec>,
     /// Plan and backend.
     pub join: JoinConfig,
 }
@@ -215,6 +251,7 @@ impl ClusterCommand {
             at,
             representative: a.representative,
             pairs: a.pairs.clone(),
+            verify: check_spec(&a.check)?,
             join,
         })
     }
@@ -308,11 +345,17 @@ pub fn verify_spec(o: &SimilarityOpts) -> anyhow::Result<VerifySpec> {
         (1..=64).contains(&k),
         "--shingle {k}: between 1 and 64 terms"
     );
+    anyhow::ensure!(
+        o.verify_memory >= 1 << 20,
+        "--verify-memory {}: at least 1M",
+        o.verify_memory
+    );
     Ok(VerifySpec {
         k,
         measure,
         min,
         shard_dir: None,
+        memory: o.verify_memory,
     })
 }
 
@@ -331,15 +374,37 @@ pub struct DedupCommand {
     pub representative: Representative,
     /// Plan and backend.
     pub join: JoinConfig,
-    /// Text verification of the candidates, if asked for.
-    pub verify: Option<VerifySpec>,
+    /// Text verification of the candidates (the default), or None for SimHash alone.
+    pub verify: Option<DedupVerify>,
 }
+
+/// How `dedup` verifies.
+#[derive(Clone, Debug)]
+pub struct DedupVerify {
+    /// The measure and its threshold.
+    pub spec: VerifySpec,
+    /// Skip pairs whose texts are already joined ([`crate::verify::Compare::SkipJoined`]).
+    pub skip_joined: bool,
+}
+
+/// `dedup`'s candidate threshold when it verifies. Measured on two crawls of Debian
+/// documentation (BENCHMARKS.md, "Quality on real crawls"): recall against S3 >= 0.82 is
+/// 0.997 (Boost) and 0.954 (OpenJDK) at 14, and 0.997 and 0.904 at 13.
+pub const VERIFIED_TAU: u32 = 14;
+
+/// `dedup --no-verify`'s threshold: Chuweb21D's choice.
+pub const SIMHASH_TAU: u32 = 3;
 
 impl DedupCommand {
     /// Validates `neardup dedup`'s arguments.
     pub fn new(a: &DedupArgs) -> anyhow::Result<DedupCommand> {
-        let at = Thresholds::new(a.tau, a.tau128)?;
-        let tau_max = a.tau_max.unwrap_or(a.tau).max(a.tau);
+        let tau = a.tau.unwrap_or(if a.no_verify {
+            SIMHASH_TAU
+        } else {
+            VERIFIED_TAU
+        });
+        let at = Thresholds::new(tau, a.tau128)?;
+        let tau_max = a.tau_max.unwrap_or(tau).max(tau);
         Thresholds::new(tau_max, None)?;
         let join = JoinConfig::new(&a.join, tau_max)?;
         Ok(DedupCommand {
@@ -349,17 +414,24 @@ impl DedupCommand {
             tau_max,
             representative: a.representative,
             join,
-            verify: a.verify.then(|| verify_spec(&a.similarity)).transpose()?,
+            verify: if a.no_verify {
+                None
+            } else {
+                Some(DedupVerify {
+                    spec: verify_spec(&a.similarity)?,
+                    skip_joined: a.skip_joined,
+                })
+            },
         })
     }
 
-    /// The default run over `inputs` into `output` (replacing its store), at `tau` with a
-    /// sweep up to `tau_max`: what `demo` runs.
+    /// The default run over `inputs` into `output` (replacing its store), at `tau` (default:
+    /// as `dedup`'s) with a sweep up to `tau_max` (default: `tau`): what `demo` runs.
     pub fn defaults(
         inputs: Vec<PathBuf>,
         output: PathBuf,
-        tau: u32,
-        tau_max: u32,
+        tau: Option<u32>,
+        tau_max: Option<u32>,
     ) -> anyhow::Result<DedupCommand> {
         use clap::Parser;
         #[derive(Parser)]
@@ -368,16 +440,23 @@ impl DedupCommand {
             fingerprint: FingerprintOpts,
             #[command(flatten)]
             join: JoinOpts,
+            #[command(flatten)]
+            similarity: SimilarityOpts,
         }
         let d = Defaults::try_parse_from(["neardup"])?;
+        let tau = tau.unwrap_or(VERIFIED_TAU);
+        let tau_max = tau_max.unwrap_or(tau).max(tau);
         Ok(DedupCommand {
             build: build_config(&inputs, &output.join("store"), true, &d.fingerprint)?,
             output,
             at: Thresholds::new(tau, None)?,
-            tau_max: tau_max.max(tau),
+            tau_max,
             representative: Representative::default(),
-            join: JoinConfig::new(&d.join, tau_max.max(tau))?,
-            verify: None,
+            join: JoinConfig::new(&d.join, tau_max)?,
+            verify: Some(DedupVerify {
+                spec: verify_spec(&d.similarity)?,
+                skip_joined: false,
+            }),
         })
     }
 }
@@ -434,6 +513,23 @@ pub fn build_config(
             min_terms: a.min_terms,
             english_only: a.english,
         },
+        minhash: if a.minhash {
+            anyhow::ensure!(
+                a.features == Features::Native,
+                "--minhash needs the native features (its shingles are the store's terms)"
+            );
+            anyhow::ensure!(
+                a.minhash_bands >= 1 && a.minhash_rows >= 1 && a.minhash_bands * a.minhash_rows <= 4096,
+                "--minhash-bands and --minhash-rows: at least 1 each, at most 4096 bins in all"
+            );
+            Some(MinhashParams {
+                bands: a.minhash_bands,
+                rows: a.minhash_rows,
+                ..MinhashParams::default()
+            })
+        } else {
+            None
+        },
     })
 }
 
@@ -487,7 +583,14 @@ mod tests {
             unreachable!()
         };
         let parsed = DedupCommand::new(&a).unwrap();
-        let d = DedupCommand::defaults(vec!["crawl".into()], "out".into(), 3, 8).unwrap();
+        let d =
+            DedupCommand::defaults(vec!["crawl".into()], "out".into(), Some(3), Some(8)).unwrap();
+        assert_eq!(format!("{parsed:?}"), format!("{d:?}"));
+        let Command::Dedup(a) = parse("neardup dedup crawl -o out --force") else {
+            unreachable!()
+        };
+        let parsed = DedupCommand::new(&a).unwrap();
+        let d = DedupCommand::defaults(vec!["crawl".into()], "out".into(), None, None).unwrap();
         assert_eq!(format!("{parsed:?}"), format!("{d:?}"));
     }
 }

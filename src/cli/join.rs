@@ -14,7 +14,7 @@ pub fn run(c: JoinCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let backend = pipeline::backend(&c.join, quiet)?;
     let g = pipeline::join(&stores, &c.join, &backend, c.at, quiet)?.graph;
     if let Some(bin) = &c.pairs_bin {
-        pipeline::write_pairs(bin, &stores, &g, c.at)?;
+        pipeline::write_pairs(bin, &stores, &g, c.at, None)?;
     }
     let cross = c.cross.then(|| stores.base(c.split));
     pipeline::warn_qualified(&stores);

@@ -17,7 +17,7 @@ use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::PairGraph;
-use crate::join::pairs_file::{self, JoinParams};
+use crate::join::pairs_file::{self, EdgeScores, JoinParams};
 use crate::join::plan::{random_recall, Method};
 use crate::join::{self, Backend, JoinInput, JoinOutput, JoinSpec};
 use crate::report::skips::skip_summary;
@@ -25,6 +25,8 @@ use crate::report::summary::{
     self, ClustersSummary, FingerprintSummary, JoinRun, JoinSummary, Summary, SweepSummary,
 };
 use crate::report::{lists, plot, table};
+use crate::verify::quality::{self, Quality};
+use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
 
 /// Builds a store with a progress bar and prints the summary; shard failures are printed and
 /// make the outcome partial.
@@ -146,6 +148,16 @@ fn join_run(out: &JoinOutput) -> JoinRun {
     }
 }
 
+/// A join made or read.
+pub struct Loaded {
+    /// The candidate graph.
+    pub graph: PairGraph,
+    /// The edge scores `pairs.bin` kept (its units are then texts).
+    pub scores: Option<EdgeScores>,
+    /// How the join ran, when it ran here.
+    pub ran: Option<JoinRun>,
+}
+
 /// The join's result: read from `pairs` when given (checked against the stores and the
 /// thresholds needed), else computed; with how it ran when computed.
 pub fn join_or_load(
@@ -154,13 +166,17 @@ pub fn join_or_load(
     cfg: &JoinConfig,
     at: Thresholds,
     quiet: bool,
-) -> anyhow::Result<(PairGraph, Option<JoinRun>)> {
+) -> anyhow::Result<Loaded> {
     let Some(path) = pairs else {
         let out = join(stores, cfg, &backend(cfg, quiet)?, at, quiet)?;
         let ran = join_run(&out);
-        return Ok((out.graph, Some(ran)));
+        return Ok(Loaded {
+            graph: out.graph,
+            scores: None,
+            ran: Some(ran),
+        });
     };
-    let (g, p) = pairs_file::read(path)?;
+    let (g, p, scores) = pairs_file::read_scored(path)?;
     anyhow::ensure!(
         p.corpus_digest == stores.digest() && g.docs as usize == stores.len(),
         "{} was made from other stores than the ones given",
@@ -182,41 +198,145 @@ pub fn join_or_load(
     }
     if !quiet {
         eprintln!(
-            "pairs: {} (tau {}), {} units, {} edges",
+            "pairs: {} (tau {}), {} units, {} edges{}",
             path.display(),
             p.tau,
             g.units(),
-            g.edges.len()
+            g.edges.len(),
+            match &scores {
+                Some(s) => format!(
+                    ", scored on word {}-grams ({} edges not compared)",
+                    s.shingle,
+                    s.overlaps
+                        .iter()
+                        .filter(|o| o[0] == pairs_file::NOT_COMPARED)
+                        .count()
+                ),
+                None => String::new(),
+            }
         );
     }
-    Ok((g, None))
+    Ok(Loaded {
+        graph: g,
+        scores,
+        ran: None,
+    })
 }
 
-/// Writes the join `g` as a pairs file (`pairs.bin`) at `path`.
+/// The candidates of `l` within `at`, scored for `spec`: the scores `pairs.bin` kept are
+/// reused when they are over the same shingles, and the other pairs compared as `mode` says.
+pub fn score(
+    stores: &StoreSet,
+    l: Loaded,
+    at: Thresholds,
+    spec: &VerifySpec,
+    mode: Compare,
+    quiet: bool,
+) -> anyhow::Result<ScoredGraph> {
+    let started = Instant::now();
+    let (g, prior) = match l.scores {
+        Some(s) if s.shingle as usize == spec.k => {
+            let sg = ScoredGraph::from_file(l.graph, &s);
+            (sg.graph, sg.overlaps)
+        }
+        _ => (text_units(stores, &l.graph), Vec::new()),
+    };
+    let keep: Vec<bool> = g
+        .edges
+        .iter()
+        .map(|e| e.within(at.tau, at.tau128))
+        .collect();
+    let prior = if prior.is_empty() {
+        prior
+    } else {
+        prior
+            .into_iter()
+            .zip(&keep)
+            .filter(|x| *x.1)
+            .map(|x| x.0)
+            .collect()
+    };
+    let mut g = g;
+    let mut k = keep.iter();
+    g.edges.retain(|_| *k.next().expect("one flag per edge"));
+    let sg = score_graph(stores, g, prior, spec, mode)?;
+    if !quiet {
+        let c = sg.counts(spec, |_| true);
+        eprintln!(
+            "verify: {} of {} candidate pairs have {} >= {} on word {}-grams ({} text comparisons{}, {} documents read again, {:.1} MB of payload) in {:.2} s",
+            c.verified,
+            c.candidates,
+            spec.measure.name(),
+            spec.min,
+            spec.k,
+            sg.compared,
+            if c.known < c.candidates {
+                format!(
+                    "; {} pairs not compared, their texts already joined",
+                    c.candidates - c.known
+                )
+            } else {
+                String::new()
+            },
+            sg.stats.documents,
+            sg.stats.payload_bytes as f64 / 1e6,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(sg)
+}
+
+/// What verification did, for `summary.json`; `started` is when it started.
+pub fn verification_summary(
+    sg: &ScoredGraph,
+    spec: &VerifySpec,
+    started: Instant,
+) -> summary::VerificationSummary {
+    let c = sg.counts(spec, |_| true);
+    summary::VerificationSummary {
+        measure: spec.measure.name().into(),
+        min: spec.min,
+        shingle: spec.k,
+        candidate_pairs: c.candidates,
+        verified_pairs: c.verified,
+        not_compared_pairs: c.candidates - c.known,
+        comparisons: sg.compared,
+        documents_read: sg.stats.documents,
+        payload_bytes: sg.stats.payload_bytes,
+        text_bytes: sg.stats.text_bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// Writes the join `g` as a pairs file (`pairs.bin`) at `path`, with its edge scores when
+/// given (`g` is then a graph of text units).
 pub fn write_pairs(
     path: &Path,
     stores: &StoreSet,
     g: &PairGraph,
     at: Thresholds,
+    scores: Option<&EdgeScores>,
 ) -> anyhow::Result<()> {
     let p = JoinParams {
         tau: at.tau,
         tau128: at.tau128,
         corpus_digest: stores.digest(),
     };
-    Ok(pairs_file::write(path, g, p)?)
+    Ok(pairs_file::write_scored(path, g, p, scores)?)
 }
 
-/// Sweeps `0..=max` on `axis` and writes the sweep files into `dir`; prints the table unless
-/// quiet.
+/// Sweeps `0..=max` on `axis` and writes the sweep files into `dir`, with the candidates'
+/// quality when verified; prints the table unless quiet.
 pub fn write_sweep(
     dir: &Path,
     stores: &StoreSet,
     g: &PairGraph,
     axis: Axis,
     max: u32,
+    quality: Option<Vec<Quality>>,
     quiet: bool,
 ) -> anyhow::Result<SweepSummary> {
+    let q = quality.as_deref();
     let (levels, _) = sweep(g, axis, max);
     let excluded = (stores.len() - g.members.len()) as u64;
     let tau64 = match axis {
@@ -229,11 +349,12 @@ pub fn write_sweep(
         documents: stores.len() as u64,
         excluded,
         levels: &levels,
+        quality: q,
     };
     let files: [(&str, String); 7] = [
-        ("sweep.tsv", table::sweep_tsv(&levels, axis)),
+        ("sweep.tsv", table::sweep_tsv(&levels, axis, q)),
         ("sweep.json", serde_json::to_string_pretty(&json)? + "\n"),
-        ("sweep.svg", plot::sweep_svg(&levels, axis)),
+        ("sweep.svg", plot::sweep_svg(&levels, axis, q)),
         ("distances.tsv", table::distances_tsv(&levels, axis)),
         ("distances.svg", plot::distances_svg(&levels, axis)),
         ("cluster_sizes.tsv", table::cluster_sizes_tsv(&levels, axis)),
@@ -243,7 +364,7 @@ pub fn write_sweep(
         atomic::write(&dir.join(name), body.as_bytes())?;
     }
     if !quiet {
-        eprint!("{}", table::sweep_text(&levels, axis));
+        eprint!("{}", table::sweep_text(&levels, axis, q));
         if excluded > 0 {
             eprintln!("({excluded} documents excluded from the join count as kept singletons)");
         }
@@ -253,6 +374,7 @@ pub fn write_sweep(
         tau64,
         max,
         levels,
+        quality,
     })
 }
 
@@ -358,8 +480,10 @@ pub fn join_summary(
 pub struct DedupRun {
     /// The stores (the one in OUT/store).
     pub stores: StoreSet,
-    /// The join at the sweep's largest threshold.
+    /// The pairs clustered: the verified ones, or the candidates with `--no-verify`.
     pub graph: PairGraph,
+    /// The candidates: the join at the sweep's largest threshold.
+    pub candidates: PairGraph,
     /// The sweep.
     pub levels: Vec<Level>,
     /// How fingerprinting ended.
@@ -388,12 +512,15 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     }
     let out = join(&stores, &cfg.join, &backend, at_max, quiet)?;
     let ran = join_run(&out);
-    let candidates = out.graph;
     let pairs_path = dir.join("pairs.bin");
-    write_pairs(&pairs_path, &stores, &candidates, at_max)?;
-    let (g, verification) = match &cfg.verify {
-        None => (candidates, None),
-        Some(spec) => {
+    let candidates = out.graph.clone();
+    let (g, quality, verification) = match &cfg.verify {
+        None => {
+            write_pairs(&pairs_path, &stores, &out.graph, at_max, None)?;
+            (out.graph, None, None)
+        }
+        Some(v) => {
+            let spec = &v.spec;
             if !quiet {
                 eprintln!(
                     "[2/4] verify: {} >= {} on word {}-grams",
@@ -403,37 +530,35 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
                 );
             }
             let t = Instant::now();
-            let v = crate::verify::verified_graph(&stores, &candidates, spec)?;
-            let summary = summary::VerificationSummary {
-                measure: spec.measure.name().into(),
-                min: spec.min,
-                shingle: spec.k,
-                candidate_pairs: v.candidates,
-                verified_pairs: v.verified,
-                comparisons: v.compared,
-                documents_read: v.stats.documents,
-                payload_bytes: v.stats.payload_bytes,
-                text_bytes: v.stats.text_bytes,
-                seconds: t.elapsed().as_secs_f64(),
+            let loaded = Loaded {
+                graph: out.graph,
+                scores: None,
+                ran: None,
             };
-            if !quiet {
-                eprintln!(
-                    "verify: {} of {} candidate pairs verified ({} text comparisons, {} documents read again, {:.1} MB of text) in {:.2} s",
-                    v.verified,
-                    v.candidates,
-                    v.compared,
-                    v.stats.documents,
-                    v.stats.text_bytes as f64 / 1e6,
-                    summary.seconds
-                );
-            }
-            (v.graph, Some(summary))
+            // Comparisons inside texts already joined are skipped only when asked for, and
+            // never under a 128-bit threshold, whose clusters depend on them.
+            let mode = if v.skip_joined && cfg.at.tau128.is_none() {
+                Compare::SkipJoined
+            } else {
+                Compare::Every
+            };
+            let sg = score(&stores, loaded, at_max, spec, mode, quiet)?;
+            write_pairs(
+                &pairs_path,
+                &stores,
+                &sg.graph,
+                at_max,
+                Some(&sg.edge_scores()),
+            )?;
+            let summary = verification_summary(&sg, spec, t);
+            let q = quality::exact(&sg, spec, Axis::D64, cfg.tau_max);
+            (sg.verified(spec), Some(q), Some(summary))
         }
     };
     if !quiet {
         eprintln!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
-    let sweep = write_sweep(dir, &stores, &g, Axis::D64, cfg.tau_max, quiet)?;
+    let sweep = write_sweep(dir, &stores, &g, Axis::D64, cfg.tau_max, quality, quiet)?;
     if !quiet {
         eprintln!("[4/4] clusters at tau {}", cfg.at.tau);
     }
@@ -477,6 +602,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     Ok(DedupRun {
         stores,
         graph: g,
+        candidates,
         levels,
         outcome,
     })

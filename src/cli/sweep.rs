@@ -1,4 +1,5 @@
-//! `neardup sweep`: one join at the largest threshold, then statistics for every threshold.
+//! `neardup sweep`: one join at the largest threshold, then statistics for every threshold,
+//! with the candidates' precision when verified.
 
 use std::time::Instant;
 
@@ -6,18 +7,47 @@ use super::config::SweepCommand;
 use super::{pipeline, Outcome};
 use crate::fingerprint::store::StoreSet;
 use crate::report::summary::Command;
+use crate::verify::{quality, Compare};
 
 /// Runs the command.
 pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
     let _lock = pipeline::out_dir(&c.output)?;
-    let (g, ran) = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
-    let sweep = pipeline::write_sweep(&c.output, &stores, &g, c.axis, c.max, quiet)?;
+    let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
+    let ran = loaded.ran.clone();
+    let mut verification = None;
+    let (g, q) = match (&c.verify, c.sample) {
+        (None, _) => (loaded.graph, None),
+        (Some(spec), None) => {
+            let t = Instant::now();
+            let sg = pipeline::score(&stores, loaded, c.at, spec, Compare::Every, quiet)?;
+            verification = Some(pipeline::verification_summary(&sg, spec, t));
+            let q = quality::exact(&sg, spec, c.axis, c.max);
+            (sg.verified(spec), Some(q))
+        }
+        (Some(spec), Some(n)) => {
+            let g = loaded.graph.within(c.at.tau, c.at.tau128);
+            let t = Instant::now();
+            let (q, sample) = quality::sampled(&stores, &g, spec, c.axis, c.max, n, c.sample_seed)?;
+            if !quiet {
+                eprintln!(
+                    "verify: {} pairs drawn per distance, {} text comparisons, {} documents read again in {:.2} s",
+                    n,
+                    sample.compared,
+                    sample.stats.documents,
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            (g, Some(q))
+        }
+    };
+    let sweep = pipeline::write_sweep(&c.output, &stores, &g, c.axis, c.max, q, quiet)?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);
     let mut s = pipeline::summary(Command::Sweep, &stores, &c.stores, &g, join);
     s.pairs_file = c.pairs.clone();
     s.sweep = Some(sweep);
+    s.verification = verification;
     s.seconds = started.elapsed().as_secs_f64();
     s.write(&c.output)?;
     if !quiet {

@@ -8,29 +8,31 @@ use super::config::VerifyCommand;
 use super::{output, pipeline, Outcome};
 use crate::fingerprint::store::StoreSet;
 use crate::report::verified;
-use crate::verify;
+use crate::verify::Compare;
 
 /// Runs the command.
 pub fn run(c: VerifyCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let (g, _) = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
-    let g = g.within(c.at.tau, c.at.tau128);
+    let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let read = Instant::now();
-    let (scored, stats) = verify::score(&stores, &g, &c.verify)?;
+    let sg = pipeline::score(&stores, loaded, c.at, &c.verify, Compare::Every, true)?;
     let read_s = read.elapsed().as_secs_f64();
+    let pairs = sg.pairs();
     pipeline::warn_qualified(&stores);
     let mut w = output::create(&c.output)?;
-    let passed = verified::write(&mut w, &stores, &scored, &c.verify)
+    let passed = verified::write(&mut w, &stores, &pairs, &c.verify)
         .with_context(|| format!("cannot write {}", c.output.display()))?;
     w.finish()?;
     if !quiet {
+        let stats = &sg.stats;
         eprintln!(
-            "verify: {passed} of {} candidate pairs have {} >= {} on word {}-grams; {} documents read again ({:.1} MB of payload, {:.1} MB/s on {} threads) in {:.2} s; written to {}",
-            scored.len(),
+            "verify: {passed} of {} candidate pairs have {} >= {} on word {}-grams; {} text comparisons, {} documents read again ({:.1} MB of payload, {:.1} MB/s on {} threads) in {:.2} s; written to {}",
+            pairs.len(),
             c.verify.measure.name(),
             c.verify.min,
             c.verify.k,
+            sg.compared,
             stats.documents,
             stats.payload_bytes as f64 / 1e6,
             stats.payload_bytes as f64 / 1e6 / read_s.max(1e-9),

@@ -25,7 +25,7 @@ pub enum Axis {
 
 impl Axis {
     /// The level of an edge on this axis, or None when the edge does not take part.
-    fn level(self, e: &Edge) -> Option<u32> {
+    pub fn level(self, e: &Edge) -> Option<u32> {
         match self {
             Axis::D64 => Some(u32::from(e.d64)),
             Axis::D128 { tau64 } => (u32::from(e.d64) <= tau64).then_some(u32::from(e.d128)),

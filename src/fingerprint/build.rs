@@ -15,13 +15,14 @@ use rayon::prelude::*;
 use super::store::{
     flags, shard_checksum, Filters, Manifest, Reading, Row, ShardInfo, Stats, StoreWriter,
 };
+use super::minhash::{MinhashParams, Minhasher};
 use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
 use crate::base::paths::within;
 use crate::corpus::{
     self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
 };
-use crate::text::extract;
+use crate::text::{extract, features};
 use crate::{Error, Result};
 
 /// What to build.
@@ -39,6 +40,8 @@ pub struct BuildConfig {
     pub params: Params,
     /// Record filters.
     pub filters: Filters,
+    /// MinHash band keys to compute too (`--candidates minhash`), if any.
+    pub minhash: Option<MinhashParams>,
 }
 
 /// Receives progress from the workers (called concurrently).
@@ -112,6 +115,9 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
         ));
     }
     let mut writer = StoreWriter::create(&cfg.output, cfg.force)?;
+    if let Some(m) = &cfg.minhash {
+        writer = writer.with_minhash(m.bands as usize)?;
+    }
     let mut stats = Stats {
         input_bytes: found.shards.iter().map(|s| s.size).sum(),
         empty_shards: found.empty.len() as u64,
@@ -178,6 +184,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
         .collect();
     let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, shards_info);
     manifest.reading = Some(Reading::of(&cfg.read));
+    manifest.minhash = cfg.minhash;
     let manifest = writer.finish(manifest)?;
     let path = cfg.output.clone();
     Ok(BuildReport {
@@ -216,6 +223,7 @@ fn run_unit(
         cfg,
         progress,
         fp: Fingerprinter::new(cfg.params.clone()),
+        sign: cfg.minhash.map(|m| (Minhasher::new(m), Vec::new())),
         text: String::new(),
         out: UnitResult::default(),
         messages: 0,
@@ -235,6 +243,7 @@ struct UnitSink<'a> {
     cfg: &'a BuildConfig,
     progress: &'a dyn Progress,
     fp: Fingerprinter,
+    sign: Option<(Minhasher, Vec<u64>)>,
     text: String,
     out: UnitResult,
     messages: usize,
@@ -324,6 +333,12 @@ impl Sink for UnitSink<'_> {
         }
         self.out.payload_bytes += doc.payload.len() as u64;
         self.out.text_bytes += self.text.len() as u64;
+        let mut minhash = Vec::new();
+        if let Some((m, shingles)) = &mut self.sign {
+            shingles.clear();
+            features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
+            m.sign(shingles, &mut minhash);
+        }
         self.out.rows.push(Row {
             id: doc.id.into_owned(),
             url: doc.url.into_owned(),
@@ -334,6 +349,7 @@ impl Sink for UnitSink<'_> {
             text_len: self.text.len().min(u32::MAX as usize) as u32,
             terms: fps.terms,
             loc: doc.loc,
+            minhash,
         });
     }
 

@@ -6,6 +6,7 @@
 //! shards-to-store pipeline in parallel.
 
 pub mod build;
+pub mod minhash;
 pub mod params;
 pub mod simhash;
 pub mod simhash_py;
@@ -51,6 +52,11 @@ impl Fingerprinter {
             term_hashes: Vec::new(),
             acc: Accumulator::default(),
         }
+    }
+
+    /// The term hashes of the text last fingerprinted (native mode; empty otherwise).
+    pub fn terms(&self) -> &[u64] {
+        &self.term_hashes
     }
 
     /// The parameters in use.

@@ -5,6 +5,11 @@
 //! `members` u32 document indices, `units + 1` u32 unit starts, and `edges` 12-byte [`Edge`]s.
 //! The header records the join's tau and tau128 and a digest of the corpus it was made from;
 //! reading refuses a file whose digest or document count does not match the stores given.
+//!
+//! Version 2 adds text scores: when the header's shingle size is not 0, units are units of
+//! identical text (verification split them), and an overlap section follows the edges: per
+//! edge, three u32 (shared shingles, shingles of u, shingles of v), or `u32::MAX` shared
+//! shingles for an edge that was not compared. Version 1 files still read.
 
 use std::path::Path;
 
@@ -16,8 +21,10 @@ use crate::{Error, Result};
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"NDPAIRS\0";
-/// Format version.
-pub const VERSION: u32 = 1;
+/// Format version written.
+pub const VERSION: u32 = 2;
+/// Shared shingles of an edge that was not compared.
+pub const NOT_COMPARED: u32 = u32::MAX;
 /// `tau128` value meaning "no 128-bit filter".
 pub const NO_TAU128: u32 = u32::MAX;
 
@@ -43,8 +50,10 @@ pub struct Header {
     pub units: u64,
     /// Edges.
     pub edges: u64,
+    /// Shingle size of the overlap section, 0 when there is none.
+    pub shingle: u32,
     /// Zero.
-    pub reserved: u64,
+    pub reserved: u32,
 }
 const _: () = assert!(std::mem::size_of::<Header>() == 64);
 
@@ -59,8 +68,32 @@ pub struct JoinParams {
     pub corpus_digest: u64,
 }
 
+/// Edge scores: per edge `[shared, size of u, size of v]` shingles, over shingles of `shingle`
+/// terms; `shared` is [`NOT_COMPARED`] for an edge not compared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EdgeScores {
+    /// Terms per shingle.
+    pub shingle: u32,
+    /// One entry per edge, in edge order.
+    pub overlaps: Vec<[u32; 3]>,
+}
+
 /// Writes `g` to `path` atomically.
 pub fn write(path: &Path, g: &PairGraph, p: JoinParams) -> Result<()> {
+    write_scored(path, g, p, None)
+}
+
+/// Writes `g` with its edge scores (if any) to `path` atomically.
+pub fn write_scored(
+    path: &Path,
+    g: &PairGraph,
+    p: JoinParams,
+    scores: Option<&EdgeScores>,
+) -> Result<()> {
+    if let Some(s) = scores {
+        assert_eq!(s.overlaps.len(), g.edges.len(), "one score per edge");
+        assert!(s.shingle > 0, "a shingle has at least one term");
+    }
     let h = Header {
         magic: MAGIC,
         version: VERSION,
@@ -71,6 +104,7 @@ pub fn write(path: &Path, g: &PairGraph, p: JoinParams) -> Result<()> {
         members: g.members.len() as u64,
         units: g.units() as u64,
         edges: g.edges.len() as u64,
+        shingle: scores.map_or(0, |s| s.shingle),
         reserved: 0,
     };
     let mut f = AtomicFile::create(path)?;
@@ -78,11 +112,19 @@ pub fn write(path: &Path, g: &PairGraph, p: JoinParams) -> Result<()> {
     f.put(bytemuck::cast_slice(&g.members))?;
     f.put(bytemuck::cast_slice(&g.starts))?;
     f.put(bytemuck::cast_slice(&g.edges))?;
+    if let Some(s) = scores {
+        f.put(bytemuck::cast_slice(&s.overlaps))?;
+    }
     f.commit()
 }
 
 /// Reads a pairs file, checking its structure: every member and edge must be in range.
 pub fn read(path: &Path) -> Result<(PairGraph, JoinParams)> {
+    read_scored(path).map(|(g, p, _)| (g, p))
+}
+
+/// Reads a pairs file with its edge scores, when it has them.
+pub fn read_scored(path: &Path) -> Result<(PairGraph, JoinParams, Option<EdgeScores>)> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let bad = |offset: usize, msg: &str| Error::Parse {
         path: path.to_path_buf(),
@@ -96,13 +138,20 @@ pub fn read(path: &Path) -> Result<(PairGraph, JoinParams)> {
     if h.magic != MAGIC {
         return Err(bad(0, "not a pairs file (bad magic)"));
     }
-    if h.version != VERSION {
+    if !(1..=VERSION).contains(&h.version) {
         return Err(bad(
             8,
-            &format!("pairs file version {} (this reads {VERSION})", h.version),
+            &format!(
+                "pairs file version {} (this reads 1 to {VERSION})",
+                h.version
+            ),
         ));
     }
-    let sizes = [h.members * 4, (h.units + 1) * 4, h.edges * 12];
+    if h.version == 1 && (h.shingle, h.reserved) != (0, 0) {
+        return Err(bad(56, "reserved bytes of a version 1 file are not 0"));
+    }
+    let scored = if h.shingle > 0 { h.edges * 12 } else { 0 };
+    let sizes = [h.members * 4, (h.units + 1) * 4, h.edges * 12, scored];
     let want = 64 + sizes.iter().sum::<u64>();
     if bytes.len() as u64 != want {
         return Err(bad(
@@ -119,6 +168,10 @@ pub fn read(path: &Path) -> Result<(PairGraph, JoinParams)> {
     let members: Vec<u32> = bytemuck::pod_collect_to_vec(take(sizes[0]));
     let starts: Vec<u32> = bytemuck::pod_collect_to_vec(take(sizes[1]));
     let edges: Vec<Edge> = bytemuck::pod_collect_to_vec(take(sizes[2]));
+    let scores = (h.shingle > 0).then(|| EdgeScores {
+        shingle: h.shingle,
+        overlaps: bytemuck::pod_collect_to_vec(take(sizes[3])),
+    });
     if members.iter().any(|m| *m >= h.docs) {
         return Err(bad(64, "a member is not a document of the corpus"));
     }
@@ -151,5 +204,17 @@ pub fn read(path: &Path) -> Result<(PairGraph, JoinParams)> {
         tau128: (h.tau128 != NO_TAU128).then_some(h.tau128),
         corpus_digest: h.corpus_digest,
     };
-    Ok((g, p))
+    if let Some(s) = &scores {
+        let broken = s
+            .overlaps
+            .iter()
+            .position(|[c, a, b]| *c != NOT_COMPARED && (*c > *a || *c > *b));
+        if let Some(i) = broken {
+            return Err(bad(
+                64 + (sizes[0] + sizes[1] + sizes[2]) as usize + 12 * i,
+                "an edge shares more shingles than one of its texts has",
+            ));
+        }
+    }
+    Ok((g, p, scores))
 }

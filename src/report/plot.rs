@@ -5,6 +5,7 @@
 use plotters::prelude::*;
 
 use crate::cluster::{Axis, Level};
+use crate::verify::quality::Quality;
 
 type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
 
@@ -23,8 +24,9 @@ fn render(draw: impl FnOnce(&mut String) -> DrawResult) -> String {
     svg
 }
 
-/// Kept ratio and largest-cluster ratio (log scale) against the threshold.
-pub fn sweep_svg(levels: &[Level], axis: Axis) -> String {
+/// Kept ratio and largest-cluster ratio (log scale) against the threshold; a verified sweep
+/// draws the candidates' precision (and its interval) beside the kept ratio.
+pub fn sweep_svg(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> String {
     render(|svg| {
         let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
         root.fill(&WHITE)?;
@@ -40,16 +42,45 @@ pub fn sweep_svg(levels: &[Level], axis: Axis) -> String {
             .x_label_area_size(24)
             .y_label_area_size(56)
             .build_cartesian_2d(0u32..max_t, 0f64..1.0f64)?;
-        c.configure_mesh().y_desc("kept ratio").draw()?;
+        c.configure_mesh()
+            .y_desc(if quality.is_some() {
+                "kept ratio, precision"
+            } else {
+                "kept ratio"
+            })
+            .draw()?;
         c.draw_series(LineSeries::new(
             levels.iter().map(|l| (l.tau, l.kept_ratio)),
             BLUE.stroke_width(2),
-        ))?;
+        ))?
+        .label("kept ratio")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLUE.stroke_width(2)));
         c.draw_series(
             levels
                 .iter()
                 .map(|l| Circle::new((l.tau, l.kept_ratio), 3, BLUE.filled())),
         )?;
+        if let Some(q) = quality {
+            let green = RGBColor(0, 140, 60);
+            c.draw_series(LineSeries::new(
+                q.iter().map(|x| (x.tau, x.precision)),
+                green.stroke_width(2),
+            ))?
+            .label("precision of candidates")
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], green.stroke_width(2))
+            });
+            c.draw_series(q.iter().map(|x| {
+                PathElement::new(
+                    vec![(x.tau, x.precision_low), (x.tau, x.precision_high)],
+                    green.stroke_width(1),
+                )
+            }))?;
+            c.configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()?;
+        }
         let lo = levels
             .iter()
             .map(|l| l.max_cluster_ratio)

@@ -77,6 +77,10 @@ pub struct VerificationSummary {
     pub candidate_pairs: u64,
     /// Of them, verified.
     pub verified_pairs: u64,
+    /// Of them, pairs not compared: their texts were already joined by verified pairs at a
+    /// distance no larger than theirs (the default; `--verify-all` compares every pair).
+    #[serde(default)]
+    pub not_compared_pairs: u64,
     /// Text comparisons made (pairs of distinct texts).
     pub comparisons: u64,
     /// Documents read again from their shards.
@@ -195,6 +199,9 @@ pub struct SweepSummary {
     pub max: u32,
     /// One row per threshold.
     pub levels: Vec<Level>,
+    /// Verified sweeps: candidates and precision per threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<Vec<crate::verify::quality::Quality>>,
 }
 
 /// Clusters and lists at one threshold.

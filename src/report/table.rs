@@ -8,16 +8,25 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::cluster::{Axis, Level};
+use crate::verify::quality::Quality;
 
 /// The TSV header after the threshold column.
 pub const COLUMNS: &str =
     "docs_kept\tkept_ratio\tmax_cluster\tmax_cluster_ratio\tpairs\tdocs_in_clusters";
 
-/// `sweep.tsv`.
-pub fn sweep_tsv(levels: &[Level], axis: Axis) -> String {
-    let mut s = format!("{}\t{COLUMNS}\n", axis.name());
-    for l in levels {
-        let _ = writeln!(
+/// The columns a verified sweep adds.
+pub const QUALITY_COLUMNS: &str =
+    "candidate_pairs\tknown_pairs\tverified_pairs\tprecision\tprecision_low\tprecision_high\tsampled_pairs";
+
+/// `sweep.tsv`, with the quality columns when the sweep was verified.
+pub fn sweep_tsv(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> String {
+    let mut s = format!("{}\t{COLUMNS}", axis.name());
+    if quality.is_some() {
+        let _ = write!(s, "\t{QUALITY_COLUMNS}");
+    }
+    s.push('\n');
+    for (i, l) in levels.iter().enumerate() {
+        let _ = write!(
             s,
             "{}\t{}\t{:.6}\t{}\t{:.6}\t{}\t{}",
             l.tau,
@@ -28,13 +37,28 @@ pub fn sweep_tsv(levels: &[Level], axis: Axis) -> String {
             l.pairs,
             l.docs_in_clusters
         );
+        if let Some(q) = quality.and_then(|q| q.get(i)) {
+            let _ = write!(
+                s,
+                "\t{}\t{}\t{}\t{:.6}\t{:.6}\t{:.6}\t{}",
+                q.candidate_pairs,
+                q.known_pairs,
+                q.verified_pairs,
+                q.precision,
+                q.precision_low,
+                q.precision_high,
+                q.sampled_pairs
+            );
+        }
+        s.push('\n');
     }
     s
 }
 
-/// The table for the terminal, right-aligned.
-pub fn sweep_text(levels: &[Level], axis: Axis) -> String {
-    let head = [
+/// The table for the terminal, right-aligned; a verified sweep adds candidates and
+/// precision (with its interval when estimated).
+pub fn sweep_text(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> String {
+    let mut head = vec![
         axis.name(),
         "kept",
         "kept %",
@@ -43,10 +67,14 @@ pub fn sweep_text(levels: &[Level], axis: Axis) -> String {
         "pairs",
         "in clusters",
     ];
-    let rows: Vec<[String; 7]> = levels
+    if quality.is_some() {
+        head.extend(["candidates", "precision"]);
+    }
+    let rows: Vec<Vec<String>> = levels
         .iter()
-        .map(|l| {
-            [
+        .enumerate()
+        .map(|(i, l)| {
+            let mut r = vec![
                 l.tau.to_string(),
                 l.docs_kept.to_string(),
                 format!("{:.2}", 100.0 * l.kept_ratio),
@@ -54,10 +82,22 @@ pub fn sweep_text(levels: &[Level], axis: Axis) -> String {
                 format!("{:.3}", 100.0 * l.max_cluster_ratio),
                 l.pairs.to_string(),
                 l.docs_in_clusters.to_string(),
-            ]
+            ];
+            if let Some(q) = quality.and_then(|q| q.get(i)) {
+                r.push(q.candidate_pairs.to_string());
+                r.push(if q.precision_low == q.precision_high {
+                    format!("{:.4}", q.precision)
+                } else {
+                    format!(
+                        "{:.4} [{:.4}, {:.4}]",
+                        q.precision, q.precision_low, q.precision_high
+                    )
+                });
+            }
+            r
         })
         .collect();
-    let width: Vec<usize> = (0..7)
+    let width: Vec<usize> = (0..head.len())
         .map(|c| {
             rows.iter()
                 .map(|r| r[c].len())
@@ -125,4 +165,7 @@ pub struct SweepJson<'a> {
     pub excluded: u64,
     /// One entry per threshold.
     pub levels: &'a [Level],
+    /// Verified sweeps: candidates and precision per threshold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quality: Option<&'a [Quality]>,
 }

@@ -51,19 +51,35 @@ impl Measure {
 }
 
 impl Overlap {
+    /// The overlap of a pair that was not compared (no measure applies to it).
+    pub const NOT_COMPARED: Overlap = Overlap {
+        a: 0,
+        b: 0,
+        common: u32::MAX,
+    };
+
+    /// The overlap of two documents of identical text: every measure 1.
+    pub const IDENTICAL: Overlap = Overlap {
+        a: 1,
+        b: 1,
+        common: 1,
+    };
+
+    /// Whether the pair was compared.
+    pub fn is_compared(&self) -> bool {
+        self.common != u32::MAX
+    }
+
     /// Counts the shingles `a` and `b` share (both sorted and deduplicated).
     pub fn of(a: &[u64], b: &[u64]) -> Overlap {
-        let (mut i, mut j, mut common) = (0, 0, 0u32);
+        // A branch-free merge: which side advances is data, not control flow (a merge of two
+        // random sets mispredicts every other branch otherwise); about twice as fast.
+        let (mut i, mut j, mut common) = (0usize, 0usize, 0u32);
         while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    common += 1;
-                    i += 1;
-                    j += 1;
-                }
-            }
+            let (x, y) = (a[i], b[j]);
+            common += u32::from(x == y);
+            i += usize::from(x <= y);
+            j += usize::from(y <= x);
         }
         Overlap {
             a: a.len() as u32,

@@ -4,11 +4,16 @@
 //! CopyCat does it: word 8-gram shingles ([`shingle`]) and S3 >= 0.82 ([`measure`]). The
 //! documents of the pairs are read again from their shards ([`reread`]), each shard once.
 //!
-//! Memory: the shingle sets of every document in some pair are held at once, 8 bytes per
-//! distinct shingle (a 10 KB page has about 1 500 terms, so about 12 KB).
+//! Memory: a document's shingle set takes 8 bytes per distinct shingle (a page of 10 KB of
+//! text has about 1 500 terms, so about 12 KB). Pairs are verified a batch of whole connected
+//! components of the candidate graph at a time, batches filled up to a budget
+//! (`VerifySpec::memory`, estimated from the documents' text lengths) and their sets dropped
+//! after; so the sets held at once take at most the budget or the largest component's sets,
+//! whichever is more. Each document is read once.
 
 pub mod evaluate;
 pub mod measure;
+pub mod quality;
 pub mod reread;
 pub mod shingle;
 
@@ -16,8 +21,10 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use crate::cluster::SeqDsu;
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::{Edge, PairGraph};
+use crate::join::pairs_file::EdgeScores;
 use crate::join::Pair;
 use crate::{Error, Result};
 pub use measure::{Measure, Overlap};
@@ -33,7 +40,12 @@ pub struct VerifySpec {
     pub min: f64,
     /// Where to look for shards that are no longer where the store recorded them.
     pub shard_dir: Option<std::path::PathBuf>,
+    /// Bytes of shingle sets to hold at once (see the module's notes on memory).
+    pub memory: u64,
 }
+
+/// The default budget of shingle sets held at once: 2 GiB.
+pub const DEFAULT_MEMORY: u64 = 2 << 30;
 
 impl Default for VerifySpec {
     fn default() -> Self {
@@ -42,6 +54,7 @@ impl Default for VerifySpec {
             measure: Measure::S3,
             min: 0.82,
             shard_dir: None,
+            memory: DEFAULT_MEMORY,
         }
     }
 }
@@ -51,15 +64,6 @@ impl VerifySpec {
     pub fn passes(&self, o: &Overlap) -> bool {
         o.score(self.measure) >= self.min
     }
-}
-
-/// A candidate pair with its overlap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scored {
-    /// The pair and its distances.
-    pub pair: Pair,
-    /// The shingle overlap of its documents.
-    pub overlap: Overlap,
 }
 
 /// What verification read.
@@ -118,125 +122,324 @@ pub fn shingle_sets(
     Ok((sets, stats))
 }
 
-/// Every pair of `g`, scored.
-pub fn score(
-    stores: &StoreSet,
-    g: &PairGraph,
-    spec: &VerifySpec,
-) -> Result<(Vec<Scored>, VerifyStats)> {
-    let pairs = g.pairs_where(|_, _| true);
-    let mut docs: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
-    docs.par_sort_unstable();
-    docs.dedup();
-    let (sets, stats) = shingle_sets(stores, &docs, spec)?;
-    let scored = pairs
-        .par_iter()
-        .map(|p| Scored {
-            pair: *p,
-            overlap: Overlap::of(&sets[&p.a], &sets[&p.b]),
-        })
-        .collect();
-    Ok((scored, stats))
+/// Which candidate pairs are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// Every one.
+    Every,
+    /// Pairs in order of 64-bit distance, each unless its two texts are already joined by
+    /// verified pairs at a distance no larger than its own. The clusters at every 64-bit
+    /// threshold are the same as with [`Compare::Every`] (a skipped pair would join nothing
+    /// new at any threshold that includes it); the pairs skipped stay unscored. Not for 128-bit
+    /// thresholds, whose clusters would differ.
+    SkipJoined,
 }
 
-/// A candidate graph reduced to its verified pairs, with counts of document pairs.
-pub struct Verified {
-    /// Units of identical text (within one candidate unit), and the verified edges between
-    /// them; clustering and sweeps read it as they read a join.
+/// A candidate graph whose units are texts, with the overlap of every edge's two texts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoredGraph {
+    /// Units of identical text (one fingerprint unit's members with equal content hashes);
+    /// edges are every candidate pair of two texts.
     pub graph: PairGraph,
-    /// Candidate document pairs.
-    pub candidates: u64,
-    /// Of them, verified (the measure at least its threshold).
-    pub verified: u64,
-    /// Text comparisons made (one per pair of distinct texts).
+    /// One per edge: the shingle overlap of its two texts, or [`Overlap::NOT_COMPARED`].
+    pub overlaps: Vec<Overlap>,
+    /// Terms per shingle.
+    pub k: usize,
+    /// Texts compared by this run.
     pub compared: u64,
-    /// What was read.
+    /// What this run read.
     pub stats: VerifyStats,
 }
 
-/// Keeps the pairs of `g` that pass `spec`. Documents with identical normalised text (equal
-/// content hashes inside one unit of identical fingerprints) score 1 without being read;
-/// every other pair of distinct texts is compared once, by one document of each text, so a
-/// template repeated a thousand times costs one comparison per neighbour, not a million.
-pub fn verified_graph(stores: &StoreSet, g: &PairGraph, spec: &VerifySpec) -> Result<Verified> {
-    // Sub-units: the members of a unit grouped by content hash.
+/// Document pairs of a scored graph.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairCounts {
+    /// Candidates.
+    pub candidates: u64,
+    /// Candidates whose verdict is known: identical texts and compared pairs.
+    pub known: u64,
+    /// Of those, near-duplicates.
+    pub verified: u64,
+}
+
+impl ScoredGraph {
+    /// Whether edge `i` passes `spec` (false when not compared).
+    pub fn passes(&self, i: usize, spec: &VerifySpec) -> bool {
+        self.overlaps[i].is_compared() && spec.passes(&self.overlaps[i])
+    }
+
+    /// The graph of verified pairs: every text unit (identical texts are near-duplicates of
+    /// each other) and the edges that pass `spec`.
+    pub fn verified(&self, spec: &VerifySpec) -> PairGraph {
+        let edges = (0..self.graph.edges.len())
+            .filter(|i| self.passes(*i, spec))
+            .map(|i| self.graph.edges[i])
+            .collect();
+        PairGraph {
+            docs: self.graph.docs,
+            members: self.graph.members.clone(),
+            starts: self.graph.starts.clone(),
+            edges,
+        }
+    }
+
+    /// Document pairs of the edges `keep` admits (and of the text units).
+    pub fn counts(&self, spec: &VerifySpec, keep: impl Fn(&Edge) -> bool) -> PairCounts {
+        let g = &self.graph;
+        let exact = g.exact_pairs();
+        let mut c = PairCounts {
+            candidates: exact,
+            known: exact,
+            verified: exact,
+        };
+        for (i, e) in g.edges.iter().enumerate().filter(|(_, e)| keep(e)) {
+            let n = g.edge_pairs(e);
+            c.candidates += n;
+            if self.overlaps[i].is_compared() {
+                c.known += n;
+                c.verified += if spec.passes(&self.overlaps[i]) { n } else { 0 };
+            }
+        }
+        c
+    }
+
+    /// Every document pair with its overlap, sorted by (a, b); two documents of one text
+    /// unit have [`Overlap::IDENTICAL`].
+    pub fn pairs(&self) -> Vec<(Pair, Overlap)> {
+        let g = &self.graph;
+        let mut out: Vec<(Pair, Overlap)> = Vec::new();
+        for u in 0..g.units() as u32 {
+            let m = g.unit(u);
+            for i in 0..m.len() {
+                for b in &m[i + 1..] {
+                    out.push((Pair::new(m[i], *b, 0, 0), Overlap::IDENTICAL));
+                }
+            }
+        }
+        for (e, o) in g.edges.iter().zip(&self.overlaps) {
+            for a in g.unit(e.u) {
+                for b in g.unit(e.v) {
+                    out.push((Pair::new(*a, *b, e.d64, e.d128), *o));
+                }
+            }
+        }
+        out.par_sort_unstable_by_key(|x| x.0);
+        out
+    }
+
+    /// The scores as `pairs.bin` keeps them.
+    pub fn edge_scores(&self) -> EdgeScores {
+        EdgeScores {
+            shingle: self.k as u32,
+            overlaps: self.overlaps.iter().map(|o| [o.common, o.a, o.b]).collect(),
+        }
+    }
+
+    /// A graph of text units read from `pairs.bin` with its scores.
+    pub fn from_file(graph: PairGraph, s: &EdgeScores) -> ScoredGraph {
+        let overlaps = s
+            .overlaps
+            .iter()
+            .map(|[common, a, b]| Overlap {
+                a: *a,
+                b: *b,
+                common: *common,
+            })
+            .collect();
+        ScoredGraph {
+            graph,
+            overlaps,
+            k: s.shingle as usize,
+            compared: 0,
+            stats: VerifyStats::default(),
+        }
+    }
+}
+
+/// `g` with its units split by text: the members of a unit with equal content hashes (equal
+/// normalised text) become one text unit, units ordered by their first member. Every
+/// candidate edge becomes an edge between each text unit of one side and each of the other,
+/// and the text units of one fingerprint unit are joined at distance (0, 0). A graph of text
+/// units comes back as it is.
+pub fn text_units(stores: &StoreSet, g: &PairGraph) -> PairGraph {
     let mut subs: Vec<Vec<u32>> = Vec::new();
     let mut unit_subs: Vec<std::ops::Range<u32>> = Vec::with_capacity(g.units());
     for u in 0..g.units() as u32 {
-        let mut m: Vec<([u64; 2], u32)> = g
-            .unit(u)
-            .iter()
-            .map(|d| (stores.content_hash(*d), *d))
-            .collect();
-        m.sort_unstable();
         let first = subs.len() as u32;
-        for group in m.chunk_by(|a, b| a.0 == b.0) {
-            subs.push(group.iter().map(|x| x.1).collect());
+        let unit = g.unit(u);
+        if unit.len() == 1 {
+            subs.push(unit.to_vec());
+        } else {
+            let mut m: Vec<([u64; 2], u32)> =
+                unit.iter().map(|d| (stores.content_hash(*d), *d)).collect();
+            m.sort_unstable();
+            for group in m.chunk_by(|a, b| a.0 == b.0) {
+                let mut docs: Vec<u32> = group.iter().map(|x| x.1).collect();
+                docs.sort_unstable();
+                subs.push(docs);
+            }
         }
         unit_subs.push(first..subs.len() as u32);
     }
-    let size = |s: u32| subs[s as usize].len() as u64;
-    // Candidate pairs of sub-units, with their distances.
-    let mut cand: Vec<(u32, u32, u8, u8)> = Vec::new();
-    let (mut candidates, mut verified) = (0u64, 0u64);
+    let mut order: Vec<u32> = (0..subs.len() as u32).collect();
+    order.sort_unstable_by_key(|s| subs[*s as usize][0]);
+    let mut rank = vec![0u32; subs.len()];
+    let (mut members, mut starts) = (Vec::with_capacity(g.members.len()), vec![0u32]);
+    for (r, s) in order.iter().enumerate() {
+        rank[*s as usize] = r as u32;
+        members.extend_from_slice(&subs[*s as usize]);
+        starts.push(members.len() as u32);
+    }
+    let mut edges = Vec::with_capacity(g.edges.len());
     for r in &unit_subs {
         for i in r.clone() {
-            let n = size(i);
-            candidates += n * (n - 1) / 2;
-            verified += n * (n - 1) / 2;
             for j in i + 1..r.end {
-                cand.push((i, j, 0, 0));
+                edges.push(Edge::new(rank[i as usize], rank[j as usize], 0, 0));
             }
         }
     }
     for e in &g.edges {
         for i in unit_subs[e.u as usize].clone() {
             for j in unit_subs[e.v as usize].clone() {
-                cand.push((i, j, e.d64, e.d128));
+                edges.push(Edge::new(
+                    rank[i as usize],
+                    rank[j as usize],
+                    e.d64,
+                    u32::from(e.d128),
+                ));
             }
         }
     }
-    let rep = |s: u32| subs[s as usize][0];
-    let mut docs: Vec<u32> = cand.iter().flat_map(|c| [rep(c.0), rep(c.1)]).collect();
-    docs.par_sort_unstable();
-    docs.dedup();
-    let (sets, stats) = shingle_sets(stores, &docs, spec)?;
-    let pass: Vec<bool> = cand
-        .par_iter()
-        .map(|c| spec.passes(&Overlap::of(&sets[&rep(c.0)], &sets[&rep(c.1)])))
-        .collect();
-    for (c, ok) in cand.iter().zip(&pass) {
-        let n = size(c.0) * size(c.1);
-        candidates += n;
-        verified += if *ok { n } else { 0 };
+    edges.par_sort_unstable();
+    PairGraph {
+        docs: g.docs,
+        members,
+        starts,
+        edges,
     }
-    // The verified graph: sub-units in order of their first member.
-    let mut order: Vec<u32> = (0..subs.len() as u32).collect();
-    order.sort_unstable_by_key(|s| rep(*s));
-    let mut rank = vec![0u32; subs.len()];
-    let (mut members, mut starts) = (Vec::new(), vec![0u32]);
-    for (r, s) in order.iter().enumerate() {
-        rank[*s as usize] = r as u32;
-        members.extend_from_slice(&subs[*s as usize]);
-        starts.push(members.len() as u32);
+}
+
+/// Scores the edges of `g` (a graph of text units, [`text_units`]) that `prior` does not
+/// already score (`prior` is one overlap per edge, or empty for none), comparing as `mode`
+/// says. One document of each text is read again; see the module's notes for the memory.
+pub fn score_graph(
+    stores: &StoreSet,
+    g: PairGraph,
+    prior: Vec<Overlap>,
+    spec: &VerifySpec,
+    mode: Compare,
+) -> Result<ScoredGraph> {
+    let mut overlaps = if prior.is_empty() {
+        vec![Overlap::NOT_COMPARED; g.edges.len()]
+    } else {
+        assert_eq!(prior.len(), g.edges.len(), "one prior overlap per edge");
+        prior
+    };
+    let units = g.units();
+    // Connected components of the candidate graph, packed into batches up to the budget.
+    let mut dsu = SeqDsu::new(units);
+    for e in &g.edges {
+        dsu.union(e.u, e.v);
     }
-    let mut edges: Vec<Edge> = cand
-        .iter()
-        .zip(&pass)
-        .filter(|(_, ok)| **ok)
-        .map(|(c, _)| Edge::new(rank[c.0 as usize], rank[c.1 as usize], c.2, u32::from(c.3)))
-        .collect();
-    edges.sort_unstable();
-    Ok(Verified {
-        graph: PairGraph {
-            docs: g.docs,
-            members,
-            starts,
-            edges,
-        },
-        candidates,
-        verified,
-        compared: cand.len() as u64,
+    let root = dsu.labels();
+    let mut needed = vec![false; units];
+    for (e, o) in g.edges.iter().zip(&overlaps) {
+        if !o.is_compared() {
+            needed[e.u as usize] = true;
+            needed[e.v as usize] = true;
+        }
+    }
+    let rep = |u: u32| g.unit(u)[0];
+    let mut component_bytes: HashMap<u32, u64> = HashMap::new();
+    for u in (0..units as u32).filter(|u| needed[*u as usize]) {
+        *component_bytes.entry(root[u as usize]).or_default() +=
+            2 * u64::from(stores.text_len(rep(u))) + 64;
+    }
+    let mut components: Vec<(u32, u64)> = component_bytes.into_iter().collect();
+    components.sort_unstable();
+    let mut batch_of: HashMap<u32, usize> = HashMap::new();
+    let (mut batches, mut filled) = (0usize, u64::MAX);
+    for (c, bytes) in components {
+        if filled.saturating_add(bytes) > spec.memory {
+            batches += 1;
+            filled = 0;
+        }
+        filled += bytes;
+        batch_of.insert(c, batches - 1);
+    }
+    let mut batch_units: Vec<Vec<u32>> = vec![Vec::new(); batches];
+    for u in (0..units as u32).filter(|u| needed[*u as usize]) {
+        batch_units[batch_of[&root[u as usize]]].push(u);
+    }
+    let mut batch_edges: Vec<Vec<usize>> = vec![Vec::new(); batches];
+    for (i, e) in g.edges.iter().enumerate() {
+        if let Some(b) = batch_of.get(&root[e.u as usize]) {
+            batch_edges[*b].push(i);
+        }
+    }
+    let mut stats = VerifyStats::default();
+    let mut compared = 0u64;
+    // The skip rule's union-find over units, fed in order of distance.
+    let mut joined = SeqDsu::new(if mode == Compare::SkipJoined {
+        units
+    } else {
+        0
+    });
+    for (units_b, mut edges_b) in batch_units.into_iter().zip(batch_edges) {
+        let docs: Vec<u32> = units_b.iter().map(|u| rep(*u)).collect();
+        let (sets, s) = shingle_sets(stores, &docs, spec)?;
+        stats.documents += s.documents;
+        stats.payload_bytes += s.payload_bytes;
+        stats.text_bytes += s.text_bytes;
+        stats.shingles += s.shingles;
+        let overlap = |i: usize| {
+            let e = &g.edges[i];
+            Overlap::of(&sets[&rep(e.u)], &sets[&rep(e.v)])
+        };
+        match mode {
+            Compare::Every => {
+                edges_b.retain(|i| !overlaps[*i].is_compared());
+                let got: Vec<Overlap> = edges_b.par_iter().map(|i| overlap(*i)).collect();
+                compared += got.len() as u64;
+                for (i, o) in edges_b.iter().zip(got) {
+                    overlaps[*i] = o;
+                }
+            }
+            Compare::SkipJoined => {
+                edges_b.sort_unstable_by_key(|i| (g.edges[*i].d64, *i));
+                // Chunks small enough that a chunk's own unions rarely matter, large enough to
+                // keep the threads busy.
+                for chunk in edges_b.chunks(SKIP_CHUNK) {
+                    let todo: Vec<usize> = chunk
+                        .iter()
+                        .copied()
+                        .filter(|i| {
+                            let e = &g.edges[*i];
+                            !overlaps[*i].is_compared() && joined.find(e.u) != joined.find(e.v)
+                        })
+                        .collect();
+                    let got: Vec<Overlap> = todo.par_iter().map(|i| overlap(*i)).collect();
+                    compared += got.len() as u64;
+                    for (i, o) in todo.iter().zip(got) {
+                        overlaps[*i] = o;
+                    }
+                    for i in chunk {
+                        if overlaps[*i].is_compared() && spec.passes(&overlaps[*i]) {
+                            joined.union(g.edges[*i].u, g.edges[*i].v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(ScoredGraph {
+        graph: g,
+        overlaps,
+        k: spec.k,
+        compared,
         stats,
     })
 }
+
+/// Edges decided together by [`Compare::SkipJoined`].
+const SKIP_CHUNK: usize = 2048;

@@ -2,7 +2,8 @@
 //!
 //! The documents wanted are grouped by shard; each shard is read once, front to back, by the
 //! same reader that fingerprinted it (with the reader settings the manifest kept), shards in
-//! parallel. A record whose location is wanted has its text extracted the way fingerprinting
+//! parallel, and a shard read by seeking (WARC, JSONL, WARC.gz of one member per record) in
+//! parts of consecutive records, also in parallel. A record whose location is wanted has its text extracted the way fingerprinting
 //! did it ([`crate::text::extract`]); every other record is passed over without extraction.
 //! A shard that is gone, or whose size is not the one fingerprinted, is an error naming it.
 
@@ -22,6 +23,9 @@ use crate::{Error, Result};
 /// A record's place in its shard (offset, inner offset, kind), and the document it is with the
 /// record's (or its gzip member's) length.
 type Wanted = HashMap<(u64, u64, u32), (u32, u64)>;
+
+/// Records of a shard read by one task, when the shard is read by seeking.
+const PART: usize = 256;
 
 /// The texts found, and the documents that were not found where the store said.
 pub struct Found<T> {
@@ -59,6 +63,36 @@ pub fn for_each_text<S, T: Send>(
     for ((si, shard), _) in &groups {
         paths.insert((*si, *shard), locate_shard(stores, *si, *shard, shard_dir)?);
     }
+    // A shard whose records are read by seeking is cut into parts of consecutive records,
+    // read in parallel (a crawl of one large shard would otherwise be read on one thread).
+    let groups: Vec<((usize, u32), Wanted)> = groups
+        .into_iter()
+        .flat_map(|((si, shard), wanted)| {
+            let format = stores.stores()[si].manifest.shards[shard as usize].format;
+            let seekable = match format {
+                ShardFormat::Warc | ShardFormat::Jsonl => true,
+                ShardFormat::WarcGz => wanted.values().all(|v| v.1 > 0),
+                _ => false,
+            };
+            if !seekable || wanted.len() <= PART {
+                return vec![((si, shard), wanted)];
+            }
+            let mut records: Vec<_> = wanted.into_iter().collect();
+            records.sort_unstable_by_key(|r| r.0);
+            let mut parts = Vec::new();
+            while !records.is_empty() {
+                // A part never splits the records of one gzip member or WARC record.
+                let mut cut = records.len().min(PART);
+                while cut < records.len() && records[cut].0 .0 == records[cut - 1].0 .0 {
+                    cut += 1;
+                }
+                let rest = records.split_off(cut);
+                parts.push(((si, shard), records.into_iter().collect::<Wanted>()));
+                records = rest;
+            }
+            parts
+        })
+        .collect();
     let parts: Vec<Result<Found<T>>> = groups
         .into_par_iter()
         .map(|((si, shard), wanted)| {

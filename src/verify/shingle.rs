@@ -7,9 +7,7 @@
 //! verified; a text without terms has no shingles. Collisions among a page's shingles are
 //! negligible (a page has thousands; 2^64 values).
 
-use xxhash_rust::xxh3::xxh3_64;
-
-use crate::text::features::TermHasher;
+use crate::text::features::{self, TermHasher};
 use crate::text::tokenize::TokenOptions;
 
 /// CopyCat's verification shingle: word 8-grams.
@@ -37,15 +35,7 @@ impl Shingler {
         out.clear();
         self.buf.clear();
         self.terms.push_terms(text, &mut self.buf);
-        if self.buf.is_empty() {
-            return;
-        }
-        let k = self.k.min(self.buf.len());
-        out.extend(
-            self.buf
-                .windows(k)
-                .map(|w| xxh3_64(bytemuck::cast_slice(w))),
-        );
+        features::shingles(&self.buf, self.k, out);
         out.sort_unstable();
         out.dedup();
     }

@@ -47,6 +47,8 @@ pub mod col {
     pub const IDS_IDX: &str = "ids.idx";
     /// URLs, UTF-8, concatenated.
     pub const URLS: &str = "urls.bin";
+    /// MinHash band keys, `bands` u64 per document (only in stores built with signatures).
+    pub const MINHASH: &str = "minhash.u64";
     /// Offsets into `urls.bin`, u64, one more than documents.
     pub const URLS_IDX: &str = "urls.idx";
     /// The manifest.
@@ -173,6 +175,9 @@ pub struct Manifest {
     /// the same text; absent in stores written before it was kept (the defaults then apply).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reading: Option<Reading>,
+    /// How the MinHash band keys (`minhash.u64`) were made, in a store that has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minhash: Option<super::minhash::MinhashParams>,
     /// Program and version that wrote the store.
     pub created_by: String,
 }
@@ -239,6 +244,7 @@ impl Manifest {
             stats,
             shards,
             reading: None,
+            minhash: None,
             created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
         }
     }

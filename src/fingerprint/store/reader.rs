@@ -28,6 +28,7 @@ pub struct Store {
     ids_idx: Mapped,
     urls: Mapped,
     urls_idx: Mapped,
+    minhash: Option<Mapped>,
 }
 
 impl Store {
@@ -93,7 +94,12 @@ impl Store {
                 ));
             }
         }
+        let minhash = match &manifest.minhash {
+            Some(p) => Some(open(col::MINHASH, 8 * p.bands as usize, 0)?),
+            None => None,
+        };
         let s = Store {
+            minhash,
             path: path.to_path_buf(),
             fp64: open(col::FP64, 8, 0)?,
             fp128: open(col::FP128, 16, 0)?,
@@ -130,6 +136,11 @@ impl Store {
     /// Whether the store holds no documents.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// MinHash band keys, `bands` per document in store order, when the store has them.
+    pub fn minhash(&self) -> Option<&[u64]> {
+        self.minhash.as_ref().map(|m| column(m))
     }
 
     /// SimHash-64 column.

@@ -38,6 +38,8 @@ pub struct Row {
     pub terms: u32,
     /// Source location.
     pub loc: SourceLoc,
+    /// MinHash band keys (empty unless the store has signatures).
+    pub minhash: Vec<u64>,
 }
 
 struct Columns {
@@ -52,6 +54,7 @@ struct Columns {
     ids_idx: BufWriter<File>,
     urls: BufWriter<File>,
     urls_idx: BufWriter<File>,
+    minhash: Option<(BufWriter<File>, usize)>,
 }
 
 /// Whether `--force` may replace what is at `target`: a neardup store (a readable manifest of
@@ -148,6 +151,7 @@ impl StoreWriter {
             ids_idx: open(col::IDS_IDX)?,
             urls: open(col::URLS)?,
             urls_idx: open(col::URLS_IDX)?,
+            minhash: None,
         };
         let zero = 0u64.to_le_bytes();
         cols.ids_idx
@@ -167,6 +171,15 @@ impl StoreWriter {
             duplicate_ids: 0,
             _interrupt: guard,
         })
+    }
+
+    /// Gives the store a MinHash column of `bands` keys per document (before the first row).
+    pub fn with_minhash(mut self, bands: usize) -> Result<Self> {
+        assert_eq!(self.docs, 0, "the column starts with the first row");
+        let p = self.tmp.join(col::MINHASH);
+        let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
+        self.cols.as_mut().expect("open").minhash = Some((BufWriter::with_capacity(1 << 16, f), bands));
+        Ok(self)
     }
 
     /// Appends one row.
@@ -196,7 +209,12 @@ impl StoreWriter {
             w(&mut c.ids_idx, &self.ids_len.to_le_bytes())?;
             w(&mut c.urls, row.url.as_bytes())?;
             self.urls_len += row.url.len() as u64;
-            w(&mut c.urls_idx, &self.urls_len.to_le_bytes())
+            w(&mut c.urls_idx, &self.urls_len.to_le_bytes())?;
+            if let Some((f, bands)) = &mut c.minhash {
+                assert_eq!(row.minhash.len(), *bands, "one key per band");
+                w(f, bytemuck::cast_slice(&row.minhash))?;
+            }
+            Ok(())
         })();
         res.map_err(|e| Error::io(&self.tmp, e))?;
         self.docs += 1;
@@ -218,6 +236,7 @@ impl StoreWriter {
     pub fn finish(mut self, mut manifest: Manifest) -> Result<Manifest> {
         let cols = self.cols.take().expect("finish twice");
         let tmp = self.tmp.clone();
+        let minhash = cols.minhash.map(|m| m.0);
         for mut f in [
             cols.fp64,
             cols.fp128,
@@ -230,7 +249,10 @@ impl StoreWriter {
             cols.ids_idx,
             cols.urls,
             cols.urls_idx,
-        ] {
+        ]
+        .into_iter()
+        .chain(minhash)
+        {
             f.flush().map_err(|e| Error::io(&tmp, e))?;
             let file = f
                 .into_inner()
