@@ -350,7 +350,10 @@ fn demo_runs_the_pipeline_and_scores_it() {
     // the S3 truth.
     for r in &rows {
         let f: Vec<&str> = r.split_whitespace().collect();
-        assert!(f[9].parse::<u64>().unwrap() <= f[5].parse::<u64>().unwrap(), "{r}");
+        assert!(
+            f[9].parse::<u64>().unwrap() <= f[5].parse::<u64>().unwrap(),
+            "{r}"
+        );
     }
     assert!(out.contains("Against S3 >= 0.82 truth"), "{out}");
     assert!(dir.path().join("out/summary.json").is_file());
@@ -403,20 +406,83 @@ fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
     assert_eq!(summary["verification"]["not_compared_pairs"], 0);
     let (store, pairs) = (out.join("store"), out.join("pairs.bin"));
     let again = dir.path().join("again");
-    ok(&["-q", "sweep", s(&store), "--pairs", s(&pairs), "--tau-max", "6", "--verify", "s3:0.82", "-o", s(&again)]);
+    ok(&[
+        "-q",
+        "sweep",
+        s(&store),
+        "--pairs",
+        s(&pairs),
+        "--tau-max",
+        "6",
+        "--verify",
+        "s3:0.82",
+        "-o",
+        s(&again),
+    ]);
     assert_eq!(read(&again.join("sweep.tsv")), read(&out.join("sweep.tsv")));
     let cl = dir.path().join("cl");
-    ok(&["-q", "cluster", s(&store), "--pairs", s(&pairs), "--tau", "6", "--verify", "s3:0.82", "-o", s(&cl)]);
-    assert_eq!(read(&cl.join("clusters.tsv")), read(&out.join("clusters.tsv")));
+    ok(&[
+        "-q",
+        "cluster",
+        s(&store),
+        "--pairs",
+        s(&pairs),
+        "--tau",
+        "6",
+        "--verify",
+        "s3:0.82",
+        "-o",
+        s(&cl),
+    ]);
+    assert_eq!(
+        read(&cl.join("clusters.tsv")),
+        read(&out.join("clusters.tsv"))
+    );
     // Without --verify, the candidates: as a SimHash-only run makes them.
     let plain = dir.path().join("plain");
-    ok(&["-q", "dedup", s(&sample()), "-o", s(&plain), "--tau", "6", "--no-verify"]);
+    ok(&[
+        "-q",
+        "dedup",
+        s(&sample()),
+        "-o",
+        s(&plain),
+        "--tau",
+        "6",
+        "--no-verify",
+    ]);
     let cand = dir.path().join("cand");
-    ok(&["-q", "sweep", s(&store), "--pairs", s(&pairs), "--tau-max", "6", "-o", s(&cand)]);
-    assert_eq!(read(&cand.join("sweep.tsv")), read(&plain.join("sweep.tsv")));
+    ok(&[
+        "-q",
+        "sweep",
+        s(&store),
+        "--pairs",
+        s(&pairs),
+        "--tau-max",
+        "6",
+        "-o",
+        s(&cand),
+    ]);
+    assert_eq!(
+        read(&cand.join("sweep.tsv")),
+        read(&plain.join("sweep.tsv"))
+    );
     // A sampled sweep draws pairs and brackets the exact precision at every threshold.
     let est = dir.path().join("est");
-    ok(&["-q", "sweep", s(&store), "--pairs", s(&pairs), "--tau-max", "6", "--verify", "s3:0.82", "--verify-sample", "5", "-o", s(&est)]);
+    ok(&[
+        "-q",
+        "sweep",
+        s(&store),
+        "--pairs",
+        s(&pairs),
+        "--tau-max",
+        "6",
+        "--verify",
+        "s3:0.82",
+        "--verify-sample",
+        "5",
+        "-o",
+        s(&est),
+    ]);
     let est = lines(&est.join("sweep.tsv"));
     for (e, x) in est[1..].iter().zip(&sweep[1..]) {
         let (e, x): (Vec<&str>, Vec<&str>) = (e.split('\t').collect(), x.split('\t').collect());
@@ -427,4 +493,43 @@ fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
         // (seeded, so this is a fixed draw that covers).
         assert!(lo <= p + 1e-9 && p <= hi + 1e-9, "{p} outside [{lo}, {hi}]");
     }
+}
+
+/// `--candidates minhash`: the store gains its band keys (20 per document), and the verified
+/// pairs are the LSH candidates that pass, never more than the candidates.
+#[test]
+fn minhash_candidates_are_verified_like_simhash_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    ok(&[
+        "-q",
+        "dedup",
+        s(&sample()),
+        "-o",
+        s(&out),
+        "--candidates",
+        "minhash",
+    ]);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&out.join("store/manifest.json"))).unwrap();
+    assert_eq!(manifest["minhash"]["bands"], 20);
+    let docs = manifest["docs"].as_u64().unwrap();
+    let len = std::fs::metadata(out.join("store/minhash.u64"))
+        .unwrap()
+        .len();
+    assert_eq!(len, docs * 20 * 8);
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let v = &summary["verification"];
+    let (c, p) = (
+        v["candidate_pairs"].as_u64().unwrap(),
+        v["verified_pairs"].as_u64().unwrap(),
+    );
+    assert!(p > 0 && p <= c, "{v}");
+    assert_eq!(lines(&out.join("sweep.tsv")).len(), 66, "tau 0..=64");
+    // The SimHash default verifies pairs on the same sample too.
+    let sim = dir.path().join("sim");
+    ok(&["-q", "dedup", s(&sample()), "-o", s(&sim)]);
+    let s2: serde_json::Value = serde_json::from_str(&read(&sim.join("summary.json"))).unwrap();
+    assert!(s2["verification"]["verified_pairs"].as_u64().unwrap() > 0);
 }

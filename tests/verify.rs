@@ -212,15 +212,7 @@ fn verified_dedup_clusters_are_the_components_of_verified_pairs() {
     let input = dir.path().join("docs.jsonl");
     fs::write(&input, jsonl).unwrap();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&input),
-        "-o",
-        s(&out),
-        "--tau",
-        "24",
-    ]);
+    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--tau", "24"]);
     let truth = texts(&input);
     let pairs = ok(&[
         "-q",

@@ -385,6 +385,11 @@ pub struct DedupArgs {
     /// Which member represents a cluster.
     #[arg(long, value_enum, default_value_t = Representative::LowestId)]
     pub representative: Representative,
+    /// Where candidate pairs come from: SimHash fingerprints within --tau (exact join), or
+    /// MinHash-LSH over word 8-gram shingles (documents sharing a band key; --tau then
+    /// defaults to 64, no distance limit).
+    #[arg(long, value_enum, default_value_t = Candidates::Simhash)]
+    pub candidates: Candidates,
     /// Cluster on SimHash distance alone, without verifying the candidate pairs on their text
     /// (the Chuweb21D way).
     #[arg(long)]
@@ -736,4 +741,13 @@ pub enum ExportFormat {
     Tsv,
     /// Raw little-endian u64 SimHash-64 array.
     U64,
+}
+
+/// Candidate generators of `dedup`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Candidates {
+    /// Pairs within a Hamming distance of the 64-bit SimHash.
+    Simhash,
+    /// MinHash-LSH: pairs sharing a band key.
+    Minhash,
 }

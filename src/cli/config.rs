@@ -6,15 +6,15 @@
 use std::path::{Path, PathBuf};
 
 use super::args::{
-    self, CheckOpts, ClusterArgs, DedupArgs, EvaluateArgs, Features, FingerprintOpts, JoinArgs,
-    JoinOpts, SimilarityOpts, SweepArgs, TextFormat, VerifyArgs,
+    self, Candidates, CheckOpts, ClusterArgs, DedupArgs, EvaluateArgs, Features, FingerprintOpts,
+    JoinArgs, JoinOpts, SimilarityOpts, SweepArgs, TextFormat, VerifyArgs,
 };
 use crate::base::paths::within;
 use crate::cluster::{Axis, Representative};
 use crate::corpus::{PayloadKind, ReadOptions};
 use crate::fingerprint::build::BuildConfig;
-use crate::fingerprint::store::Filters;
 use crate::fingerprint::minhash::MinhashParams;
+use crate::fingerprint::store::Filters;
 use crate::fingerprint::Params;
 use crate::join::plan::{Method, PlanSpec, MAX_TAU};
 use crate::join::BackendChoice;
@@ -376,6 +376,8 @@ pub struct DedupCommand {
     pub join: JoinConfig,
     /// Text verification of the candidates (the default), or None for SimHash alone.
     pub verify: Option<DedupVerify>,
+    /// Where candidates come from.
+    pub candidates: Candidates,
 }
 
 /// How `dedup` verifies.
@@ -398,17 +400,37 @@ pub const SIMHASH_TAU: u32 = 3;
 impl DedupCommand {
     /// Validates `neardup dedup`'s arguments.
     pub fn new(a: &DedupArgs) -> anyhow::Result<DedupCommand> {
-        let tau = a.tau.unwrap_or(if a.no_verify {
-            SIMHASH_TAU
-        } else {
-            VERIFIED_TAU
+        let minhash = a.candidates == Candidates::Minhash;
+        let tau = a.tau.unwrap_or(match (minhash, a.no_verify) {
+            (true, _) => 64,
+            (false, true) => SIMHASH_TAU,
+            (false, false) => VERIFIED_TAU,
         });
-        let at = Thresholds::new(tau, a.tau128)?;
         let tau_max = a.tau_max.unwrap_or(tau).max(tau);
-        Thresholds::new(tau_max, None)?;
-        let join = JoinConfig::new(&a.join, tau_max)?;
+        let (at, join) = if minhash {
+            // No join plan: the distances only filter and sweep the LSH candidates.
+            anyhow::ensure!(tau_max <= 64, "--tau-max {tau_max}: at most 64");
+            let at = Thresholds {
+                tau,
+                tau128: a.tau128,
+            };
+            (at, JoinConfig::new(&a.join, 0)?)
+        } else {
+            let at = Thresholds::new(tau, a.tau128)?;
+            Thresholds::new(tau_max, None)?;
+            (at, JoinConfig::new(&a.join, tau_max)?)
+        };
+        let mut build = build_config(&a.inputs, &a.output.join("store"), a.force, &a.fingerprint)?;
+        if minhash && build.minhash.is_none() {
+            anyhow::ensure!(
+                build.params.features == crate::fingerprint::FeatureMode::Native,
+                "--candidates minhash needs the native features (its shingles are the store's terms)"
+            );
+            build.minhash = Some(MinhashParams::default());
+        }
         Ok(DedupCommand {
-            build: build_config(&a.inputs, &a.output.join("store"), a.force, &a.fingerprint)?,
+            candidates: a.candidates,
+            build,
             output: a.output.clone(),
             at,
             tau_max,
@@ -457,6 +479,7 @@ impl DedupCommand {
                 spec: verify_spec(&d.similarity)?,
                 skip_joined: false,
             }),
+            candidates: Candidates::Simhash,
         })
     }
 }
@@ -519,7 +542,9 @@ pub fn build_config(
                 "--minhash needs the native features (its shingles are the store's terms)"
             );
             anyhow::ensure!(
-                a.minhash_bands >= 1 && a.minhash_rows >= 1 && a.minhash_bands * a.minhash_rows <= 4096,
+                a.minhash_bands >= 1
+                    && a.minhash_rows >= 1
+                    && a.minhash_bands * a.minhash_rows <= 4096,
                 "--minhash-bands and --minhash-rows: at least 1 each, at most 4096 bins in all"
             );
             Some(MinhashParams {

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
+use super::args::Candidates;
 use super::config::{DedupCommand, JoinConfig, Thresholds};
 use super::progress::Bar;
 use super::Outcome;
@@ -134,6 +135,52 @@ pub fn join(
             out.backend,
             s.comparisons,
             s.largest_run
+        );
+    }
+    Ok(out)
+}
+
+/// MinHash-LSH candidates among the joinable documents of `stores`, as a join's output.
+pub fn lsh_join(stores: &StoreSet, quiet: bool) -> anyhow::Result<JoinOutput> {
+    let t = Instant::now();
+    let (keys, p) = stores.minhash().ok_or_else(|| {
+        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint with --minhash")
+    })?;
+    let docs = stores.joinable();
+    let graph = crate::join::lsh::candidates(
+        stores.len() as u32,
+        &docs,
+        &keys,
+        p.bands as usize,
+        stores.fp64(),
+        stores.fp128(),
+    );
+    let stats = crate::join::JoinStats {
+        documents: docs.len() as u64,
+        distinct: graph.units() as u64,
+        pairs: graph.pair_count(),
+        exact_pairs: graph.exact_pairs(),
+        ..Default::default()
+    };
+    let out = JoinOutput {
+        graph,
+        stats,
+        gpu: None,
+        plan: format!(
+            "minhash-lsh: {} bands of {} rows over word {}-grams",
+            p.bands, p.rows, p.shingle
+        ),
+        backend: "cpu".into(),
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    if !quiet {
+        eprintln!(
+            "candidates: {} pairs ({} identical fingerprints) among {} documents from {} in {:.2} s",
+            out.stats.pairs,
+            out.stats.exact_pairs,
+            docs.len(),
+            out.plan,
+            out.seconds
         );
     }
     Ok(out)
@@ -506,11 +553,21 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     }
     let (report, outcome) = build_store(&cfg.build, quiet)?;
     let stores = StoreSet::open(std::slice::from_ref(&store))?;
-    let at_max = Thresholds::new(cfg.tau_max, cfg.at.tau128)?;
+    let at_max = match cfg.candidates {
+        Candidates::Simhash => Thresholds::new(cfg.tau_max, cfg.at.tau128)?,
+        // LSH candidates are at any distance; the thresholds only filter them.
+        Candidates::Minhash => Thresholds {
+            tau: cfg.tau_max,
+            tau128: cfg.at.tau128,
+        },
+    };
     if !quiet {
         eprintln!("[2/4] join at tau {}", cfg.tau_max);
     }
-    let out = join(&stores, &cfg.join, &backend, at_max, quiet)?;
+    let out = match cfg.candidates {
+        Candidates::Simhash => join(&stores, &cfg.join, &backend, at_max, quiet)?,
+        Candidates::Minhash => lsh_join(&stores, quiet)?,
+    };
     let ran = join_run(&out);
     let pairs_path = dir.join("pairs.bin");
     let candidates = out.graph.clone();

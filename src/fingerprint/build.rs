@@ -12,10 +12,10 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
+use super::minhash::{MinhashParams, Minhasher};
 use super::store::{
     flags, shard_checksum, Filters, Manifest, Reading, Row, ShardInfo, Stats, StoreWriter,
 };
-use super::minhash::{MinhashParams, Minhasher};
 use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
 use crate::base::paths::within;

@@ -154,7 +154,10 @@ mod tests {
             }
             let rate = hits as f64 / (trials * 64) as f64;
             let want = j * j;
-            assert!((rate - want).abs() < 0.03, "J {j}: band rate {rate}, J^2 {want}");
+            assert!(
+                (rate - want).abs() < 0.03,
+                "J {j}: band rate {rate}, J^2 {want}"
+            );
         }
         assert!((candidate_probability(0.695, 20, 5) - 0.97).abs() < 0.01);
     }

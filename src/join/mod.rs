@@ -15,6 +15,7 @@ pub mod cpu;
 pub mod engine;
 pub mod gpu;
 pub mod graph;
+pub mod lsh;
 pub(crate) mod order;
 pub mod pairs_file;
 pub mod plan;

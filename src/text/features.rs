@@ -191,6 +191,22 @@ impl TermHasher {
     }
 }
 
+/// The word k-gram shingles of a term sequence, appended to `out` (unsorted, repeats kept): the
+/// XXH3-64 of each window of `k` consecutive term hashes; a sequence shorter than `k` (but not
+/// empty) is one shingle of all its terms. Verification's sets and MinHash signatures are made
+/// of these, so both see the same shingles.
+pub fn shingles(terms: &[u64], k: usize, out: &mut Vec<u64>) {
+    if terms.is_empty() {
+        return;
+    }
+    let k = k.max(1).min(terms.len());
+    out.extend(
+        terms
+            .windows(k)
+            .map(|w| xxhash_rust::xxh3::xxh3_64(bytemuck::cast_slice(w))),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,20 +308,4 @@ mod tests {
         for_each_feature(&[], &[3, 5], 0, |_| n += 1);
         assert_eq!(n, 0);
     }
-}
-
-/// The word k-gram shingles of a term sequence, appended to `out` (unsorted, repeats kept): the
-/// XXH3-64 of each window of `k` consecutive term hashes; a sequence shorter than `k` (but not
-/// empty) is one shingle of all its terms. Verification's sets and MinHash signatures are made
-/// of these, so both see the same shingles.
-pub fn shingles(terms: &[u64], k: usize, out: &mut Vec<u64>) {
-    if terms.is_empty() {
-        return;
-    }
-    let k = k.max(1).min(terms.len());
-    out.extend(
-        terms
-            .windows(k)
-            .map(|w| xxhash_rust::xxh3::xxh3_64(bytemuck::cast_slice(w))),
-    );
 }

@@ -238,6 +238,30 @@ impl StoreSet {
         out
     }
 
+    /// The MinHash band keys of every document (`bands` per document, store order) and how
+    /// they were made; None unless every store has them, made alike.
+    pub fn minhash(
+        &self,
+    ) -> Option<(
+        std::borrow::Cow<'_, [u64]>,
+        crate::fingerprint::minhash::MinhashParams,
+    )> {
+        let p = self.stores.first()?.manifest.minhash?;
+        if self.stores.iter().any(|s| s.manifest.minhash != Some(p)) {
+            return None;
+        }
+        match self.stores.as_slice() {
+            [one] => Some((std::borrow::Cow::Borrowed(one.minhash()?), p)),
+            many => {
+                let mut all = Vec::new();
+                for s in many {
+                    all.extend_from_slice(s.minhash()?);
+                }
+                Some((std::borrow::Cow::Owned(all), p))
+            }
+        }
+    }
+
     /// A 64-bit digest of the corpus's fingerprints and their order, so a pairs file made from
     /// other stores is refused.
     pub fn digest(&self) -> u64 {

@@ -178,7 +178,8 @@ impl StoreWriter {
         assert_eq!(self.docs, 0, "the column starts with the first row");
         let p = self.tmp.join(col::MINHASH);
         let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
-        self.cols.as_mut().expect("open").minhash = Some((BufWriter::with_capacity(1 << 16, f), bands));
+        self.cols.as_mut().expect("open").minhash =
+            Some((BufWriter::with_capacity(1 << 16, f), bands));
         Ok(self)
     }
 
