@@ -56,6 +56,8 @@ fn mix(mut z: u64) -> u64 {
 pub struct Minhasher {
     p: MinhashParams,
     bins: Vec<u64>,
+    /// The bins before densification, read while empty bins are filled.
+    filled: Vec<u64>,
 }
 
 impl Minhasher {
@@ -65,6 +67,7 @@ impl Minhasher {
         Minhasher {
             p,
             bins: vec![u64::MAX; (p.bands * p.rows) as usize],
+            filled: Vec::new(),
         }
     }
 
@@ -89,7 +92,13 @@ impl Minhasher {
             self.bins[bin] = self.bins[bin].min(h);
         }
         // Optimal densification: an empty bin borrows from bins drawn by (bin, attempt).
-        let filled: Vec<u64> = self.bins.clone();
+        // Sources are read as they were before any filling, from a buffer kept between
+        // documents (no allocation per document); most pages have no empty bin at all.
+        if self.bins.contains(&u64::MAX) {
+            self.filled.clear();
+            self.filled.extend_from_slice(&self.bins);
+        }
+        let filled = &self.filled;
         for (i, b) in self.bins.iter_mut().enumerate() {
             let mut attempt = 1u64;
             while *b == u64::MAX {
