@@ -533,3 +533,37 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
     let s2: serde_json::Value = serde_json::from_str(&read(&sim.join("summary.json"))).unwrap();
     assert!(s2["verification"]["verified_pairs"].as_u64().unwrap() > 0);
 }
+
+/// Stores fingerprinted before are dedup inputs as they are: the outputs equal those of the
+/// run that fingerprints the crawl itself, and nothing is fingerprinted again. Stores and
+/// crawls together are refused.
+#[test]
+fn dedup_takes_stores_as_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ok(&["-q", "fingerprint", s(&sample()), "-o", s(&store)]);
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    ok(&["-q", "dedup", s(&sample()), "-o", s(&a)]);
+    ok(&["-q", "dedup", s(&store), "-o", s(&b)]);
+    for f in ["clusters.tsv", "remove.tsv", "keep.txt", "sweep.tsv"] {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
+    }
+    assert!(!b.join("store").exists(), "no store written");
+    let summary: serde_json::Value = serde_json::from_str(&read(&b.join("summary.json"))).unwrap();
+    assert!(summary["fingerprint"].is_null(), "{summary}");
+    let mixed = neardup(&[
+        "-q",
+        "dedup",
+        s(&store),
+        s(&sample()),
+        "-o",
+        s(&dir.path().join("c")),
+    ]);
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(
+        stderr(&mixed).contains("is a store and"),
+        "{}",
+        stderr(&mixed)
+    );
+    assert!(!dir.path().join("c").exists());
+}

@@ -326,19 +326,80 @@ fn evaluate_equals_a_brute_force_over_every_pair() {
     let (mut c, mut t) = (0, 0);
     let total: u64 = hit.iter().sum();
     assert!(total > 0);
-    for (tau, line) in table.lines().skip(1).enumerate() {
+    let simhash: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("simhash\t"))
+        .collect();
+    assert_eq!(simhash.len(), 31);
+    for (tau, line) in simhash.into_iter().enumerate() {
         c += cand[tau];
         t += hit[tau];
         let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f[0], tau.to_string());
+        assert_eq!(f[1], tau.to_string());
         assert_eq!(
-            (f[1], f[2]),
+            (f[2], f[3]),
             (c.to_string().as_str(), t.to_string().as_str()),
             "tau {tau}"
         );
-        let recall: f64 = f[4].parse().unwrap();
+        let recall: f64 = f[5].parse().unwrap();
         assert!((recall - t as f64 / total as f64).abs() < 1e-4, "tau {tau}");
     }
+    assert!(fs::read_to_string(out.join("evaluate.svg"))
+        .unwrap()
+        .contains("MinHash 20x5 recall"));
+    // MinHash-LSH's row, on a store with the band keys: its candidates are the pairs that
+    // `dedup --candidates minhash` reports (read back through `verify`), its true positives
+    // those of them whose string shingles pass.
+    let mh = dir.path().join("mh");
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&mh), "--minhash"]);
+    let eval_mh = dir.path().join("eval_mh");
+    ok(&["-q", "evaluate", s(&mh), "-o", s(&eval_mh)]);
+    let lsh = dir.path().join("lsh");
+    ok(&[
+        "-q",
+        "dedup",
+        s(&mh),
+        "--candidates",
+        "minhash",
+        "--no-verify",
+        "-o",
+        s(&lsh),
+    ]);
+    let pairs = ok(&[
+        "-q",
+        "verify",
+        s(&mh),
+        "--pairs",
+        s(&lsh.join("pairs.bin")),
+        "--tau",
+        "64",
+        "-o",
+        "-",
+    ]);
+    let (mut candidates, mut true_pos) = (0u64, 0u64);
+    for l in pairs.lines().skip(1) {
+        let f: Vec<&str> = l.split('\t').collect();
+        let (a, b) = (shingles(&truth[f[0]], 8), shingles(&truth[f[1]], 8));
+        let s3 = a.intersection(&b).count() as f64 / ((a.len() + b.len()) as f64 / 2.0);
+        candidates += 1;
+        true_pos += u64::from(s3 >= 0.82);
+    }
+    assert!(candidates > 0 && true_pos > 0);
+    let table = fs::read_to_string(eval_mh.join("evaluate.tsv")).unwrap();
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("minhash\t"))
+        .expect("a minhash row");
+    let f: Vec<&str> = row.split('\t').collect();
+    assert_eq!(f[1], "20x5");
+    assert_eq!(
+        (f[2], f[3]),
+        (
+            candidates.to_string().as_str(),
+            true_pos.to_string().as_str()
+        ),
+        "{table}"
+    );
     // A sample is a subset, reproducible by its seed.
     ok(&[
         "-q",
@@ -365,4 +426,60 @@ fn evaluate_equals_a_brute_force_over_every_pair() {
     );
     let json = fs::read_to_string(dir.path().join("e1/evaluate.json")).unwrap();
     assert!(json.contains("\"sample\": 10"), "{json}");
+}
+
+/// A component larger than `--verify-memory` is scored block pair by block pair: the scores
+/// are those of the run that holds it whole, and its blocks are read more than once.
+#[test]
+fn a_component_over_the_memory_budget_is_scored_by_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let base: Vec<String> = page(3, 1500).split(' ').map(String::from).collect();
+    let docs = 160;
+    let jsonl: String = (0..docs)
+        .map(|copy| {
+            let mut words = base.clone();
+            for k in 0..copy % 9 {
+                let at = (k * 131 + copy * 17) % words.len();
+                words[at] = format!("edit{copy}x{k}");
+            }
+            format!(
+                "{{\"id\": \"c{copy}\", \"text\": \"{}\"}}\n",
+                words.join(" ")
+            )
+        })
+        .collect();
+    let input = dir.path().join("a.jsonl");
+    fs::write(&input, jsonl).unwrap();
+    let store = dir.path().join("s");
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["verify", s(&store), "--tau", "24", "-o", "-"];
+        args.extend_from_slice(extra);
+        let out = neardup(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let err = stderr(&out);
+        let read: u64 = err
+            .split(" documents read again")
+            .next()
+            .and_then(|h| h.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{err}"));
+        (String::from_utf8(out.stdout).unwrap(), read)
+    };
+    let (whole, read_whole) = run(&[]);
+    let (blocks, read_blocks) = run(&["--verify-memory", "1M"]);
+    assert!(
+        whole.lines().count() > 1000,
+        "{} pairs",
+        whole.lines().count()
+    );
+    assert_eq!(whole, blocks);
+    assert!(
+        read_whole <= docs as u64,
+        "each text read once when held whole"
+    );
+    assert!(
+        read_blocks > read_whole,
+        "{read_blocks} documents read by blocks"
+    );
 }

@@ -363,7 +363,7 @@ EXAMPLES:
 /// `neardup dedup`.
 #[derive(Debug, Args)]
 pub struct DedupArgs {
-    /// Crawl files or directories.
+    /// Crawl files or directories; or stores made by `fingerprint`, used as they are.
     #[arg(required = true, value_name = "CRAWL_DIR_OR_FILES")]
     pub inputs: Vec<PathBuf>,
     /// Output directory.

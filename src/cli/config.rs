@@ -81,6 +81,17 @@ impl Thresholds {
         );
         Ok(Thresholds { tau, tau128 })
     }
+
+    /// Validated thresholds that filter the pairs of a pairs file where `pairs` (any 64-bit
+    /// distance: MinHash candidates have them all), or those of a join to run.
+    pub fn filtering(tau: u32, tau128: Option<u32>, pairs: bool) -> anyhow::Result<Thresholds> {
+        if !pairs {
+            return Thresholds::new(tau, tau128);
+        }
+        anyhow::ensure!(tau <= 64, "thresholds above 64 mean nothing");
+        Thresholds::new(0, tau128)?;
+        Ok(Thresholds { tau, tau128 })
+    }
 }
 
 /// Refuses an output that is one of the input stores or lies inside one: writing there would
@@ -127,7 +138,7 @@ impl JoinCommand {
         let split = stores.len();
         stores.extend(a.against.iter().cloned());
         let at = Thresholds::new(a.tau, a.tau128)?;
-        let join = JoinConfig::new(&a.join, at.tau)?;
+        let join = JoinConfig::new(&a.join, at.tau.min(MAX_TAU))?;
         outside_stores(&a.output, &stores)?;
         if let Some(bin) = &a.pairs_bin {
             outside_stores(bin, &stores)?;
@@ -173,13 +184,22 @@ pub struct SweepCommand {
 impl SweepCommand {
     /// Validates `neardup sweep`'s arguments.
     pub fn new(a: &SweepArgs) -> anyhow::Result<SweepCommand> {
+        let pairs = a.pairs.is_some();
         let (axis, max, at) = match (a.tau128_max, a.tau) {
-            (Some(m), Some(t)) => (Axis::D128 { tau64: t }, m, Thresholds::new(t, Some(m))?),
-            (None, None) => (Axis::D64, a.tau_max, Thresholds::new(a.tau_max, None)?),
+            (Some(m), Some(t)) => (
+                Axis::D128 { tau64: t },
+                m,
+                Thresholds::filtering(t, Some(m), pairs)?,
+            ),
+            (None, None) => (
+                Axis::D64,
+                a.tau_max,
+                Thresholds::filtering(a.tau_max, None, pairs)?,
+            ),
             (None, Some(_)) => anyhow::bail!("--tau fixes the 64-bit threshold of a --tau128-max sweep; for a 64-bit sweep use --tau-max"),
             (Some(_), None) => anyhow::bail!("--tau128-max needs the fixed 64-bit --tau"),
         };
-        let join = JoinConfig::new(&a.join, at.tau)?;
+        let join = JoinConfig::new(&a.join, at.tau.min(MAX_TAU))?;
         outside_stores(&a.output, &a.stores)?;
         Ok(SweepCommand {
             stores: a.stores.clone(),
@@ -242,8 +262,8 @@ pub struct ClusterCommand {
 impl ClusterCommand {
     /// Validates `neardup cluster`'s arguments.
     pub fn new(a: &ClusterArgs) -> anyhow::Result<ClusterCommand> {
-        let at = Thresholds::new(a.tau, a.tau128)?;
-        let join = JoinConfig::new(&a.join, at.tau)?;
+        let at = Thresholds::filtering(a.tau, a.tau128, a.pairs.is_some())?;
+        let join = JoinConfig::new(&a.join, at.tau.min(MAX_TAU))?;
         outside_stores(&a.output, &a.stores)?;
         Ok(ClusterCommand {
             stores: a.stores.clone(),
@@ -277,8 +297,8 @@ pub struct VerifyCommand {
 impl VerifyCommand {
     /// Validates `neardup verify`'s arguments.
     pub fn new(a: &VerifyArgs) -> anyhow::Result<VerifyCommand> {
-        let at = Thresholds::new(a.tau, a.tau128)?;
-        let join = JoinConfig::new(&a.join, at.tau)?;
+        let at = Thresholds::filtering(a.tau, a.tau128, a.pairs.is_some())?;
+        let join = JoinConfig::new(&a.join, at.tau.min(MAX_TAU))?;
         outside_stores(&a.output, &a.stores)?;
         Ok(VerifyCommand {
             stores: a.stores.clone(),
@@ -364,6 +384,9 @@ pub fn verify_spec(o: &SimilarityOpts) -> anyhow::Result<VerifySpec> {
 pub struct DedupCommand {
     /// The store to build in `output/store`.
     pub build: BuildConfig,
+    /// Stores given as the inputs, used as they are (nothing fingerprinted); empty when the
+    /// inputs are crawls.
+    pub stores: Vec<PathBuf>,
     /// Output directory.
     pub output: PathBuf,
     /// Thresholds of the clusters and lists.
@@ -428,8 +451,27 @@ impl DedupCommand {
             );
             build.minhash = Some(MinhashParams::default());
         }
+        let stores: Vec<PathBuf> = a
+            .inputs
+            .iter()
+            .filter(|p| crate::corpus::discover::is_store(p))
+            .cloned()
+            .collect();
+        if let (Some(store), Some(crawl)) = (
+            stores.first(),
+            a.inputs
+                .iter()
+                .find(|p| !crate::corpus::discover::is_store(p)),
+        ) {
+            anyhow::bail!(
+                "{} is a store and {} is not: give dedup crawls, or stores fingerprinted before, not both",
+                store.display(),
+                crawl.display()
+            );
+        }
         Ok(DedupCommand {
             candidates: a.candidates,
+            stores,
             build,
             output: a.output.clone(),
             at,
@@ -470,6 +512,7 @@ impl DedupCommand {
         let tau_max = tau_max.unwrap_or(tau).max(tau);
         Ok(DedupCommand {
             build: build_config(&inputs, &output.join("store"), true, &d.fingerprint)?,
+            stores: Vec::new(),
             output,
             at: Thresholds::new(tau, None)?,
             tau_max,

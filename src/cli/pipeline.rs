@@ -525,7 +525,7 @@ pub fn join_summary(
 
 /// What a dedup run leaves for callers that report on it (`demo`).
 pub struct DedupRun {
-    /// The stores (the one in OUT/store).
+    /// The stores (the one in OUT/store, or those given).
     pub stores: StoreSet,
     /// The pairs clustered: the verified ones, or the candidates with `--no-verify`.
     pub graph: PairGraph,
@@ -537,7 +537,7 @@ pub struct DedupRun {
     pub outcome: Outcome,
 }
 
-/// The main job: fingerprints the crawl into OUT/store, joins once at the sweep's largest
+/// The main job: fingerprints the crawl into OUT/store (or takes the stores given), joins once at the sweep's largest
 /// threshold (OUT/pairs.bin), sweeps every threshold, and writes clusters and lists at the
 /// chosen one, so `sweep` and `cluster` can later reuse the store and the pairs.
 pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
@@ -547,12 +547,23 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     // output directory or its store is touched.
     let backend = backend(&cfg.join, quiet)?;
     let _lock = out_dir(dir)?;
-    let store = cfg.build.output.clone();
-    if !quiet {
-        eprintln!("[1/4] fingerprint -> {}", store.display());
-    }
-    let (report, outcome) = build_store(&cfg.build, quiet)?;
-    let stores = StoreSet::open(std::slice::from_ref(&store))?;
+    let (store_paths, report, outcome) = if cfg.stores.is_empty() {
+        let store = cfg.build.output.clone();
+        if !quiet {
+            eprintln!("[1/4] fingerprint -> {}", store.display());
+        }
+        let (report, outcome) = build_store(&cfg.build, quiet)?;
+        (vec![store], Some(report), outcome)
+    } else {
+        if !quiet {
+            eprintln!(
+                "[1/4] {} stores given, used as they are (not fingerprinted again)",
+                cfg.stores.len()
+            );
+        }
+        (cfg.stores.clone(), None, Outcome::Clean)
+    };
+    let stores = StoreSet::open(&store_paths)?;
     let at_max = match cfg.candidates {
         Candidates::Simhash => Thresholds::new(cfg.tau_max, cfg.at.tau128)?,
         // LSH candidates are at any distance; the thresholds only filter them.
@@ -621,17 +632,11 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     }
     let clusters = write_clusters(dir, &stores, &g, cfg.at, cfg.representative)?;
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
-    let mut s = summary(
-        summary::Command::Dedup,
-        &stores,
-        std::slice::from_ref(&store),
-        &g,
-        join,
-    );
+    let mut s = summary(summary::Command::Dedup, &stores, &store_paths, &g, join);
     s.inputs = cfg.build.inputs.clone();
     s.pairs_file = Some(pairs_path);
-    s.fingerprint = Some(FingerprintSummary {
-        store,
+    s.fingerprint = report.map(|report| FingerprintSummary {
+        store: report.path.clone(),
         shards: report.manifest.shards.len() as u64,
         shards_failed: report.failed.iter().map(|e| e.to_string()).collect(),
         params: report.manifest.params.clone(),

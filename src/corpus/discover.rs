@@ -97,6 +97,7 @@ pub fn discover(inputs: &[PathBuf], opts: &ReadOptions) -> Discovery {
     for input in inputs {
         match std::fs::metadata(input) {
             Err(e) => d.failed.push(Error::io(input, e)),
+            Ok(m) if m.is_dir() && neardup_output(input) => d.outputs.push(input.clone()),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
                 walk(input, &mut files, &mut d);
@@ -149,20 +150,27 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, d: &mut Discovery) {
     }
 }
 
+/// Whether `dir` holds a neardup store (its manifest's mark).
+pub fn is_store(dir: &Path) -> bool {
+    marked(dir, "manifest.json", b"\"neardup-store\"")
+}
+
+/// Whether `dir/name` begins with `mark` within its first 256 bytes.
+fn marked(dir: &Path, name: &str, mark: &[u8]) -> bool {
+    std::fs::File::open(dir.join(name)).is_ok_and(|mut f| {
+        let mut head = vec![0u8; 256];
+        let n = std::io::Read::read(&mut f, &mut head).unwrap_or(0);
+        head[..n].windows(mark.len()).any(|w| w == mark)
+    })
+}
+
 /// Whether `dir` is one neardup wrote: a store (its manifest), or an output directory (its
 /// lock, summary or pairs file). Told by the files' own marks, not their names alone.
 fn neardup_output(dir: &Path) -> bool {
-    let starts = |name: &str, mark: &[u8]| {
-        std::fs::File::open(dir.join(name)).is_ok_and(|mut f| {
-            let mut head = vec![0u8; 256];
-            let n = std::io::Read::read(&mut f, &mut head).unwrap_or(0);
-            head[..n].windows(mark.len()).any(|w| w == mark)
-        })
-    };
     dir.join(".neardup.lock").is_file()
-        || starts("manifest.json", b"\"neardup-store\"")
-        || starts("summary.json", b"\"created_by\": \"neardup")
-        || starts("pairs.bin", b"NDPAIRS\0")
+        || is_store(dir)
+        || marked(dir, "summary.json", b"\"created_by\": \"neardup")
+        || marked(dir, "pairs.bin", b"NDPAIRS\0")
 }
 
 fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {

@@ -2,15 +2,30 @@
 //! ([`crate::fingerprint::minhash`]), as a [`PairGraph`] with both Hamming distances, so
 //! verification, sweeps and clusters read them as they read a SimHash join.
 //!
-//! Units are documents with identical 64- and 128-bit fingerprints, as in a join. Each band's
-//! keys are sorted with their documents; every two documents in a run of equal keys are a
-//! candidate. Only one document per unit takes part (its members have the same text or the
-//! same fingerprints), so a page repeated a thousand times is not a million candidates.
+//! Units are documents with identical 64- and 128-bit fingerprints, grouped by the join's own
+//! collapse. Only one document per unit takes part (its members have the same text or the
+//! same fingerprints), so a page repeated a thousand times is not a million candidates. Each
+//! band's keys are ordered with the join's two-pass counting sort ([`super::order`]): units
+//! scattered by the top bits of their key into regions of about eight thousand, each region
+//! sorted in cache and in parallel by the rest; every two units in a run of equal keys are a
+//! candidate. Band keys are hashes, so the regions are even.
 
+use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
+use super::collapse::collapse;
 use super::graph::{Edge, PairGraph};
+use super::order;
 use crate::base::hamming::{dist128, dist64};
+
+/// A unit with its key in one band, as the band's sort orders them.
+#[repr(C)]
+#[derive(Clone, Copy, Default, Pod, Zeroable)]
+struct Keyed {
+    key: u64,
+    unit: u32,
+    pad: u32,
+}
 
 /// The candidates among `docs` (ascending document indices): `keys` holds `bands` band keys
 /// per document of the corpus, `fp64` and `fp128` its fingerprints; `n` documents in all.
@@ -22,42 +37,54 @@ pub fn candidates(
     fp64: &[u64],
     fp128: &[[u64; 2]],
 ) -> PairGraph {
-    // Units: documents by (fp64, fp128), members ascending; units ordered by first member.
-    let mut by_fp: Vec<u32> = docs.to_vec();
-    by_fp.par_sort_unstable_by_key(|d| (fp64[*d as usize], fp128[*d as usize], *d));
-    let mut groups: Vec<&[u32]> = by_fp
-        .chunk_by(|a, b| {
-            fp64[*a as usize] == fp64[*b as usize] && fp128[*a as usize] == fp128[*b as usize]
-        })
+    let c = collapse(fp64, fp128, docs.to_vec(), &mut Vec::new());
+    let reps: Vec<u32> = c.starts[..c.starts.len() - 1]
+        .iter()
+        .map(|s| c.members[*s as usize])
         .collect();
-    groups.sort_unstable_by_key(|g| g[0]);
-    let (mut members, mut starts) = (Vec::with_capacity(docs.len()), vec![0u32]);
-    for g in &groups {
-        members.extend_from_slice(g);
-        starts.push(members.len() as u32);
-    }
-    let reps: Vec<u32> = groups.iter().map(|g| g[0]).collect();
-    // Per band: (key, unit) sorted; runs of equal keys give unit pairs.
-    let mut links: Vec<(u32, u32)> = (0..bands)
-        .into_par_iter()
-        .flat_map_iter(|b| {
-            let mut k: Vec<(u64, u32)> = reps
-                .iter()
-                .enumerate()
-                .map(|(u, d)| (keys[*d as usize * bands + b], u as u32))
-                .collect();
-            k.sort_unstable();
-            let mut out = Vec::new();
-            for run in k.chunk_by(|x, y| x.0 == y.0).filter(|r| r.len() > 1) {
-                for i in 0..run.len() {
-                    for j in i + 1..run.len() {
-                        out.push((run[i].1.min(run[j].1), run[i].1.max(run[j].1)));
+    let units: Vec<u32> = (0..reps.len() as u32).collect();
+    let gbits = order::group_bits(units.len(), 64);
+    let low = 64 - gbits;
+    let lowmask = (1u64 << low) - 1;
+    let mut buffer: Vec<Keyed> = vec![Keyed::default(); units.len()];
+    let mut links: Vec<(u32, u32)> = Vec::new();
+    for b in 0..bands {
+        let key = |u: u32| keys[reps[u as usize] as usize * bands + b];
+        let starts = order::partition(
+            &units,
+            &mut buffer,
+            gbits,
+            |u| (key(*u) >> low) as usize,
+            |u| Keyed {
+                key: key(*u),
+                unit: *u,
+                pad: 0,
+            },
+        );
+        let found: Vec<Vec<(u32, u32)>> = order::regions(&mut buffer, &starts)
+            .into_par_iter()
+            .map_init(order::Scratch::default, |s, (_, r)| {
+                order::sort_region(
+                    r,
+                    s,
+                    low,
+                    |k| k.key & lowmask,
+                    |t| t.sort_unstable_by_key(|k| (k.key, k.unit)),
+                );
+                let mut out = Vec::new();
+                for run in r.chunk_by(|x, y| x.key == y.key).filter(|r| r.len() > 1) {
+                    for i in 0..run.len() {
+                        for j in i + 1..run.len() {
+                            let (u, v) = (run[i].unit, run[j].unit);
+                            out.push((u.min(v), u.max(v)));
+                        }
                     }
                 }
-            }
-            out.into_iter()
-        })
-        .collect();
+                out
+            })
+            .collect();
+        links.extend(found.into_iter().flatten());
+    }
     links.par_sort_unstable();
     links.dedup();
     let edges: Vec<Edge> = links
@@ -70,8 +97,8 @@ pub fn candidates(
         .collect();
     PairGraph {
         docs: n,
-        members,
-        starts,
+        members: c.members,
+        starts: c.starts,
         edges,
     }
 }
@@ -102,5 +129,42 @@ mod tests {
         assert_eq!(pairs, vec![(0, 1), (2, 3), (4, 5)]);
         let p = g.pairs();
         assert_eq!((p[0].d64, p[1].d64, p[2].d64), (1, 1, 0));
+    }
+
+    /// On random corpora with repeated fingerprints and few distinct keys (long runs), the
+    /// candidates are exactly the brute force: two documents of one unit, or two whose units'
+    /// first members share a key in some band.
+    #[test]
+    fn candidates_equal_a_brute_force() {
+        let mut rng = crate::base::rng::SplitMix64(7);
+        for round in 0..20 {
+            let n = 1 + rng.below(300) as usize;
+            let bands = 1 + rng.below(4) as usize;
+            let alphabet = 1 + rng.below(40);
+            let keys: Vec<u64> = (0..n * bands)
+                .map(|_| rng.below(alphabet) << (round % 64))
+                .collect();
+            let fp64: Vec<u64> = (0..n).map(|_| rng.below(50)).collect();
+            let fp128: Vec<[u64; 2]> = (0..n).map(|_| [rng.below(2), 0]).collect();
+            let docs: Vec<u32> = (0..n as u32).filter(|_| rng.below(8) != 0).collect();
+            let g = candidates(n as u32, &docs, &keys, bands, &fp64, &fp128);
+            let mut got: Vec<(u32, u32)> = g.pairs().iter().map(|p| (p.a, p.b)).collect();
+            got.sort_unstable();
+            let same = |a: u32, b: u32| {
+                fp64[a as usize] == fp64[b as usize] && fp128[a as usize] == fp128[b as usize]
+            };
+            let rep = |a: u32| *docs.iter().find(|d| same(**d, a)).unwrap() as usize;
+            let mut want = Vec::new();
+            for (i, &a) in docs.iter().enumerate() {
+                for &b in &docs[i + 1..] {
+                    let (ra, rb) = (rep(a), rep(b));
+                    let shared = (0..bands).any(|k| keys[ra * bands + k] == keys[rb * bands + k]);
+                    if same(a, b) || shared {
+                        want.push((a, b));
+                    }
+                }
+            }
+            assert_eq!(got, want, "round {round}: {n} documents, {bands} bands");
+        }
     }
 }

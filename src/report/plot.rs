@@ -5,6 +5,7 @@
 use plotters::prelude::*;
 
 use crate::cluster::{Axis, Level};
+use crate::verify::evaluate::Evaluation;
 use crate::verify::quality::Quality;
 
 type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
@@ -103,6 +104,66 @@ pub fn sweep_svg(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> S
             .collect();
         c.draw_series(LineSeries::new(pts.iter().copied(), RED.stroke_width(2)))?;
         c.draw_series(pts.iter().map(|p| Circle::new(*p, 3, RED.filled())))?;
+        root.present()?;
+        Ok(())
+    })
+}
+
+/// Precision, recall and F1 of SimHash candidates against the 64-bit threshold, with
+/// MinHash-LSH's (one operating point) as dashed horizontal lines of the same colours.
+pub fn evaluate_svg(e: &Evaluation) -> String {
+    render(|svg| {
+        let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        let max_t = e.rows.last().map_or(1, |r| r.tau.max(1));
+        let mut c = ChartBuilder::on(&root)
+            .caption("Candidates against text-similarity truth", FONT)
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0u32..max_t, 0f64..1.0f64)?;
+        c.configure_mesh()
+            .x_desc("SimHash hamming64 threshold")
+            .y_desc("precision, recall, F1")
+            .draw()?;
+        let green = RGBColor(0, 140, 60);
+        type Pick = fn(&crate::verify::evaluate::EvalRow) -> f64;
+        let lines: [(&str, RGBColor, Pick); 3] = [
+            ("precision", green, |r| r.precision),
+            ("recall", BLUE, |r| r.recall),
+            ("F1", RED, |r| r.f1),
+        ];
+        for (name, colour, pick) in lines {
+            c.draw_series(LineSeries::new(
+                e.rows.iter().map(|r| (r.tau, pick(r))),
+                colour.stroke_width(2),
+            ))?
+            .label(format!("SimHash {name}"))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
+            });
+            if let Some(m) = &e.minhash {
+                let y = pick(&m.row);
+                c.draw_series(DashedLineSeries::new(
+                    [(0, y), (max_t, y)],
+                    6,
+                    4,
+                    colour.stroke_width(1),
+                ))?
+                .label(format!(
+                    "MinHash {}x{} {name}",
+                    m.params.bands, m.params.rows
+                ))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(1))
+                });
+            }
+        }
+        c.configure_series_labels()
+            .position(SeriesLabelPosition::MiddleRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
         root.present()?;
         Ok(())
     })

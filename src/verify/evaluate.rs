@@ -1,11 +1,14 @@
-//! How good SimHash candidates are against text-similarity truth, per threshold.
+//! How good candidates are against text-similarity truth: SimHash per threshold, and
+//! MinHash-LSH.
 //!
 //! On a sample of the joinable documents (or all of them), the truth is every pair whose
 //! measure is at least the threshold, found by comparing every pair of the sample's shingle
 //! sets: no candidate generator at all, so nothing the method under test produced. For each
 //! tau, the candidates are the sample's pairs within that 64-bit distance (computed from the
 //! fingerprints directly, so exact whatever join plan would be used), and precision, recall
-//! and F1 follow. Verification keeps exactly the true candidates, so after it precision is 1
+//! and F1 follow. MinHash-LSH's candidates are the sample's pairs that share a band key: the
+//! store's own keys where it has them (`fingerprint --minhash`), otherwise keys signed here
+//! from the same shingle sets with the default bands. Verification keeps exactly the true candidates, so after it precision is 1
 //! and recall is unchanged: recall is what the candidates cap.
 //!
 //! The all-pairs comparison skips pairs whose set sizes alone rule the threshold out (S3 >= t
@@ -17,13 +20,14 @@ use rayon::prelude::*;
 use super::{shingle_sets, Measure, Overlap, VerifySpec};
 use crate::base::hamming::dist64;
 use crate::base::rng::SplitMix64;
+use crate::fingerprint::minhash::{MinhashParams, Minhasher};
 use crate::fingerprint::store::StoreSet;
 use crate::Result;
 
 /// One threshold's row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct EvalRow {
-    /// The 64-bit threshold.
+    /// The 64-bit threshold (for MinHash, the bands).
     pub tau: u32,
     /// Candidate pairs of the sample within it.
     pub candidates: u64,
@@ -48,6 +52,48 @@ pub struct Evaluation {
     pub truth: u64,
     /// One row per tau, 0 up to the largest asked for.
     pub rows: Vec<EvalRow>,
+    /// MinHash-LSH's row (`tau` holds its bands), with the parameters and whether the keys
+    /// are the store's.
+    pub minhash: Option<MinhashEval>,
+}
+
+/// MinHash-LSH against the same truth.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MinhashEval {
+    /// Bands, rows, shingle and seed of the keys.
+    pub params: MinhashParams,
+    /// Whether the keys are the store's column (else signed from the sample's sets).
+    pub from_store: bool,
+    /// Candidates, true positives, precision, recall, F1.
+    pub row: EvalRow,
+}
+
+impl EvalRow {
+    fn new(tau: u32, candidates: u64, true_positives: u64, truth: u64) -> EvalRow {
+        let precision = if candidates == 0 {
+            1.0
+        } else {
+            true_positives as f64 / candidates as f64
+        };
+        let recall = if truth == 0 {
+            1.0
+        } else {
+            true_positives as f64 / truth as f64
+        };
+        let f1 = if precision + recall == 0.0 {
+            0.0
+        } else {
+            2.0 * precision * recall / (precision + recall)
+        };
+        EvalRow {
+            tau,
+            candidates,
+            true_positives,
+            precision,
+            recall,
+            f1,
+        }
+    }
 }
 
 /// Picks `n` of the joinable documents uniformly (all when `n` is none or too large), in
@@ -81,6 +127,44 @@ pub fn evaluate(
         .map(|d| sets.remove(d).unwrap_or_default())
         .collect();
     let fp = stores.fp64();
+    // MinHash keys of the sample: the store's, or signed from the sets.
+    let (mh_keys, mh_params, from_store) = match stores.minhash() {
+        Some((keys, p)) => {
+            let b = p.bands as usize;
+            let k: Vec<u64> = docs
+                .iter()
+                .flat_map(|d| keys[*d as usize * b..(*d as usize + 1) * b].iter().copied())
+                .collect();
+            (k, p, true)
+        }
+        None => {
+            let p = MinhashParams {
+                shingle: spec.k as u32,
+                ..MinhashParams::default()
+            };
+            let k: Vec<u64> = sets
+                .par_iter()
+                .map_init(
+                    || (Minhasher::new(p), Vec::new()),
+                    |(m, out), set| {
+                        m.sign(set, out);
+                        out.clone()
+                    },
+                )
+                .flatten()
+                .collect();
+            (k, p, false)
+        }
+    };
+    // A pair is a MinHash candidate as `dedup --candidates minhash` makes them: a shared band
+    // key, or identical fingerprints (one unit of the join).
+    let bands = mh_params.bands as usize;
+    let fp128 = stores.fp128();
+    let shares = |i: usize, j: usize| {
+        let (a, b) = (docs[i] as usize, docs[j] as usize);
+        (fp[a] == fp[b] && fp128[a] == fp128[b])
+            || (0..bands).any(|k| mh_keys[i * bands + k] == mh_keys[j * bands + k])
+    };
     // Sample positions by set size, so each document is compared with the sizes that can
     // reach the threshold only.
     let mut by_size: Vec<usize> = (0..docs.len()).collect();
@@ -93,12 +177,12 @@ pub fn evaluate(
     // True pairs by distance, and how many pairs were compared: for each document, the larger
     // sets up to the size bound.
     let width = 65;
-    let (truth_by_d, compared) = by_size
+    let (truth_by_d, compared, mh_hits) = by_size
         .par_iter()
         .enumerate()
         .map(|(k, &i)| {
             let mut hit = vec![0u64; width];
-            let mut compared = 0u64;
+            let (mut compared, mut mh) = (0u64, 0u64);
             let a = &sets[i];
             for &j in &by_size[k + 1..] {
                 let b = &sets[j];
@@ -108,19 +192,25 @@ pub fn evaluate(
                 compared += 1;
                 if spec.passes(&Overlap::of(a, b)) {
                     hit[dist64(fp[docs[i] as usize], fp[docs[j] as usize]) as usize] += 1;
+                    mh += u64::from(shares(i, j));
                 }
             }
-            (hit, compared)
+            (hit, compared, mh)
         })
         .reduce(
-            || (vec![0u64; width], 0),
+            || (vec![0u64; width], 0, 0),
             |mut x, y| {
                 for d in 0..width {
                     x.0[d] += y.0[d];
                 }
-                (x.0, x.1 + y.1)
+                (x.0, x.1 + y.1, x.2 + y.2)
             },
         );
+    // MinHash candidates: every pair of the sample sharing a band key.
+    let mh_candidates: u64 = (0..docs.len())
+        .into_par_iter()
+        .map(|i| (i + 1..docs.len()).filter(|j| shares(i, *j)).count() as u64)
+        .sum();
     // Candidates by distance: every pair of the sample.
     let cand_by_d = distance_histogram(fp, docs, width);
     let truth: u64 = truth_by_d.iter().sum();
@@ -129,31 +219,18 @@ pub fn evaluate(
     for tau in 0..=tau_max.min(64) {
         c += cand_by_d[tau as usize];
         tp += truth_by_d[tau as usize];
-        let precision = if c == 0 { 1.0 } else { tp as f64 / c as f64 };
-        let recall = if truth == 0 {
-            1.0
-        } else {
-            tp as f64 / truth as f64
-        };
-        let f1 = if precision + recall == 0.0 {
-            0.0
-        } else {
-            2.0 * precision * recall / (precision + recall)
-        };
-        rows.push(EvalRow {
-            tau,
-            candidates: c,
-            true_positives: tp,
-            precision,
-            recall,
-            f1,
-        });
+        rows.push(EvalRow::new(tau, c, tp, truth));
     }
     Ok(Evaluation {
         sample: docs.len() as u64,
         compared,
         truth,
         rows,
+        minhash: Some(MinhashEval {
+            params: mh_params,
+            from_store,
+            row: EvalRow::new(mh_params.bands, mh_candidates, mh_hits, truth),
+        }),
     })
 }
 

@@ -8,8 +8,12 @@
 //! text has about 1 500 terms, so about 12 KB). Pairs are verified a batch of whole connected
 //! components of the candidate graph at a time, batches filled up to a budget
 //! (`VerifySpec::memory`, estimated from the documents' text lengths) and their sets dropped
-//! after; so the sets held at once take at most the budget or the largest component's sets,
-//! whichever is more. Each document is read once.
+//! after. A component larger than the budget on its own is cut into blocks of half the
+//! budget, and the edges between each two blocks are scored with those two blocks' sets held
+//! (every pair compared there, whatever [`Compare`] says). So the sets held at once take at
+//! most the budget (plus one document's set, where a single text is larger than half of it).
+//! Each document is read once, except in blocks of an oversized component: a block is read
+//! once for each block it has edges to.
 
 pub mod evaluate;
 pub mod measure;
@@ -79,6 +83,16 @@ pub struct VerifyStats {
     pub shingles: u64,
 }
 
+impl VerifyStats {
+    /// Adds what another read took.
+    pub fn add(&mut self, o: &VerifyStats) {
+        self.documents += o.documents;
+        self.payload_bytes += o.payload_bytes;
+        self.text_bytes += o.text_bytes;
+        self.shingles += o.shingles;
+    }
+}
+
 /// The shingle sets of `docs`, read again from their shards.
 pub fn shingle_sets(
     stores: &StoreSet,
@@ -131,7 +145,8 @@ pub enum Compare {
     /// verified pairs at a distance no larger than its own. The clusters at every 64-bit
     /// threshold are the same as with [`Compare::Every`] (a skipped pair would join nothing
     /// new at any threshold that includes it); the pairs skipped stay unscored. Not for 128-bit
-    /// thresholds, whose clusters would differ.
+    /// thresholds, whose clusters would differ. In a component larger than the memory budget
+    /// every pair is compared.
     SkipJoined,
 }
 
@@ -350,10 +365,10 @@ pub fn score_graph(
         }
     }
     let rep = |u: u32| g.unit(u)[0];
+    let unit_bytes = |u: u32| 2 * u64::from(stores.text_len(rep(u))) + 64;
     let mut component_bytes: HashMap<u32, u64> = HashMap::new();
     for u in (0..units as u32).filter(|u| needed[*u as usize]) {
-        *component_bytes.entry(root[u as usize]).or_default() +=
-            2 * u64::from(stores.text_len(rep(u))) + 64;
+        *component_bytes.entry(root[u as usize]).or_default() += unit_bytes(u);
     }
     let mut components: Vec<(u32, u64)> = component_bytes.into_iter().collect();
     components.sort_unstable();
@@ -386,12 +401,66 @@ pub fn score_graph(
         0
     });
     for (units_b, mut edges_b) in batch_units.into_iter().zip(batch_edges) {
+        let bytes: u64 = units_b.iter().map(|u| unit_bytes(*u)).sum();
+        if bytes > spec.memory && units_b.len() > 1 {
+            // One component larger than the budget: its units in blocks of half the budget,
+            // every pair of blocks with edges between them held at once.
+            let mut block_of: HashMap<u32, usize> = HashMap::new();
+            let mut blocks: Vec<Vec<u32>> = vec![Vec::new()];
+            let mut filled = 0u64;
+            for u in units_b {
+                let b = unit_bytes(u);
+                if filled > 0 && filled + b > spec.memory / 2 {
+                    blocks.push(Vec::new());
+                    filled = 0;
+                }
+                filled += b;
+                block_of.insert(u, blocks.len() - 1);
+                blocks.last_mut().expect("a block").push(u);
+            }
+            let mut by_blocks: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+            for i in edges_b.into_iter().filter(|i| !overlaps[*i].is_compared()) {
+                let e = &g.edges[i];
+                let (x, y) = (block_of[&e.u], block_of[&e.v]);
+                by_blocks.entry((x.min(y), x.max(y))).or_default().push(i);
+            }
+            let mut pairs: Vec<((usize, usize), Vec<usize>)> = by_blocks.into_iter().collect();
+            pairs.sort_unstable();
+            let mut rows: Option<(usize, HashMap<u32, Vec<u64>>)> = None;
+            for ((x, y), edges) in pairs {
+                if rows.as_ref().map(|r| r.0) != Some(x) {
+                    let docs: Vec<u32> = blocks[x].iter().map(|u| rep(*u)).collect();
+                    let (sets, s) = shingle_sets(stores, &docs, spec)?;
+                    stats.add(&s);
+                    rows = Some((x, sets));
+                }
+                let row = &rows.as_ref().expect("the row block").1;
+                let column = if y == x {
+                    HashMap::new()
+                } else {
+                    let docs: Vec<u32> = blocks[y].iter().map(|u| rep(*u)).collect();
+                    let (sets, s) = shingle_sets(stores, &docs, spec)?;
+                    stats.add(&s);
+                    sets
+                };
+                let set = |d: u32| row.get(&d).or_else(|| column.get(&d)).expect("a set");
+                let got: Vec<Overlap> = edges
+                    .par_iter()
+                    .map(|i| {
+                        let e = &g.edges[*i];
+                        Overlap::of(set(rep(e.u)), set(rep(e.v)))
+                    })
+                    .collect();
+                compared += got.len() as u64;
+                for (i, o) in edges.iter().zip(got) {
+                    overlaps[*i] = o;
+                }
+            }
+            continue;
+        }
         let docs: Vec<u32> = units_b.iter().map(|u| rep(*u)).collect();
         let (sets, s) = shingle_sets(stores, &docs, spec)?;
-        stats.documents += s.documents;
-        stats.payload_bytes += s.payload_bytes;
-        stats.text_bytes += s.text_bytes;
-        stats.shingles += s.shingles;
+        stats.add(&s);
         let overlap = |i: usize| {
             let e = &g.edges[i];
             Overlap::of(&sets[&rep(e.u)], &sets[&rep(e.v)])
