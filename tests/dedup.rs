@@ -512,12 +512,12 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
     ]);
     let manifest: serde_json::Value =
         serde_json::from_str(&read(&out.join("store/manifest.json"))).unwrap();
-    assert_eq!(manifest["minhash"]["bands"], 20);
+    assert_eq!(manifest["minhash"]["bands"], 40);
     let docs = manifest["docs"].as_u64().unwrap();
     let len = std::fs::metadata(out.join("store/minhash.u64"))
         .unwrap()
         .len();
-    assert_eq!(len, docs * 20 * 8);
+    assert_eq!(len, docs * 40 * 8);
     let summary: serde_json::Value =
         serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
     let v = &summary["verification"];
@@ -541,7 +541,14 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
 fn dedup_takes_stores_as_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    ok(&["-q", "fingerprint", s(&sample()), "-o", s(&store)]);
+    ok(&[
+        "-q",
+        "fingerprint",
+        s(&sample()),
+        "-o",
+        s(&store),
+        "--minhash",
+    ]);
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     ok(&["-q", "dedup", s(&sample()), "-o", s(&a)]);
     ok(&["-q", "dedup", s(&store), "-o", s(&b)]);

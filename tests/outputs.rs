@@ -201,7 +201,7 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
     // A rerun refused for a bad argument touches nothing.
     let out = d.join("out");
     ok(&["-q", "dedup", s(&a), "-o", s(&out), "--tau-max", "6"]);
-    for bad in [["--tau", "40"], ["--blocks", "1000"], ["--bits", "0"]] {
+    for bad in [["--tau", "70"], ["--blocks", "1000"], ["--bits", "0"]] {
         let o = go(rerun(&out, bad));
         assert!(!o.status.success());
         assert_eq!(lists(&out), whole_a, "{bad:?}");

@@ -212,7 +212,17 @@ fn verified_dedup_clusters_are_the_components_of_verified_pairs() {
     let input = dir.path().join("docs.jsonl");
     fs::write(&input, jsonl).unwrap();
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--tau", "24"]);
+    ok(&[
+        "-q",
+        "dedup",
+        s(&input),
+        "-o",
+        s(&out),
+        "--candidates",
+        "simhash",
+        "--tau",
+        "24",
+    ]);
     let truth = texts(&input);
     let pairs = ok(&[
         "-q",
@@ -346,7 +356,7 @@ fn evaluate_equals_a_brute_force_over_every_pair() {
     }
     assert!(fs::read_to_string(out.join("evaluate.svg"))
         .unwrap()
-        .contains("MinHash 20x5 recall"));
+        .contains("MinHash 40x7 recall"));
     // MinHash-LSH's row, on a store with the band keys: its candidates are the pairs that
     // `dedup --candidates minhash` reports (read back through `verify`), its true positives
     // those of them whose string shingles pass.
@@ -391,7 +401,7 @@ fn evaluate_equals_a_brute_force_over_every_pair() {
         .find(|l| l.starts_with("minhash\t"))
         .expect("a minhash row");
     let f: Vec<&str> = row.split('\t').collect();
-    assert_eq!(f[1], "20x5");
+    assert_eq!(f[1], "40x7");
     assert_eq!(
         (f[2], f[3]),
         (

@@ -385,11 +385,12 @@ pub struct DedupArgs {
     /// Which member represents a cluster.
     #[arg(long, value_enum, default_value_t = Representative::LowestId)]
     pub representative: Representative,
-    /// Where candidate pairs come from: SimHash fingerprints within --tau (exact join), or
-    /// MinHash-LSH over word 8-gram shingles (documents sharing a band key; --tau then
-    /// defaults to 64, no distance limit).
-    #[arg(long, value_enum, default_value_t = Candidates::Simhash)]
-    pub candidates: Candidates,
+    /// Where candidate pairs come from: MinHash-LSH over word 8-gram shingles (documents
+    /// sharing a band key; --tau then filters by SimHash distance, default 64: no limit; the
+    /// default when verifying), or SimHash fingerprints within --tau (exact join; the default
+    /// with --no-verify).
+    #[arg(long, value_enum)]
+    pub candidates: Option<Candidates>,
     /// Cluster on SimHash distance alone, without verifying the candidate pairs on their text
     /// (the Chuweb21D way).
     #[arg(long)]
@@ -588,7 +589,7 @@ pub struct FingerprintArgs {
 }
 
 /// Fingerprinting options shared by `fingerprint` and `dedup`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct FingerprintOpts {
     /// Feature mode: term n-grams, or the python `simhash` package's character 4-grams.
     #[arg(long, value_enum, default_value_t = Features::Native)]
@@ -598,10 +599,10 @@ pub struct FingerprintOpts {
     #[arg(long)]
     pub minhash: bool,
     /// MinHash bands (keys per document).
-    #[arg(long, default_value_t = 20, value_name = "B")]
+    #[arg(long, default_value_t = 40, value_name = "B")]
     pub minhash_bands: u32,
     /// MinHash bins per band.
-    #[arg(long, default_value_t = 5, value_name = "R")]
+    #[arg(long, default_value_t = 7, value_name = "R")]
     pub minhash_rows: u32,
     /// Word n-gram sizes (1..8), comma separated.
     #[arg(

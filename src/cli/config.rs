@@ -412,7 +412,7 @@ pub struct DedupVerify {
     pub skip_joined: bool,
 }
 
-/// `dedup`'s candidate threshold when it verifies. Measured on two crawls of Debian
+/// `dedup --candidates simhash`'s candidate threshold when it verifies. Measured on two crawls of Debian
 /// documentation (BENCHMARKS.md, "Quality on real crawls"): recall against S3 >= 0.82 is
 /// 0.997 (Boost) and 0.954 (OpenJDK) at 14, and 0.997 and 0.904 at 13.
 pub const VERIFIED_TAU: u32 = 14;
@@ -423,7 +423,14 @@ pub const SIMHASH_TAU: u32 = 3;
 impl DedupCommand {
     /// Validates `neardup dedup`'s arguments.
     pub fn new(a: &DedupArgs) -> anyhow::Result<DedupCommand> {
-        let minhash = a.candidates == Candidates::Minhash;
+        // Verified runs take MinHash-LSH candidates unless told otherwise; SimHash alone is the
+        // --no-verify way (BENCHMARKS.md, "Candidate methods side by side").
+        let candidates = a.candidates.unwrap_or(if a.no_verify {
+            Candidates::Simhash
+        } else {
+            Candidates::Minhash
+        });
+        let minhash = candidates == Candidates::Minhash;
         let tau = a.tau.unwrap_or(match (minhash, a.no_verify) {
             (true, _) => 64,
             (false, true) => SIMHASH_TAU,
@@ -443,14 +450,17 @@ impl DedupCommand {
             Thresholds::new(tau_max, None)?;
             (at, JoinConfig::new(&a.join, tau_max)?)
         };
-        let mut build = build_config(&a.inputs, &a.output.join("store"), a.force, &a.fingerprint)?;
-        if minhash && build.minhash.is_none() {
+        // MinHash candidates need the band keys: --minhash is implied, with the bands and rows
+        // given.
+        let mut fingerprint = a.fingerprint.clone();
+        if minhash {
             anyhow::ensure!(
-                build.params.features == crate::fingerprint::FeatureMode::Native,
+                fingerprint.features == Features::Native,
                 "--candidates minhash needs the native features (its shingles are the store's terms)"
             );
-            build.minhash = Some(MinhashParams::default());
+            fingerprint.minhash = true;
         }
+        let build = build_config(&a.inputs, &a.output.join("store"), a.force, &fingerprint)?;
         let stores: Vec<PathBuf> = a
             .inputs
             .iter()
@@ -470,7 +480,7 @@ impl DedupCommand {
             );
         }
         Ok(DedupCommand {
-            candidates: a.candidates,
+            candidates,
             stores,
             build,
             output: a.output.clone(),
@@ -490,7 +500,9 @@ impl DedupCommand {
     }
 
     /// The default run over `inputs` into `output` (replacing its store), at `tau` (default:
-    /// as `dedup`'s) with a sweep up to `tau_max` (default: `tau`): what `demo` runs.
+    /// as `dedup --candidates simhash`'s) with a sweep up to `tau_max` (default: `tau`): what
+    /// `demo` runs. The demo's tables are per SimHash threshold, so its candidates are SimHash
+    /// pairs within tau.
     pub fn defaults(
         inputs: Vec<PathBuf>,
         output: PathBuf,
@@ -633,7 +645,7 @@ mod tests {
             ("neardup join s -o x --tau 3 --blocks 3", "4 to 64 blocks"),
             ("neardup dedup c -o out --bits 0", "--bits"),
             (
-                "neardup dedup c -o out --tau 3 --tau-max 8 --blocks 6",
+                "neardup dedup c -o out --candidates simhash --tau 3 --tau-max 8 --blocks 6",
                 "9 to 64 blocks",
             ),
             ("neardup sweep s -o out --tau 3", "--tau-max"),
@@ -646,7 +658,8 @@ mod tests {
 
     #[test]
     fn the_demo_runs_dedup_with_its_defaults() {
-        let Command::Dedup(a) = parse("neardup dedup crawl -o out --force --tau 3 --tau-max 8")
+        let Command::Dedup(a) =
+            parse("neardup dedup crawl -o out --force --candidates simhash --tau 3 --tau-max 8")
         else {
             unreachable!()
         };
@@ -654,7 +667,8 @@ mod tests {
         let d =
             DedupCommand::defaults(vec!["crawl".into()], "out".into(), Some(3), Some(8)).unwrap();
         assert_eq!(format!("{parsed:?}"), format!("{d:?}"));
-        let Command::Dedup(a) = parse("neardup dedup crawl -o out --force") else {
+        let Command::Dedup(a) = parse("neardup dedup crawl -o out --force --candidates simhash")
+        else {
             unreachable!()
         };
         let parsed = DedupCommand::new(&a).unwrap();

@@ -144,7 +144,7 @@ pub fn join(
 pub fn lsh_join(stores: &StoreSet, quiet: bool) -> anyhow::Result<JoinOutput> {
     let t = Instant::now();
     let (keys, p) = stores.minhash().ok_or_else(|| {
-        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint with --minhash")
+        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
     })?;
     let docs = stores.joinable();
     let graph = crate::join::lsh::candidates(

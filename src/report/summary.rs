@@ -78,7 +78,7 @@ pub struct VerificationSummary {
     /// Of them, verified.
     pub verified_pairs: u64,
     /// Of them, pairs not compared: their texts were already joined by verified pairs at a
-    /// distance no larger than theirs (the default; `--verify-all` compares every pair).
+    /// distance no larger than theirs (only with `dedup --skip-joined`).
     #[serde(default)]
     pub not_compared_pairs: u64,
     /// Text comparisons made (pairs of distinct texts).
