@@ -140,18 +140,21 @@ fn clusters_at_one_tau_equal_the_sweep_and_representatives_follow_the_rule() {
         .map(|i| format!("d{:06}", fp.len() - i))
         .collect();
     let len = |d: u32| d % 7;
+    let degree = neardup::cluster::star::degrees(&g, |e| e.d64 <= 4);
+    let deg = |d: u32| degree[d as usize];
     let (levels, _) = sweep(&g, Axis::D64, 6);
     let mut seen = Vec::new();
     for rule in [
         Representative::LowestId,
         Representative::First,
         Representative::Longest,
+        Representative::Central,
     ] {
         let mut per_threads = Vec::new();
         for threads in [1, 3] {
             let c = pool(threads).install(|| {
                 let dsu = clusters_at(&g, |e| e.d64 <= 4);
-                Clusters::new(&dsu, rule, |d| ids[d as usize].as_str(), len)
+                Clusters::new(&dsu, rule, |d| ids[d as usize].as_str(), len, deg)
             });
             per_threads.push(c);
         }
@@ -178,6 +181,10 @@ fn clusters_at_one_tau_equal_the_sweep_and_representatives_follow_the_rule() {
                     .iter()
                     .max_by_key(|m| (len(**m), std::cmp::Reverse(**m)))
                     .unwrap(),
+                Representative::Central => *members
+                    .iter()
+                    .max_by_key(|m| (deg(**m), std::cmp::Reverse(**m)))
+                    .unwrap(),
             };
             assert_eq!(c.rep[d as usize], want, "{rule:?}, document {d}");
         }
@@ -185,6 +192,7 @@ fn clusters_at_one_tau_equal_the_sweep_and_representatives_follow_the_rule() {
     }
     assert_ne!(seen[0], seen[1]);
     assert_ne!(seen[1], seen[2]);
+    assert_ne!(seen[2], seen[3]);
 }
 
 #[test]

@@ -72,7 +72,7 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
     let sweep = lines(&out.join("sweep.tsv"));
     assert_eq!(
         sweep[0],
-        "tau\tdocs_kept\tkept_ratio\tmax_cluster\tmax_cluster_ratio\tpairs\tdocs_in_clusters"
+        "tau\tdocs_kept\tkept_ratio\tmax_cluster\tmax_cluster_ratio\tpairs\tdocs_in_clusters\tremoved_by_star"
     );
     assert_eq!(sweep.len(), 8);
     let row3: Vec<&str> = sweep[4].split('\t').collect();
@@ -81,7 +81,10 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
     let keep = lines(&out.join("keep.txt"));
     let remove = lines(&out.join("remove.tsv"));
     let clusters = lines(&out.join("clusters.tsv"));
-    assert_eq!(keep.len().to_string(), row3[1]);
+    // Removal by stars: the sweep's count, never more than the components remove.
+    assert_eq!((remove.len() - 1).to_string(), row3[7]);
+    let kept_components: u64 = row3[1].parse().unwrap();
+    assert!(keep.len() as u64 >= kept_components);
     assert_eq!((keep.len() + remove.len() - 1) as u64, docs);
     assert_eq!((clusters.len() - 1) as u64, docs);
     assert!(remove.len() > 1, "the sample has planted duplicates");
@@ -89,10 +92,26 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
         summary["clusters"]["keep"].as_u64().unwrap(),
         keep.len() as u64
     );
-    // Every removed document's representative is kept, and belongs to the same cluster.
+    // Every removed document's kept one is kept, within tau 3 of it (no verification here:
+    // no score), and in the same cluster.
+    let cluster_of: std::collections::HashMap<&str, &str> = clusters[1..]
+        .iter()
+        .map(|r| {
+            let f: Vec<&str> = r.split('\t').collect();
+            (f[0], f[1])
+        })
+        .collect();
     for r in &remove[1..] {
-        let (_, rep) = r.split_once('\t').unwrap();
-        assert!(keep.iter().any(|k| k == rep), "{rep} not kept");
+        let f: Vec<&str> = r.split('\t').collect();
+        assert!(keep.iter().any(|k| k == f[1]), "{} not kept", f[1]);
+        assert!(f[2].parse::<u32>().unwrap() <= 3, "{r}");
+        assert_eq!(f[3], "-", "{r}");
+        assert_eq!(cluster_of[f[0]], cluster_of[f[1]], "{r}");
+    }
+    // clusters.tsv's last column is the kept document: the member itself when kept.
+    for row in &clusters[1..] {
+        let f: Vec<&str> = row.split('\t').collect();
+        assert_eq!(f[3] == f[0], keep.iter().any(|k| k == f[0]), "{row}");
     }
     // The default representative is the lowest id of its cluster.
     for row in &clusters[1..] {
@@ -391,7 +410,7 @@ fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
     let out = dir.path().join("out");
     ok(&["-q", "dedup", s(&sample()), "-o", s(&out), "--tau", "6"]);
     let sweep = lines(&out.join("sweep.tsv"));
-    assert!(sweep[0].ends_with("\tcandidate_pairs\tknown_pairs\tverified_pairs\tprecision\tprecision_low\tprecision_high\tsampled_pairs"), "{}", sweep[0]);
+    assert!(sweep[0].ends_with("\tcandidate_pairs\tknown_pairs\tverified_pairs\tprecision\tprecision_low\tprecision_high\tsampled_pairs\tremoved_by_star"), "{}", sweep[0]);
     assert_eq!(sweep.len(), 8);
     for row in &sweep[1..] {
         let f: Vec<&str> = row.split('\t').collect();
@@ -573,4 +592,57 @@ fn dedup_takes_stores_as_inputs() {
         stderr(&mixed)
     );
     assert!(!dir.path().join("c").exists());
+}
+
+/// `--remove-by component` keeps one document per cluster (the sweep's `docs_kept`); the
+/// default star removal keeps at least as many, removes only documents with a verified score
+/// of at least 0.82 against a kept one, and leaves the clusters themselves unchanged.
+#[test]
+fn removal_by_stars_and_by_component() {
+    let dir = tempfile::tempdir().unwrap();
+    let (star, comp) = (dir.path().join("star"), dir.path().join("comp"));
+    ok(&["-q", "dedup", s(&sample()), "-o", s(&star)]);
+    let store = star.join("store");
+    ok(&[
+        "-q",
+        "cluster",
+        s(&store),
+        "--pairs",
+        s(&star.join("pairs.bin")),
+        "--tau",
+        "64",
+        "--verify",
+        "s3:0.82",
+        "--remove-by",
+        "component",
+        "-o",
+        s(&comp),
+    ]);
+    let first3 = |p: &Path| -> Vec<String> {
+        lines(&p.join("clusters.tsv"))
+            .iter()
+            .map(|l| l.split('\t').take(3).collect::<Vec<_>>().join("\t"))
+            .collect()
+    };
+    assert_eq!(first3(&star), first3(&comp));
+    let sweep = lines(&star.join("sweep.tsv"));
+    let last: Vec<&str> = sweep.last().unwrap().split('\t').collect();
+    let kept_components = last[1].to_string();
+    assert_eq!(
+        (lines(&comp.join("keep.txt")).len()).to_string(),
+        kept_components
+    );
+    let keep = lines(&star.join("keep.txt"));
+    let remove = lines(&star.join("remove.tsv"));
+    assert!(keep.len() >= kept_components.parse::<usize>().unwrap());
+    assert_eq!((remove.len() - 1).to_string(), *last.last().unwrap());
+    assert!(remove.len() > 1);
+    for r in &remove[1..] {
+        let f: Vec<&str> = r.split('\t').collect();
+        assert!(keep.iter().any(|k| k == f[1]), "{r}");
+        assert!(f[3].parse::<f64>().unwrap() >= 0.82, "{r}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&comp.join("summary.json"))).unwrap();
+    assert_eq!(summary["clusters"]["remove_by"], "component");
 }

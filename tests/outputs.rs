@@ -368,7 +368,7 @@ fn repeated_ids_are_qualified_in_every_list() {
     assert_eq!(read("keep.txt"), "dup#0\ndup#1#3\n");
     assert_eq!(
         read("remove.tsv"),
-        "id\trepresentative\ndup#1\tdup#0\nzzz\tdup#0\n"
+        "id\tkept\thamming64\tscore\ndup#1\tdup#0\t0\t1.000000\nzzz\tdup#0\t0\t1.000000\n"
     );
     let names: Vec<String> = read("clusters.tsv")
         .lines()

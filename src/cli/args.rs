@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::cluster::star::RemoveBy;
 use crate::cluster::Representative;
 
 const EXIT_CODES: &str = "\
@@ -216,9 +217,15 @@ pub struct ClusterArgs {
     /// Also require a 128-bit distance of at most this.
     #[arg(long)]
     pub tau128: Option<u32>,
-    /// Which member represents a cluster.
+    /// Which member represents a cluster, and which document of a near-duplicate group is
+    /// kept first (the remove list's rank order).
     #[arg(long, value_enum, default_value_t = Representative::LowestId)]
     pub representative: Representative,
+    /// The remove list: documents that are near-duplicates of a kept document, each naming
+    /// it (star), or every cluster member but its representative (component: clusters chain,
+    /// so members may share little with it).
+    #[arg(long, value_enum, default_value_t = RemoveBy::Star)]
+    pub remove_by: RemoveBy,
     /// Reuse a join (`pairs.bin`) instead of joining.
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
@@ -382,9 +389,15 @@ pub struct DedupArgs {
     /// Also require a 128-bit distance of at most this.
     #[arg(long)]
     pub tau128: Option<u32>,
-    /// Which member represents a cluster.
+    /// Which member represents a cluster, and which document of a near-duplicate group is
+    /// kept first (the remove list's rank order).
     #[arg(long, value_enum, default_value_t = Representative::LowestId)]
     pub representative: Representative,
+    /// The remove list: documents that are near-duplicates of a kept document, each naming
+    /// it (star), or every cluster member but its representative (component: clusters chain,
+    /// so members may share little with it).
+    #[arg(long, value_enum, default_value_t = RemoveBy::Star)]
+    pub remove_by: RemoveBy,
     /// Where candidate pairs come from: MinHash-LSH over word 8-gram shingles (documents
     /// sharing a band key; --tau then filters by SimHash distance, default 64: no limit; the
     /// default when verifying), or SimHash fingerprints within --tau (exact join; the default

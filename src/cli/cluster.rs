@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use super::config::ClusterCommand;
 use super::{pipeline, Outcome};
+use crate::cluster::star::RemoveBy;
 use crate::fingerprint::store::StoreSet;
 use crate::report::summary::Command;
 use crate::verify::Compare;
@@ -16,22 +17,31 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let ran = loaded.ran.clone();
     let mut verification = None;
-    let g = match &c.verify {
-        None => loaded.graph,
+    let (g, scores) = match &c.verify {
+        None => (loaded.graph, None),
         Some(spec) => {
             let t = Instant::now();
-            // Every pair is compared: with a 128-bit threshold the clusters depend on all.
-            let mode = if c.at.tau128.is_some() {
+            // Every pair is compared where the outcome depends on all: with a 128-bit
+            // threshold (the clusters), and for the stars (the remove list).
+            let mode = if c.at.tau128.is_some() || c.remove_by == RemoveBy::Star {
                 Compare::Every
             } else {
                 Compare::SkipJoined
             };
             let sg = pipeline::score(&stores, loaded, c.at, spec, mode, quiet)?;
             verification = Some(pipeline::verification_summary(&sg, spec, t));
-            sg.verified(spec)
+            (sg.verified(spec), Some(sg.verified_scores(spec)))
         }
     };
-    let clusters = pipeline::write_clusters(&c.output, &stores, &g, c.at, c.representative)?;
+    let clusters = pipeline::write_clusters(
+        &c.output,
+        &stores,
+        &g,
+        c.at,
+        c.representative,
+        c.remove_by,
+        scores.as_deref(),
+    )?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);
     let mut s = pipeline::summary(Command::Cluster, &stores, &c.stores, &g, join);
     s.pairs_file = c.pairs.clone();

@@ -10,6 +10,7 @@ use super::args::{
     JoinArgs, JoinOpts, SimilarityOpts, SweepArgs, TextFormat, VerifyArgs,
 };
 use crate::base::paths::within;
+use crate::cluster::star::RemoveBy;
 use crate::cluster::{Axis, Representative};
 use crate::corpus::{PayloadKind, ReadOptions};
 use crate::fingerprint::build::BuildConfig;
@@ -251,6 +252,8 @@ pub struct ClusterCommand {
     pub at: Thresholds,
     /// How representatives are chosen.
     pub representative: Representative,
+    /// How the remove list is made.
+    pub remove_by: RemoveBy,
     /// A pairs file to reuse.
     pub pairs: Option<PathBuf>,
     /// Verification of the candidates, if asked for.
@@ -270,6 +273,7 @@ impl ClusterCommand {
             output: a.output.clone(),
             at,
             representative: a.representative,
+            remove_by: a.remove_by,
             pairs: a.pairs.clone(),
             verify: check_spec(&a.check)?,
             join,
@@ -395,6 +399,8 @@ pub struct DedupCommand {
     pub tau_max: u32,
     /// How representatives are chosen.
     pub representative: Representative,
+    /// How the remove list is made.
+    pub remove_by: RemoveBy,
     /// Plan and backend.
     pub join: JoinConfig,
     /// Text verification of the candidates (the default), or None for SimHash alone.
@@ -487,6 +493,7 @@ impl DedupCommand {
             at,
             tau_max,
             representative: a.representative,
+            remove_by: a.remove_by,
             join,
             verify: if a.no_verify {
                 None
@@ -529,6 +536,7 @@ impl DedupCommand {
             at: Thresholds::new(tau, None)?,
             tau_max,
             representative: Representative::default(),
+            remove_by: RemoveBy::default(),
             join: JoinConfig::new(&d.join, tau_max)?,
             verify: Some(DedupVerify {
                 spec: verify_spec(&d.similarity)?,

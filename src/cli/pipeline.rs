@@ -14,10 +14,12 @@ use super::progress::Bar;
 use super::Outcome;
 use crate::base::atomic;
 use crate::base::lock::Lock;
+use crate::cluster::star::{self, RemoveBy};
+use crate::cluster::sweep::removed_by_star;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::StoreSet;
-use crate::join::graph::PairGraph;
+use crate::join::graph::{Edge, PairGraph};
 use crate::join::pairs_file::{self, EdgeScores, JoinParams};
 use crate::join::plan::{random_recall, Method};
 use crate::join::{self, Backend, JoinInput, JoinOutput, JoinSpec};
@@ -372,19 +374,39 @@ pub fn write_pairs(
     Ok(pairs_file::write_scored(path, g, p, scores)?)
 }
 
+/// What a sweep covers: the axis, its largest threshold, and the rule that ranks documents for
+/// the star removal counted at each threshold.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepAt {
+    /// The thresholds' axis.
+    pub axis: Axis,
+    /// The largest threshold.
+    pub max: u32,
+    /// The representative rule.
+    pub rule: Representative,
+}
+
 /// Sweeps `0..=max` on `axis` and writes the sweep files into `dir`, with the candidates'
-/// quality when verified; prints the table unless quiet.
+/// quality when verified and the star removal per threshold; prints the table unless quiet.
 pub fn write_sweep(
     dir: &Path,
     stores: &StoreSet,
     g: &PairGraph,
-    axis: Axis,
-    max: u32,
+    at: SweepAt,
     quality: Option<Vec<Quality>>,
     quiet: bool,
 ) -> anyhow::Result<SweepSummary> {
+    let SweepAt { axis, max, rule } = at;
     let q = quality.as_deref();
-    let (levels, _) = sweep(g, axis, max);
+    let (mut levels, _) = sweep(g, axis, max);
+    removed_by_star(
+        &mut levels,
+        g,
+        axis,
+        rule,
+        |d| stores.id(d),
+        |d| stores.text_len(d),
+    );
     let excluded = (stores.len() - g.members.len()) as u64;
     let tau64 = match axis {
         Axis::D64 => None,
@@ -432,15 +454,40 @@ pub fn write_clusters(
     g: &PairGraph,
     at: Thresholds,
     rule: Representative,
+    remove_by: RemoveBy,
+    scores: Option<&[f64]>,
 ) -> anyhow::Result<ClustersSummary> {
-    let dsu = clusters_at(g, |e| e.within(at.tau, at.tau128));
+    let keep = |e: &Edge| e.within(at.tau, at.tau128);
+    let dsu = clusters_at(g, keep);
     warn_qualified(stores);
-    let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d));
-    let counts = lists::write(dir, stores, &c)?;
+    let degree = if rule == Representative::Central {
+        star::degrees(g, keep)
+    } else {
+        Vec::new()
+    };
+    let deg = |d: u32| degree.get(d as usize).copied().unwrap_or(0);
+    let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d), deg);
+    let (kept, via) = match remove_by {
+        RemoveBy::Star => {
+            let o = star::order(g, rule, |d| stores.id(d), |d| stores.text_len(d), &degree);
+            let s = star::stars(g, keep, &o);
+            (s.kept, s.via)
+        }
+        RemoveBy::Component => (c.rep.clone(), vec![star::NO_EDGE; c.len()]),
+    };
+    // A removed document's score: its edge's, or 1 for a text identical to its kept one (one
+    // unit of a verified graph); unknown without verification or by component.
+    let score = |d: u32| match (via[d as usize], scores) {
+        (star::NO_EDGE, Some(_)) if remove_by == RemoveBy::Star => Some(1.0),
+        (star::NO_EDGE, _) => None,
+        (e, s) => s.map(|s| s[e as usize]),
+    };
+    let counts = lists::write(dir, stores, &c, &kept, score)?;
     Ok(ClustersSummary {
         tau: at.tau,
         tau128: at.tau128,
         representative: rule,
+        remove_by,
         clusters: c.count() as u64,
         clusters_of_two_or_more: counts.clusters,
         largest_cluster: u64::from(c.size.iter().max().copied().unwrap_or(0)),
@@ -582,10 +629,10 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     let ran = join_run(&out);
     let pairs_path = dir.join("pairs.bin");
     let candidates = out.graph.clone();
-    let (g, quality, verification) = match &cfg.verify {
+    let (g, quality, verification, scores) = match &cfg.verify {
         None => {
             write_pairs(&pairs_path, &stores, &out.graph, at_max, None)?;
-            (out.graph, None, None)
+            (out.graph, None, None, None)
         }
         Some(v) => {
             let spec = &v.spec;
@@ -620,17 +667,35 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
             )?;
             let summary = verification_summary(&sg, spec, t);
             let q = quality::exact(&sg, spec, Axis::D64, cfg.tau_max);
-            (sg.verified(spec), Some(q), Some(summary))
+            (
+                sg.verified(spec),
+                Some(q),
+                Some(summary),
+                Some(sg.verified_scores(spec)),
+            )
         }
     };
     if !quiet {
         eprintln!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
-    let sweep = write_sweep(dir, &stores, &g, Axis::D64, cfg.tau_max, quality, quiet)?;
+    let at = SweepAt {
+        axis: Axis::D64,
+        max: cfg.tau_max,
+        rule: cfg.representative,
+    };
+    let sweep = write_sweep(dir, &stores, &g, at, quality, quiet)?;
     if !quiet {
         eprintln!("[4/4] clusters at tau {}", cfg.at.tau);
     }
-    let clusters = write_clusters(dir, &stores, &g, cfg.at, cfg.representative)?;
+    let clusters = write_clusters(
+        dir,
+        &stores,
+        &g,
+        cfg.at,
+        cfg.representative,
+        cfg.remove_by,
+        scores.as_deref(),
+    )?;
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
     let mut s = summary(summary::Command::Dedup, &stores, &store_paths, &g, join);
     s.inputs = cfg.build.inputs.clone();

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::config::SweepCommand;
 use super::{pipeline, Outcome};
+use crate::cluster::Representative;
 use crate::fingerprint::store::StoreSet;
 use crate::report::summary::Command;
 use crate::verify::{quality, Compare};
@@ -42,7 +43,12 @@ pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
             (g, Some(q))
         }
     };
-    let sweep = pipeline::write_sweep(&c.output, &stores, &g, c.axis, c.max, q, quiet)?;
+    let at = pipeline::SweepAt {
+        axis: c.axis,
+        max: c.max,
+        rule: Representative::LowestId,
+    };
+    let sweep = pipeline::write_sweep(&c.output, &stores, &g, at, q, quiet)?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);
     let mut s = pipeline::summary(Command::Sweep, &stores, &c.stores, &g, join);
     s.pairs_file = c.pairs.clone();

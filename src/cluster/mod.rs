@@ -7,6 +7,7 @@
 
 pub mod dsu;
 pub mod represent;
+pub mod star;
 pub mod sweep;
 
 pub use dsu::{Dsu, SeqDsu};

@@ -3,7 +3,8 @@
 //! The representative depends only on the partition and the documents, never on the order in
 //! which pairs were merged, so a run is reproducible whatever the thread schedule: by default
 //! the alphanumerically lowest id (CopyCat), or the first in corpus order, or the longest
-//! normalised text (ties go to the first in corpus order).
+//! normalised text, or the one with the most neighbours in the graph (ties go to the first in
+//! corpus order).
 
 use clap::ValueEnum;
 
@@ -23,6 +24,8 @@ pub enum Representative {
     First,
     /// The document with the longest normalised text.
     Longest,
+    /// The document with the most near-duplicates (verified neighbours).
+    Central,
 }
 
 /// A partition of the corpus's documents with one representative per cluster.
@@ -46,13 +49,15 @@ pub fn clusters_at(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync) -> Dsu {
 }
 
 impl Clusters {
-    /// Labels the partition in `dsu` and picks representatives. `id` and `text_len` describe
-    /// document `i` of the corpus.
+    /// Labels the partition in `dsu` and picks representatives. `id`, `text_len` and
+    /// `degree` (its neighbours, [`super::star::degrees`]) describe document `i` of the
+    /// corpus.
     pub fn new<'a>(
         dsu: &Dsu,
         rule: Representative,
         id: impl Fn(u32) -> &'a str,
         text_len: impl Fn(u32) -> u32,
+        degree: impl Fn(u32) -> u32,
     ) -> Clusters {
         let root = dsu.labels();
         let mut size = vec![0u32; root.len()];
@@ -71,6 +76,7 @@ impl Clusters {
                 let better = match rule {
                     Representative::LowestId => id(d) < id(b),
                     Representative::Longest => text_len(d) > text_len(b),
+                    Representative::Central => degree(d) > degree(b),
                     Representative::First => false,
                 };
                 if better {

@@ -60,6 +60,11 @@ pub struct Level {
     pub pairs_at: u64,
     /// Documents in clusters of two or more.
     pub docs_in_clusters: u64,
+    /// Documents the star rule removes at this threshold ([`super::star`]): near-duplicates
+    /// of a kept document, fewer than `documents - docs_kept` where clusters chain. Filled in
+    /// by [`removed_by_star`].
+    #[serde(default)]
+    pub removed_by_star: u64,
     /// Number of clusters of each size, as (size, clusters), ascending.
     #[serde(skip)]
     pub size_histogram: Vec<(u64, u64)>,
@@ -114,8 +119,45 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
             pairs,
             pairs_at: at,
             docs_in_clusters: in_clusters,
+            removed_by_star: 0,
             size_histogram: hist.into_iter().collect(),
         });
     }
     (levels, dsu)
+}
+
+/// Fills each level's `removed_by_star`: the star assignment ([`super::star`]) at every
+/// threshold, in parallel over thresholds, documents ranked by `rule` (`id` and `text_len`
+/// describe a document).
+pub fn removed_by_star<'a>(
+    levels: &mut [Level],
+    g: &PairGraph,
+    axis: Axis,
+    rule: super::Representative,
+    id: impl Fn(u32) -> &'a str + Sync,
+    text_len: impl Fn(u32) -> u32 + Sync,
+) {
+    use super::star;
+    use rayon::prelude::*;
+    let within = |t: u32| move |e: &crate::join::graph::Edge| axis.level(e).is_some_and(|l| l <= t);
+    // The ranking depends on the threshold only through the degrees of the central rule.
+    let fixed =
+        (rule != super::Representative::Central).then(|| star::order(g, rule, &id, &text_len, &[]));
+    let removed: Vec<u64> = levels
+        .par_iter()
+        .map(|l| {
+            let keep = within(l.tau);
+            let order = match &fixed {
+                Some(o) => std::borrow::Cow::Borrowed(o),
+                None => {
+                    let degree = star::degrees(g, keep);
+                    std::borrow::Cow::Owned(star::order(g, rule, &id, &text_len, &degree))
+                }
+            };
+            star::stars(g, keep, &order).removed()
+        })
+        .collect();
+    for (l, r) in levels.iter_mut().zip(removed) {
+        l.removed_by_star = r;
+    }
 }

@@ -214,6 +214,10 @@ pub struct ClustersSummary {
     pub tau128: Option<u32>,
     /// How representatives were chosen.
     pub representative: Representative,
+    /// How the remove list was made: by stars (near-duplicates of a kept document) or by
+    /// component.
+    #[serde(default)]
+    pub remove_by: crate::cluster::star::RemoveBy,
     /// Clusters, singletons included.
     pub clusters: u64,
     /// Clusters of two or more documents.

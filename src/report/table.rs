@@ -24,7 +24,7 @@ pub fn sweep_tsv(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> S
     if quality.is_some() {
         let _ = write!(s, "\t{QUALITY_COLUMNS}");
     }
-    s.push('\n');
+    s.push_str("\tremoved_by_star\n");
     for (i, l) in levels.iter().enumerate() {
         let _ = write!(
             s,
@@ -50,7 +50,7 @@ pub fn sweep_tsv(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> S
                 q.sampled_pairs
             );
         }
-        s.push('\n');
+        let _ = writeln!(s, "\t{}", l.removed_by_star);
     }
     s
 }
@@ -70,6 +70,7 @@ pub fn sweep_text(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> 
     if quality.is_some() {
         head.extend(["candidates", "precision"]);
     }
+    head.push("star removed");
     let rows: Vec<Vec<String>> = levels
         .iter()
         .enumerate()
@@ -94,6 +95,7 @@ pub fn sweep_text(levels: &[Level], axis: Axis, quality: Option<&[Quality]>) -> 
                     )
                 });
             }
+            r.push(l.removed_by_star.to_string());
             r
         })
         .collect();

@@ -198,6 +198,14 @@ impl ScoredGraph {
         }
     }
 
+    /// The score under `spec` of each edge of [`ScoredGraph::verified`], in its order.
+    pub fn verified_scores(&self, spec: &VerifySpec) -> Vec<f64> {
+        (0..self.graph.edges.len())
+            .filter(|i| self.passes(*i, spec))
+            .map(|i| self.overlaps[i].score(spec.measure))
+            .collect()
+    }
+
     /// Document pairs of the edges `keep` admits (and of the text units).
     pub fn counts(&self, spec: &VerifySpec, keep: impl Fn(&Edge) -> bool) -> PairCounts {
         let g = &self.graph;

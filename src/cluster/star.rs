@@ -1,0 +1,364 @@
+//! Removal by stars: a document is removed only when it is a near-duplicate (an edge of the
+//! graph, or a member of the same unit) of a document that is kept, and it names that one.
+//!
+//! Clusters are connected components, and components chain: A ~ B and B ~ C put A and C
+//! together though they may share little, so removing every member but one representative
+//! removes documents that duplicate nothing kept. Here the documents are visited in the order
+//! of the representative rule ([`order`]), best first; a document not yet removed is kept, and
+//! every neighbour of it not yet decided is removed for it. So a removed document always has an
+//! edge to its kept one, and no two kept documents are neighbours. A document is removed
+//! exactly when some kept document that ranks before it is its neighbour (the greedy pass over
+//! the ground truth that removal recall is measured against), and it names the best-ranked one.
+//!
+//! Components are independent, so they are assigned in parallel, each in rank order by one
+//! worker: the result does not depend on the thread count. Work is one visit of each kept
+//! document's unit and adjacent units: O(documents + edges) after the sort that ranks them,
+//! with the largest component the longest sequential part.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::{Representative, SeqDsu};
+use crate::join::graph::{Edge, PairGraph};
+
+/// Which documents the remove list names.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum RemoveBy {
+    /// Only near-duplicates of a kept document, each for that one (this module).
+    #[default]
+    Star,
+    /// Every member of a cluster but its representative (Chuweb21D's rule).
+    Component,
+}
+
+/// `via` of a document that is kept, or removed for a member of its own unit.
+pub const NO_EDGE: u32 = u32::MAX;
+
+const UNSET: u32 = u32::MAX;
+
+/// The star assignment of a graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stars {
+    /// Each document's kept document: itself when kept (documents outside the graph's units
+    /// are kept).
+    pub kept: Vec<u32>,
+    /// For a document removed for a document of another unit, the index (in the graph's
+    /// edges) of the edge between their units; else [`NO_EDGE`].
+    pub via: Vec<u32>,
+}
+
+impl Stars {
+    /// Documents removed.
+    pub fn removed(&self) -> u64 {
+        self.kept
+            .iter()
+            .enumerate()
+            .filter(|(d, k)| **k != *d as u32)
+            .count() as u64
+    }
+}
+
+/// Units adjacent to each unit over the edges `keep` admits, with the edge's index.
+struct Adjacency {
+    start: Vec<u32>,
+    next: Vec<(u32, u32)>,
+}
+
+impl Adjacency {
+    fn new(g: &PairGraph, keep: &(impl Fn(&Edge) -> bool + Sync)) -> Adjacency {
+        let mut start = vec![0u32; g.units() + 1];
+        let kept: Vec<u32> = (0..g.edges.len() as u32)
+            .filter(|i| keep(&g.edges[*i as usize]))
+            .collect();
+        for i in &kept {
+            let e = &g.edges[*i as usize];
+            start[e.u as usize + 1] += 1;
+            start[e.v as usize + 1] += 1;
+        }
+        for u in 1..start.len() {
+            start[u] += start[u - 1];
+        }
+        let mut fill = start.clone();
+        let mut next = vec![(0u32, 0u32); *start.last().unwrap_or(&0) as usize];
+        for i in kept {
+            let e = &g.edges[i as usize];
+            for (a, b) in [(e.u, e.v), (e.v, e.u)] {
+                next[fill[a as usize] as usize] = (b, i);
+                fill[a as usize] += 1;
+            }
+        }
+        Adjacency { start, next }
+    }
+
+    fn of(&self, u: u32) -> &[(u32, u32)] {
+        &self.next[self.start[u as usize] as usize..self.start[u as usize + 1] as usize]
+    }
+}
+
+/// Each document's neighbours over the edges `keep` admits (the other members of its unit and
+/// the members of adjacent units): the `central` rule's measure. 0 outside the units.
+pub fn degrees(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync) -> Vec<u32> {
+    let adj = Adjacency::new(g, &keep);
+    let mut out = vec![0u32; g.docs as usize];
+    for u in 0..g.units() as u32 {
+        let m = g.unit(u);
+        let across: usize = adj.of(u).iter().map(|(v, _)| g.unit(*v).len()).sum();
+        for d in m {
+            out[*d as usize] = (m.len() - 1 + across) as u32;
+        }
+    }
+    out
+}
+
+/// The documents of `g`'s units, best first by `rule`: the lowest id; the first in corpus
+/// order; the longest text; or the most neighbours (`degree`, from [`degrees`]). Ties go to
+/// the first in corpus order.
+pub fn order<'a>(
+    g: &PairGraph,
+    rule: Representative,
+    id: impl Fn(u32) -> &'a str + Sync,
+    text_len: impl Fn(u32) -> u32 + Sync,
+    degree: &[u32],
+) -> Vec<u32> {
+    let mut docs = g.members.clone();
+    match rule {
+        Representative::LowestId => {
+            docs.par_sort_unstable_by(|a, b| id(*a).cmp(id(*b)).then(a.cmp(b)))
+        }
+        Representative::First => docs.par_sort_unstable(),
+        Representative::Longest => {
+            docs.par_sort_unstable_by_key(|d| (std::cmp::Reverse(text_len(*d)), *d))
+        }
+        Representative::Central => {
+            docs.par_sort_unstable_by_key(|d| (std::cmp::Reverse(degree[*d as usize]), *d))
+        }
+    }
+    docs
+}
+
+/// The star assignment over the edges of `g` that `keep` admits (and its units), visiting
+/// documents in `order` ([`order`]).
+pub fn stars(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync, order: &[u32]) -> Stars {
+    let adj = Adjacency::new(g, &keep);
+    let mut unit_of = vec![UNSET; g.docs as usize];
+    for u in 0..g.units() as u32 {
+        for d in g.unit(u) {
+            unit_of[*d as usize] = u;
+        }
+    }
+    // Components of units; documents grouped by component, rank order kept within each.
+    let mut dsu = SeqDsu::new(g.units());
+    for u in 0..g.units() as u32 {
+        for (v, _) in adj.of(u) {
+            dsu.union(u, *v);
+        }
+    }
+    let comp = dsu.labels();
+    let mut ranked: Vec<(u32, u32)> = order
+        .iter()
+        .filter(|d| unit_of[**d as usize] != UNSET)
+        .map(|d| comp[unit_of[*d as usize] as usize])
+        .zip(order.iter().copied())
+        .collect();
+    // A stable sort: within a component, documents stay in rank order.
+    ranked.par_sort_by_key(|x| x.0);
+    let kept: Vec<AtomicU32> = (0..g.docs).map(|_| AtomicU32::new(UNSET)).collect();
+    let via: Vec<AtomicU32> = (0..g.docs).map(|_| AtomicU32::new(NO_EDGE)).collect();
+    let components: Vec<&[(u32, u32)]> = ranked.chunk_by(|a, b| a.0 == b.0).collect();
+    // Each component's documents are written by its one worker only: relaxed accesses see
+    // the worker's own writes in order.
+    components.par_iter().for_each(|c| {
+        let take = |m: u32, k: u32, e: u32| {
+            if kept[m as usize].load(Relaxed) == UNSET {
+                kept[m as usize].store(k, Relaxed);
+                via[m as usize].store(e, Relaxed);
+            }
+        };
+        for &(_, d) in c.iter() {
+            if kept[d as usize].load(Relaxed) != UNSET {
+                continue;
+            }
+            kept[d as usize].store(d, Relaxed);
+            let u = unit_of[d as usize];
+            for m in g.unit(u) {
+                take(*m, d, NO_EDGE);
+            }
+            for (v, e) in adj.of(u) {
+                for m in g.unit(*v) {
+                    take(*m, d, *e);
+                }
+            }
+        }
+    });
+    let kept = kept
+        .into_iter()
+        .enumerate()
+        .map(|(d, k)| match k.into_inner() {
+            UNSET => d as u32,
+            k => k,
+        })
+        .collect();
+    Stars {
+        kept,
+        via: via.into_iter().map(AtomicU32::into_inner).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::rng::SplitMix64;
+    use std::collections::BTreeSet;
+
+    /// The plain greedy pass over documents: in rank order, a document is removed for the
+    /// first kept document (in rank order) among its neighbours, else kept.
+    fn reference(g: &PairGraph, keep: impl Fn(&Edge) -> bool, order: &[u32]) -> Vec<u32> {
+        let n = g.docs as usize;
+        let mut nb: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); n];
+        let mut link = |a: u32, b: u32| {
+            nb[a as usize].insert(b);
+            nb[b as usize].insert(a);
+        };
+        for u in 0..g.units() as u32 {
+            let m = g.unit(u);
+            for i in 0..m.len() {
+                for j in i + 1..m.len() {
+                    link(m[i], m[j]);
+                }
+            }
+        }
+        for e in g.edges.iter().filter(|e| keep(e)) {
+            for a in g.unit(e.u) {
+                for b in g.unit(e.v) {
+                    link(*a, *b);
+                }
+            }
+        }
+        let mut kept: Vec<u32> = (0..n as u32).collect();
+        let mut kept_at: Vec<Option<usize>> = vec![None; n];
+        for (pos, &d) in order.iter().enumerate() {
+            let best = nb[d as usize]
+                .iter()
+                .filter_map(|m| kept_at[*m as usize].map(|p| (p, *m)))
+                .min();
+            match best {
+                Some((_, k)) => kept[d as usize] = k,
+                None => kept_at[d as usize] = Some(pos),
+            }
+        }
+        kept
+    }
+
+    fn random_graph(rng: &mut SplitMix64) -> PairGraph {
+        let docs = 1 + rng.below(60) as u32;
+        let mut perm: Vec<u32> = (0..docs).collect();
+        for i in (1..perm.len()).rev() {
+            perm.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        // Units: most single documents, some of two or three; a few documents left out.
+        let (mut members, mut starts) = (Vec::new(), vec![0u32]);
+        let mut i = 0;
+        while i < perm.len() {
+            if rng.below(10) == 0 {
+                i += 1;
+                continue;
+            }
+            let len = match rng.below(10) {
+                0 => 3,
+                1 | 2 => 2,
+                _ => 1,
+            }
+            .min(perm.len() - i);
+            let mut unit = perm[i..i + len].to_vec();
+            unit.sort_unstable();
+            members.extend(unit);
+            starts.push(members.len() as u32);
+            i += len;
+        }
+        let units = starts.len() as u32 - 1;
+        let mut edges = BTreeSet::new();
+        if units > 1 {
+            for _ in 0..rng.below(u64::from(units) * 2) {
+                let (a, b) = (
+                    rng.below(units.into()) as u32,
+                    rng.below(units.into()) as u32,
+                );
+                if a != b {
+                    edges.insert((a.min(b), a.max(b), rng.below(8) as u8));
+                }
+            }
+        }
+        PairGraph {
+            docs,
+            members,
+            starts,
+            edges: edges
+                .into_iter()
+                .map(|(u, v, d)| Edge::new(u, v, d, 0))
+                .collect(),
+        }
+    }
+
+    /// Stars equal the plain greedy pass on random graphs, for every rule and thread count;
+    /// every removed document has an edge (or its unit) to its kept one, and no kept document
+    /// neighbours another.
+    #[test]
+    fn stars_equal_the_greedy_reference() {
+        let mut rng = SplitMix64(11);
+        let ids: Vec<String> = (0..64).map(|i| format!("id{:03}", (i * 37) % 64)).collect();
+        for round in 0..300 {
+            let g = random_graph(&mut rng);
+            let tau = rng.below(8) as u32;
+            let keep = |e: &Edge| u32::from(e.d64) <= tau;
+            let len = |d: u32| (d * 7919) % 13;
+            let degree = degrees(&g, keep);
+            for rule in [
+                Representative::LowestId,
+                Representative::First,
+                Representative::Longest,
+                Representative::Central,
+            ] {
+                let o = order(&g, rule, |d| ids[d as usize].as_str(), len, &degree);
+                let want = reference(&g, keep, &o);
+                for threads in [1, 3] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let s = pool.install(|| stars(&g, keep, &o));
+                    assert_eq!(s.kept, want, "round {round} {rule:?} {threads} threads");
+                    for (d, k) in s.kept.iter().enumerate() {
+                        let e = s.via[d];
+                        if *k == d as u32 {
+                            assert_eq!(e, NO_EDGE);
+                        } else if e == NO_EDGE {
+                            let u = (0..g.units() as u32).find(|u| g.unit(*u).contains(k));
+                            assert!(g.unit(u.unwrap()).contains(&(d as u32)), "round {round}");
+                        } else {
+                            let e = g.edges[e as usize];
+                            assert!(keep(&e));
+                            let (a, b) = (g.unit(e.u), g.unit(e.v));
+                            assert!(
+                                (a.contains(k) && b.contains(&(d as u32)))
+                                    || (b.contains(k) && a.contains(&(d as u32))),
+                                "round {round}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
