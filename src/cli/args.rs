@@ -279,6 +279,11 @@ pub struct EvaluateArgs {
     /// Largest tau evaluated.
     #[arg(long, default_value_t = 12)]
     pub tau_max: u32,
+    /// Also score the remove list of this dedup or cluster output directory (made from the
+    /// same stores): removal precision (each removed document against the one it names) and
+    /// recall (against the greedy removal over the truth, documents in id order).
+    #[arg(long, value_name = "DIR")]
+    pub removal: Option<PathBuf>,
     /// How pairs are compared on their text.
     #[command(flatten)]
     pub similarity: SimilarityOpts,

@@ -333,6 +333,8 @@ pub struct EvaluateCommand {
     pub tau_max: u32,
     /// The truth's definition.
     pub verify: VerifySpec,
+    /// A remove list to score: the `remove.tsv` of this directory.
+    pub removal: Option<PathBuf>,
 }
 
 impl EvaluateCommand {
@@ -351,6 +353,7 @@ impl EvaluateCommand {
                 shard_dir: a.shard_dir.clone(),
                 ..verify_spec(&a.similarity)?
             },
+            removal: a.removal.clone(),
         })
     }
 }

@@ -15,8 +15,19 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
     let _lock = pipeline::out_dir(&c.output)?;
+    // The remove list is read before the long part, so a bad one fails at once.
+    let removed = c
+        .removal
+        .as_deref()
+        .map(|dir| read_removed(&stores, &dir.join("remove.tsv")))
+        .transpose()?;
     let docs = evaluate::sample(&stores, c.sample, c.seed);
     let e = evaluate::evaluate(&stores, &docs, &c.verify, c.tau_max)?;
+    let removal = removed.map(|r| {
+        let mut rank: Vec<u32> = docs.clone();
+        rank.sort_by(|a, b| stores.id(*a).cmp(stores.id(*b)).then(a.cmp(b)));
+        evaluate::removal(&docs, &e.truth_pairs, &r, &rank)
+    });
     let mut tsv =
         String::from("method\tthreshold\tcandidates\ttrue_positives\tprecision\trecall\tf1\n");
     let mut row = |method: &str, threshold: String, r: &EvalRow| {
@@ -41,6 +52,7 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
         "shingle": c.verify.k,
         "seed": c.seed,
         "evaluation": &e,
+        "removal": removal,
         "seconds": started.elapsed().as_secs_f64(),
     });
     atomic::write(&c.output.join("evaluate.tsv"), tsv.as_bytes())?;
@@ -64,6 +76,40 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
             started.elapsed().as_secs_f64()
         );
         eprint!("{tsv}");
+        if let Some(r) = &removal {
+            eprintln!(
+                "removal: {} removed, {} of them near-duplicates of the document they name (precision {:.4}); the greedy removal over the truth removes {} (recall {:.4})",
+                r.removed, r.correct, r.precision, r.greedy_truth_removed, r.recall
+            );
+        }
     }
     Ok(Outcome::Clean)
+}
+
+/// The (document, kept document) pairs of a `remove.tsv`, by the names the stores give.
+fn read_removed(stores: &StoreSet, path: &std::path::Path) -> anyhow::Result<Vec<(u32, u32)>> {
+    use anyhow::Context;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the remove list {}", path.display()))?;
+    let index: std::collections::HashMap<&str, u32> = (0..stores.len() as u32)
+        .map(|d| (stores.id(d), d))
+        .collect();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate().skip(1) {
+        let mut f = line.split('\t');
+        let (Some(a), Some(b)) = (f.next(), f.next()) else {
+            anyhow::bail!("{}: line {}: not `id<TAB>kept`", path.display(), n + 1);
+        };
+        let find = |id: &str| {
+            index.get(id).copied().with_context(|| {
+                format!(
+                    "{}: line {}: {id} is not a document of the stores given",
+                    path.display(),
+                    n + 1
+                )
+            })
+        };
+        out.push((find(a)?, find(b)?));
+    }
+    Ok(out)
 }

@@ -469,8 +469,8 @@ pub fn write_clusters(
     let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d), deg);
     let (kept, via) = match remove_by {
         RemoveBy::Star => {
-            let o = star::order(g, rule, |d| stores.id(d), |d| stores.text_len(d), &degree);
-            let s = star::stars(g, keep, &o);
+            let rank = star::ranking(rule, |d| stores.id(d), |d| stores.text_len(d), &degree);
+            let s = star::stars(g, keep, rank);
             (s.kept, s.via)
         }
         RemoveBy::Component => (c.rep.clone(), vec![star::NO_EDGE; c.len()]),

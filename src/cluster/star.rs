@@ -10,10 +10,12 @@
 //! exactly when some kept document that ranks before it is its neighbour (the greedy pass over
 //! the ground truth that removal recall is measured against), and it names the best-ranked one.
 //!
-//! Components are independent, so they are assigned in parallel, each in rank order by one
-//! worker: the result does not depend on the thread count. Work is one visit of each kept
-//! document's unit and adjacent units: O(documents + edges) after the sort that ranks them,
-//! with the largest component the longest sequential part.
+//! Components are independent, so they are assigned in parallel, each ranked and assigned by
+//! one worker: the result does not depend on the thread count. Only documents with a
+//! neighbour take part (the others are kept); they are grouped by component with an integer
+//! sort, and each component is sorted by the rule on its own, so ids are compared only within
+//! components. Work is one visit of each kept document's unit and adjacent units: O(documents
+//! + edges) plus the sorts, with the largest component the longest sequential part.
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -122,35 +124,38 @@ pub fn degrees(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync) -> Vec<u32> {
     out
 }
 
-/// The documents of `g`'s units, best first by `rule`: the lowest id; the first in corpus
-/// order; the longest text; or the most neighbours (`degree`, from [`degrees`]). Ties go to
-/// the first in corpus order.
-pub fn order<'a>(
-    g: &PairGraph,
+/// How `rule` ranks two documents (`Less`: `a` is kept first): the lowest id; the first in
+/// corpus order; the longest text; or the most neighbours (`degree`, from [`degrees`]). Ties
+/// go to the first in corpus order.
+pub fn ranking<'a, 'd>(
     rule: Representative,
-    id: impl Fn(u32) -> &'a str + Sync,
-    text_len: impl Fn(u32) -> u32 + Sync,
-    degree: &[u32],
-) -> Vec<u32> {
-    let mut docs = g.members.clone();
-    match rule {
-        Representative::LowestId => {
-            docs.par_sort_unstable_by(|a, b| id(*a).cmp(id(*b)).then(a.cmp(b)))
+    id: impl Fn(u32) -> &'a str + Sync + 'd,
+    text_len: impl Fn(u32) -> u32 + Sync + 'd,
+    degree: &'d [u32],
+) -> impl Fn(u32, u32) -> std::cmp::Ordering + Sync + 'd {
+    use std::cmp::Reverse;
+    move |a, b| {
+        match rule {
+            Representative::LowestId => id(a).cmp(id(b)),
+            Representative::First => std::cmp::Ordering::Equal,
+            Representative::Longest => Reverse(text_len(a)).cmp(&Reverse(text_len(b))),
+            Representative::Central => {
+                Reverse(degree[a as usize]).cmp(&Reverse(degree[b as usize]))
+            }
         }
-        Representative::First => docs.par_sort_unstable(),
-        Representative::Longest => {
-            docs.par_sort_unstable_by_key(|d| (std::cmp::Reverse(text_len(*d)), *d))
-        }
-        Representative::Central => {
-            docs.par_sort_unstable_by_key(|d| (std::cmp::Reverse(degree[*d as usize]), *d))
-        }
+        .then(a.cmp(&b))
     }
-    docs
 }
 
-/// The star assignment over the edges of `g` that `keep` admits (and its units), visiting
-/// documents in `order` ([`order`]).
-pub fn stars(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync, order: &[u32]) -> Stars {
+/// The star assignment over the edges of `g` that `keep` admits (and its units), documents
+/// visited best first by `rank` ([`ranking`]). Only documents with a neighbour take part,
+/// grouped by component with an integer sort; each component is ranked on its own (small
+/// sorts, in cache) and assigned by one worker.
+pub fn stars(
+    g: &PairGraph,
+    keep: impl Fn(&Edge) -> bool + Sync,
+    rank: impl Fn(u32, u32) -> std::cmp::Ordering + Sync,
+) -> Stars {
     let adj = Adjacency::new(g, &keep);
     let mut unit_of = vec![UNSET; g.docs as usize];
     for u in 0..g.units() as u32 {
@@ -158,7 +163,7 @@ pub fn stars(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync, order: &[u32]) 
             unit_of[*d as usize] = u;
         }
     }
-    // Components of units; documents grouped by component, rank order kept within each.
+    // Components of units; the documents of units with a neighbour, by component.
     let mut dsu = SeqDsu::new(g.units());
     for u in 0..g.units() as u32 {
         for (v, _) in adj.of(u) {
@@ -166,20 +171,20 @@ pub fn stars(g: &PairGraph, keep: impl Fn(&Edge) -> bool + Sync, order: &[u32]) 
         }
     }
     let comp = dsu.labels();
-    let mut ranked: Vec<(u32, u32)> = order
-        .iter()
-        .filter(|d| unit_of[**d as usize] != UNSET)
-        .map(|d| comp[unit_of[*d as usize] as usize])
-        .zip(order.iter().copied())
+    let mut grouped: Vec<(u32, u32)> = (0..g.units() as u32)
+        .filter(|u| g.unit(*u).len() > 1 || !adj.of(*u).is_empty())
+        .flat_map(|u| {
+            let c = comp[u as usize];
+            g.unit(u).iter().map(move |d| (c, *d))
+        })
         .collect();
-    // A stable sort: within a component, documents stay in rank order.
-    ranked.par_sort_by_key(|x| x.0);
+    grouped.par_sort_unstable_by_key(|x| x.0);
     let kept: Vec<AtomicU32> = (0..g.docs).map(|_| AtomicU32::new(UNSET)).collect();
     let via: Vec<AtomicU32> = (0..g.docs).map(|_| AtomicU32::new(NO_EDGE)).collect();
-    let components: Vec<&[(u32, u32)]> = ranked.chunk_by(|a, b| a.0 == b.0).collect();
     // Each component's documents are written by its one worker only: relaxed accesses see
     // the worker's own writes in order.
-    components.par_iter().for_each(|c| {
+    grouped.par_chunk_by_mut(|a, b| a.0 == b.0).for_each(|c| {
+        c.sort_unstable_by(|a, b| rank(a.1, b.1));
         let take = |m: u32, k: u32, e: u32| {
             if kept[m as usize].load(Relaxed) == UNSET {
                 kept[m as usize].store(k, Relaxed);
@@ -330,14 +335,16 @@ mod tests {
                 Representative::Longest,
                 Representative::Central,
             ] {
-                let o = order(&g, rule, |d| ids[d as usize].as_str(), len, &degree);
+                let rank = ranking(rule, |d| ids[d as usize].as_str(), len, &degree);
+                let mut o = g.members.clone();
+                o.sort_by(|a, b| rank(*a, *b));
                 let want = reference(&g, keep, &o);
                 for threads in [1, 3] {
                     let pool = rayon::ThreadPoolBuilder::new()
                         .num_threads(threads)
                         .build()
                         .unwrap();
-                    let s = pool.install(|| stars(&g, keep, &o));
+                    let s = pool.install(|| stars(&g, keep, &rank));
                     assert_eq!(s.kept, want, "round {round} {rule:?} {threads} threads");
                     for (d, k) in s.kept.iter().enumerate() {
                         let e = s.via[d];

@@ -140,21 +140,17 @@ pub fn removed_by_star<'a>(
     use super::star;
     use rayon::prelude::*;
     let within = |t: u32| move |e: &crate::join::graph::Edge| axis.level(e).is_some_and(|l| l <= t);
-    // The ranking depends on the threshold only through the degrees of the central rule.
-    let fixed =
-        (rule != super::Representative::Central).then(|| star::order(g, rule, &id, &text_len, &[]));
     let removed: Vec<u64> = levels
         .par_iter()
         .map(|l| {
             let keep = within(l.tau);
-            let order = match &fixed {
-                Some(o) => std::borrow::Cow::Borrowed(o),
-                None => {
-                    let degree = star::degrees(g, keep);
-                    std::borrow::Cow::Owned(star::order(g, rule, &id, &text_len, &degree))
-                }
+            // The ranking depends on the threshold only through the central rule's degrees.
+            let degree = if rule == super::Representative::Central {
+                star::degrees(g, keep)
+            } else {
+                Vec::new()
             };
-            star::stars(g, keep, &order).removed()
+            star::stars(g, keep, star::ranking(rule, &id, &text_len, &degree)).removed()
         })
         .collect();
     for (l, r) in levels.iter_mut().zip(removed) {

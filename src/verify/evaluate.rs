@@ -52,6 +52,9 @@ pub struct Evaluation {
     pub truth: u64,
     /// One row per tau, 0 up to the largest asked for.
     pub rows: Vec<EvalRow>,
+    /// The true pairs, as document indices (lower first), sorted.
+    #[serde(skip)]
+    pub truth_pairs: Vec<(u32, u32)>,
     /// MinHash-LSH's row (`tau` holds its bands), with the parameters and whether the keys
     /// are the store's.
     pub minhash: Option<MinhashEval>,
@@ -177,12 +180,13 @@ pub fn evaluate(
     // True pairs by distance, and how many pairs were compared: for each document, the larger
     // sets up to the size bound.
     let width = 65;
-    let (truth_by_d, compared, mh_hits) = by_size
+    let (truth_by_d, compared, mh_hits, mut truth_pairs) = by_size
         .par_iter()
         .enumerate()
         .map(|(k, &i)| {
             let mut hit = vec![0u64; width];
             let (mut compared, mut mh) = (0u64, 0u64);
+            let mut pairs = Vec::new();
             let a = &sets[i];
             for &j in &by_size[k + 1..] {
                 let b = &sets[j];
@@ -193,19 +197,22 @@ pub fn evaluate(
                 if spec.passes(&Overlap::of(a, b)) {
                     hit[dist64(fp[docs[i] as usize], fp[docs[j] as usize]) as usize] += 1;
                     mh += u64::from(shares(i, j));
+                    pairs.push((docs[i].min(docs[j]), docs[i].max(docs[j])));
                 }
             }
-            (hit, compared, mh)
+            (hit, compared, mh, pairs)
         })
         .reduce(
-            || (vec![0u64; width], 0, 0),
-            |mut x, y| {
+            || (vec![0u64; width], 0, 0, Vec::new()),
+            |mut x, mut y| {
                 for d in 0..width {
                     x.0[d] += y.0[d];
                 }
-                (x.0, x.1 + y.1, x.2 + y.2)
+                x.3.append(&mut y.3);
+                (x.0, x.1 + y.1, x.2 + y.2, x.3)
             },
         );
+    truth_pairs.par_sort_unstable();
     // MinHash candidates: every pair of the sample sharing a band key.
     let mh_candidates: u64 = (0..docs.len())
         .into_par_iter()
@@ -226,12 +233,76 @@ pub fn evaluate(
         compared,
         truth,
         rows,
+        truth_pairs,
         minhash: Some(MinhashEval {
             params: mh_params,
             from_store,
             row: EvalRow::new(mh_params.bands, mh_candidates, mh_hits, truth),
         }),
     })
+}
+
+/// A remove list scored against the truth (Issue: removal by stars).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct RemovalEval {
+    /// Removed documents of the sample (their kept document in the sample too).
+    pub removed: u64,
+    /// Of them, true near-duplicates of the document they name.
+    pub correct: u64,
+    /// `correct / removed` (1 when none are removed).
+    pub precision: f64,
+    /// Documents the greedy pass over the truth removes: documents in `rank` order, each
+    /// removed when a kept one is its true near-duplicate.
+    pub greedy_truth_removed: u64,
+    /// `correct / greedy_truth_removed` (1 when the truth removes none).
+    pub recall: f64,
+}
+
+/// Scores `removed` ((document, the kept document it names)) against `truth_pairs` (sorted,
+/// lower first) over the sample `docs`, the greedy truth removal visiting `docs` in `rank`
+/// order (for the default rule, by id).
+pub fn removal(
+    docs: &[u32],
+    truth_pairs: &[(u32, u32)],
+    removed: &[(u32, u32)],
+    rank: &[u32],
+) -> RemovalEval {
+    let in_sample: std::collections::HashSet<u32> = docs.iter().copied().collect();
+    let is_true = |a: u32, b: u32| truth_pairs.binary_search(&(a.min(b), a.max(b))).is_ok();
+    let mut e = RemovalEval::default();
+    for &(d, k) in removed {
+        if in_sample.contains(&d) && in_sample.contains(&k) {
+            e.removed += 1;
+            e.correct += u64::from(is_true(d, k));
+        }
+    }
+    let mut nb: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
+    for &(a, b) in truth_pairs {
+        nb.entry(a).or_default().push(b);
+        nb.entry(b).or_default().push(a);
+    }
+    let mut kept: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    for d in rank.iter().filter(|d| in_sample.contains(d)) {
+        let by_kept = nb
+            .get(d)
+            .is_some_and(|n| n.iter().any(|m| kept.contains(m)));
+        if by_kept {
+            e.greedy_truth_removed += 1;
+        } else {
+            kept.insert(*d);
+        }
+    }
+    e.precision = if e.removed == 0 {
+        1.0
+    } else {
+        e.correct as f64 / e.removed as f64
+    };
+    e.recall = if e.greedy_truth_removed == 0 {
+        1.0
+    } else {
+        e.correct as f64 / e.greedy_truth_removed as f64
+    };
+    e
 }
 
 /// Pairs of `docs` by 64-bit distance.
@@ -255,4 +326,26 @@ fn distance_histogram(fp: &[u64], docs: &[u32], width: usize) -> Vec<u64> {
                 x
             },
         )
+}
+
+#[cfg(test)]
+mod removal_tests {
+    use super::removal;
+
+    /// A chain 0 ~ 1 ~ 2: the greedy truth removal keeps 0 and 2 and removes 1; a list that
+    /// removes 2 for 0 (not near-duplicates) loses precision, not recall.
+    #[test]
+    fn removal_is_scored_against_the_greedy_truth() {
+        let docs: Vec<u32> = (0..6).collect();
+        let truth = [(0, 1), (1, 2), (3, 4)];
+        let removed = [(1, 0), (2, 0), (4, 3)];
+        let rank: Vec<u32> = (0..6).collect();
+        let e = removal(&docs, &truth, &removed, &rank);
+        assert_eq!((e.removed, e.correct, e.greedy_truth_removed), (3, 2, 2));
+        assert!((e.precision - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(e.recall, 1.0);
+        // Out of the sample: not counted.
+        let e = removal(&docs[..4], &truth, &removed, &rank);
+        assert_eq!((e.removed, e.correct, e.greedy_truth_removed), (2, 1, 1));
+    }
 }
