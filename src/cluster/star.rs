@@ -76,6 +76,8 @@ impl Stars {
 struct Adjacency {
     start: Vec<u32>,
     next: Vec<(u32, u32)>,
+    /// The admitted edges' indices.
+    edges: Vec<u32>,
 }
 
 impl Adjacency {
@@ -94,14 +96,18 @@ impl Adjacency {
         }
         let mut fill = start.clone();
         let mut next = vec![(0u32, 0u32); *start.last().unwrap_or(&0) as usize];
-        for i in kept {
+        for &i in &kept {
             let e = &g.edges[i as usize];
             for (a, b) in [(e.u, e.v), (e.v, e.u)] {
                 next[fill[a as usize] as usize] = (b, i);
                 fill[a as usize] += 1;
             }
         }
-        Adjacency { start, next }
+        Adjacency {
+            start,
+            next,
+            edges: kept,
+        }
     }
 
     fn of(&self, u: u32) -> &[(u32, u32)] {
@@ -157,26 +163,35 @@ pub fn stars(
     rank: impl Fn(u32, u32) -> std::cmp::Ordering + Sync,
 ) -> Stars {
     let adj = Adjacency::new(g, &keep);
-    let mut unit_of = vec![UNSET; g.docs as usize];
-    for u in 0..g.units() as u32 {
-        for d in g.unit(u) {
-            unit_of[*d as usize] = u;
-        }
+    // Components over the units the admitted edges touch (a union-find over those alone);
+    // a unit of several documents and no edge is a component of its own.
+    let mut touched: Vec<u32> = adj
+        .edges
+        .iter()
+        .flat_map(|i| [g.edges[*i as usize].u, g.edges[*i as usize].v])
+        .collect();
+    touched.par_sort_unstable();
+    touched.dedup();
+    let place = |u: u32| touched.binary_search(&u).expect("a touched unit") as u32;
+    let mut dsu = SeqDsu::new(touched.len());
+    for i in &adj.edges {
+        let e = &g.edges[*i as usize];
+        dsu.union(place(e.u), place(e.v));
     }
-    // Components of units; the documents of units with a neighbour, by component.
-    let mut dsu = SeqDsu::new(g.units());
-    for u in 0..g.units() as u32 {
-        for (v, _) in adj.of(u) {
-            dsu.union(u, *v);
-        }
-    }
-    let comp = dsu.labels();
-    let mut grouped: Vec<(u32, u32)> = (0..g.units() as u32)
-        .filter(|u| g.unit(*u).len() > 1 || !adj.of(*u).is_empty())
-        .flat_map(|u| {
-            let c = comp[u as usize];
-            g.unit(u).iter().map(move |d| (c, *d))
-        })
+    let labels = dsu.labels();
+    // (component, unit, document) of every document with a neighbour.
+    let members = |c: u32, u: u32| g.unit(u).iter().map(move |d| (c, u, *d));
+    let mut grouped: Vec<(u32, u32, u32)> = touched
+        .iter()
+        .zip(&labels)
+        .flat_map(|(u, c)| members(*c, *u))
+        .chain(
+            g.multi_units()
+                .into_iter()
+                .filter(|u| adj.of(*u).is_empty())
+                .zip(touched.len() as u32..)
+                .flat_map(|(u, c)| members(c, u)),
+        )
         .collect();
     grouped.par_sort_unstable_by_key(|x| x.0);
     let kept: Vec<AtomicU32> = (0..g.docs).map(|_| AtomicU32::new(UNSET)).collect();
@@ -184,19 +199,18 @@ pub fn stars(
     // Each component's documents are written by its one worker only: relaxed accesses see
     // the worker's own writes in order.
     grouped.par_chunk_by_mut(|a, b| a.0 == b.0).for_each(|c| {
-        c.sort_unstable_by(|a, b| rank(a.1, b.1));
+        c.sort_unstable_by(|a, b| rank(a.2, b.2));
         let take = |m: u32, k: u32, e: u32| {
             if kept[m as usize].load(Relaxed) == UNSET {
                 kept[m as usize].store(k, Relaxed);
                 via[m as usize].store(e, Relaxed);
             }
         };
-        for &(_, d) in c.iter() {
+        for &(_, u, d) in c.iter() {
             if kept[d as usize].load(Relaxed) != UNSET {
                 continue;
             }
             kept[d as usize].store(d, Relaxed);
-            let u = unit_of[d as usize];
             for m in g.unit(u) {
                 take(*m, d, NO_EDGE);
             }
