@@ -4,7 +4,7 @@
 //! Clusters are connected components, and components chain: A ~ B and B ~ C put A and C
 //! together though they may share little, so removing every member but one representative
 //! removes documents that duplicate nothing kept. Here the documents are visited in the order
-//! of the representative rule ([`order`]), best first; a document not yet removed is kept, and
+//! of the representative rule ([`ranking`]), best first; a document not yet removed is kept, and
 //! every neighbour of it not yet decided is removed for it. So a removed document always has an
 //! edge to its kept one, and no two kept documents are neighbours. A document is removed
 //! exactly when some kept document that ranks before it is its neighbour (the greedy pass over
@@ -153,18 +153,10 @@ pub fn ranking<'a, 'd>(
     }
 }
 
-/// The star assignment over the edges of `g` that `keep` admits (and its units), documents
-/// visited best first by `rank` ([`ranking`]). Only documents with a neighbour take part,
-/// grouped by component with an integer sort; each component is ranked on its own (small
-/// sorts, in cache) and assigned by one worker.
-pub fn stars(
-    g: &PairGraph,
-    keep: impl Fn(&Edge) -> bool + Sync,
-    rank: impl Fn(u32, u32) -> std::cmp::Ordering + Sync,
-) -> Stars {
-    let adj = Adjacency::new(g, &keep);
-    // Components over the units the admitted edges touch (a union-find over those alone);
-    // a unit of several documents and no edge is a component of its own.
+/// (component, unit, document) of every document with a neighbour over `adj`'s edges, grouped
+/// by component: components over the units the admitted edges touch (a union-find over those
+/// alone); a unit of several documents and no edge is a component of its own.
+fn grouped(g: &PairGraph, adj: &Adjacency) -> Vec<(u32, u32, u32)> {
     let mut touched: Vec<u32> = adj
         .edges
         .iter()
@@ -179,7 +171,6 @@ pub fn stars(
         dsu.union(place(e.u), place(e.v));
     }
     let labels = dsu.labels();
-    // (component, unit, document) of every document with a neighbour.
     let members = |c: u32, u: u32| g.unit(u).iter().map(move |d| (c, u, *d));
     let mut grouped: Vec<(u32, u32, u32)> = touched
         .iter()
@@ -194,6 +185,42 @@ pub fn stars(
         )
         .collect();
     grouped.par_sort_unstable_by_key(|x| x.0);
+    grouped
+}
+
+/// Rank positions for repeated assignments over subgraphs of the edges `keep` admits (a sweep's
+/// thresholds): the documents with a neighbour get positions such that, within any component of
+/// those edges (so within any component of fewer edges), ascending position is `rank`'s order;
+/// the others get `u32::MAX`. Comparing positions is then a load, not a rule's comparison
+/// (ids read from the store), and each document is ranked once instead of once per threshold.
+pub fn positions(
+    g: &PairGraph,
+    keep: impl Fn(&Edge) -> bool + Sync,
+    rank: impl Fn(u32, u32) -> std::cmp::Ordering + Sync,
+) -> Vec<u32> {
+    let adj = Adjacency::new(g, &keep);
+    let mut grouped = grouped(g, &adj);
+    grouped
+        .par_chunk_by_mut(|a, b| a.0 == b.0)
+        .for_each(|c| c.sort_unstable_by(|a, b| rank(a.2, b.2)));
+    let mut out = vec![u32::MAX; g.docs as usize];
+    for (p, x) in grouped.iter().enumerate() {
+        out[x.2 as usize] = p as u32;
+    }
+    out
+}
+
+/// The star assignment over the edges of `g` that `keep` admits (and its units), documents
+/// visited best first by `rank` ([`ranking`]). Only documents with a neighbour take part,
+/// grouped by component with an integer sort; each component is ranked on its own (small
+/// sorts, in cache) and assigned by one worker.
+pub fn stars(
+    g: &PairGraph,
+    keep: impl Fn(&Edge) -> bool + Sync,
+    rank: impl Fn(u32, u32) -> std::cmp::Ordering + Sync,
+) -> Stars {
+    let adj = Adjacency::new(g, &keep);
+    let mut grouped = grouped(g, &adj);
     let kept: Vec<AtomicU32> = (0..g.docs).map(|_| AtomicU32::new(UNSET)).collect();
     let via: Vec<AtomicU32> = (0..g.docs).map(|_| AtomicU32::new(NO_EDGE)).collect();
     // Each component's documents are written by its one worker only: relaxed accesses see
@@ -353,6 +380,12 @@ mod tests {
                 let mut o = g.members.clone();
                 o.sort_by(|a, b| rank(*a, *b));
                 let want = reference(&g, keep, &o);
+                if rule != Representative::Central {
+                    // Positions ranked at the largest threshold order every smaller one.
+                    let p = positions(&g, |e| e.d64 <= 7, &rank);
+                    let by_pos = stars(&g, keep, |a, b| p[a as usize].cmp(&p[b as usize]));
+                    assert_eq!(by_pos.kept, want, "round {round} {rule:?} by positions");
+                }
                 for threads in [1, 3] {
                     let pool = rayon::ThreadPoolBuilder::new()
                         .num_threads(threads)

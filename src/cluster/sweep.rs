@@ -140,17 +140,24 @@ pub fn removed_by_star<'a>(
     use super::star;
     use rayon::prelude::*;
     let within = |t: u32| move |e: &crate::join::graph::Edge| axis.level(e).is_some_and(|l| l <= t);
+    // Except for the central rule (its degrees change with the threshold), documents are
+    // ranked once, at the largest threshold, and every threshold compares positions.
+    let fixed = (rule != super::Representative::Central).then(|| {
+        let max = levels.last().map_or(0, |l| l.tau);
+        star::positions(g, within(max), star::ranking(rule, &id, &text_len, &[]))
+    });
     let removed: Vec<u64> = levels
         .par_iter()
         .map(|l| {
             let keep = within(l.tau);
-            // The ranking depends on the threshold only through the central rule's degrees.
-            let degree = if rule == super::Representative::Central {
-                star::degrees(g, keep)
-            } else {
-                Vec::new()
-            };
-            star::stars(g, keep, star::ranking(rule, &id, &text_len, &degree)).removed()
+            match &fixed {
+                Some(p) => star::stars(g, keep, |a, b| p[a as usize].cmp(&p[b as usize])),
+                None => {
+                    let degree = star::degrees(g, keep);
+                    star::stars(g, keep, star::ranking(rule, &id, &text_len, &degree))
+                }
+            }
+            .removed()
         })
         .collect();
     for (l, r) in levels.iter_mut().zip(removed) {

@@ -5,7 +5,7 @@
 //! Units are documents with identical 64- and 128-bit fingerprints, grouped by the join's own
 //! collapse. Only one document per unit takes part (its members have the same text or the
 //! same fingerprints), so a page repeated a thousand times is not a million candidates. Each
-//! band's keys are ordered with the join's two-pass counting sort ([`super::order`]): units
+//! band's keys are ordered with the join's two-pass counting sort (`order.rs`): units
 //! scattered by the top bits of their key into regions of about eight thousand, each region
 //! sorted in cache and in parallel by the rest; every two units in a run of equal keys are a
 //! candidate. Band keys are hashes, so the regions are even.
