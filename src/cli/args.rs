@@ -57,7 +57,8 @@ pub enum Command {
     /// Score candidate pairs on the documents' text (S3, Jaccard, containment of word k-grams).
     #[command(after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
-    /// Precision and recall of SimHash candidates per tau against text-similarity truth.
+    /// Precision and recall of SimHash (per tau) and MinHash-LSH candidates, and of a remove
+    /// list, against text-similarity truth.
     #[command(after_help = EVALUATE_HELP)]
     Evaluate(EvaluateArgs),
     /// List GPU adapters: backend, type, driver and limits.
@@ -251,14 +252,18 @@ const EVALUATE_HELP: &str = "\
 On a sample of the joinable documents (--sample N, or all of them), the truth is every pair
 whose measure is at least --min, found by comparing every pair of the sample on its text (no
 candidate generator). For each tau up to --tau-max, the candidates are the sample's pairs within
-that Hamming distance; precision, recall and F1 follow. After verification precision is 1 and
-recall is the same: recall is what the candidates allow.
+that Hamming distance; MinHash-LSH's are the pairs sharing a band key (the store's keys, or
+keys signed from the sample with 40 bands of 7 rows). Precision, recall and F1 follow. After
+verification precision is 1 and recall is the same: recall is what the candidates allow.
+--removal DIR also scores DIR/remove.tsv: each removed document against the one it names
+(precision), and against the greedy removal over the truth in id order (recall).
 
-OUTPUT (in the -o directory): evaluate.tsv (tau, candidates, true_positives, precision, recall,
-f1) and evaluate.json (the same with the sample's counts).
+OUTPUT (in the -o directory): evaluate.tsv (method, threshold, candidates, true_positives,
+precision, recall, f1), evaluate.svg, and evaluate.json (the same with the sample's counts).
 
 EXAMPLES:
-    neardup evaluate crawl.store --sample 5000 --tau-max 12 -o eval/";
+    neardup evaluate crawl.store --sample 5000 --tau-max 12 -o eval/
+    neardup evaluate out/store --removal out -o eval/";
 
 /// `neardup evaluate`.
 #[derive(Debug, Args)]
