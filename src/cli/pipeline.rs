@@ -388,6 +388,7 @@ pub struct SweepAt {
 
 /// Sweeps `0..=max` on `axis` and writes the sweep files into `dir`, with the candidates'
 /// quality when verified and the star removal per threshold; prints the table unless quiet.
+/// Returns the summary and the star preparation for the lists.
 pub fn write_sweep(
     dir: &Path,
     stores: &StoreSet,
@@ -395,11 +396,11 @@ pub fn write_sweep(
     at: SweepAt,
     quality: Option<Vec<Quality>>,
     quiet: bool,
-) -> anyhow::Result<SweepSummary> {
+) -> anyhow::Result<(SweepSummary, Prepared)> {
     let SweepAt { axis, max, rule } = at;
     let q = quality.as_deref();
     let (mut levels, _) = sweep(g, axis, max);
-    removed_by_star(
+    let prepared = removed_by_star(
         &mut levels,
         g,
         axis,
@@ -438,16 +439,44 @@ pub fn write_sweep(
             eprintln!("({excluded} documents excluded from the join count as kept singletons)");
         }
     }
-    Ok(SweepSummary {
+    let summary = SweepSummary {
         axis: axis.name().into(),
         tau64,
         max,
         levels,
         quality,
-    })
+    };
+    Ok((
+        summary,
+        Prepared {
+            at,
+            stars: prepared,
+        },
+    ))
 }
 
-/// Clusters at one threshold and their lists, written into `dir`.
+/// The sweep's star preparation, handed on to the lists ([`write_clusters`]) so that
+/// documents are grouped and ranked once per run.
+pub struct Prepared {
+    at: SweepAt,
+    stars: star::StarGraph,
+}
+
+impl Prepared {
+    /// The preparation when it serves the lists at `at` with `rule`: their edges are a subset
+    /// of the sweep's largest threshold, and documents are ranked by the same rule.
+    fn serves(&self, at: Thresholds, rule: Representative) -> Option<&star::StarGraph> {
+        let covered = match self.at.axis {
+            Axis::D64 => at.tau <= self.at.max,
+            Axis::D128 { tau64 } => at.tau <= tau64 && at.tau128.is_some_and(|t| t <= self.at.max),
+        };
+        (covered && rule == self.at.rule).then_some(&self.stars)
+    }
+}
+
+/// Clusters at one threshold and their lists, written into `dir`; `prepared` is the sweep's
+/// star preparation, used when it covers this threshold and rule.
+#[allow(clippy::too_many_arguments)]
 pub fn write_clusters(
     dir: &Path,
     stores: &StoreSet,
@@ -456,11 +485,13 @@ pub fn write_clusters(
     rule: Representative,
     remove_by: RemoveBy,
     scores: Option<&[f64]>,
+    prepared: Option<&Prepared>,
 ) -> anyhow::Result<ClustersSummary> {
     let keep = |e: &Edge| e.within(at.tau, at.tau128);
     let dsu = clusters_at(g, keep);
     warn_qualified(stores);
-    let degree = if rule == Representative::Central {
+    let central = rule == Representative::Central;
+    let degree = if central {
         star::degrees(g, keep)
     } else {
         Vec::new()
@@ -469,8 +500,18 @@ pub fn write_clusters(
     let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d), deg);
     let (kept, via) = match remove_by {
         RemoveBy::Star => {
-            let rank = star::ranking(rule, |d| stores.id(d), |d| stores.text_len(d), &degree);
-            let s = star::stars(g, keep, rank);
+            let own;
+            let sg = match prepared.and_then(|p| p.serves(at, rule)) {
+                Some(sg) => sg,
+                None => {
+                    let (id, len) = (|d| stores.id(d), |d| stores.text_len(d));
+                    own = star::StarGraph::new(g, keep, rule, id, len);
+                    &own
+                }
+            };
+            let admit = |e: u32| keep(&g.edges[e as usize]);
+            let order = central.then(|| sg.central_order(admit));
+            let s = sg.stars(g.docs, admit, order.as_deref());
             (s.kept, s.via)
         }
         RemoveBy::Component => (c.rep.clone(), vec![star::NO_EDGE; c.len()]),
@@ -683,7 +724,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         max: cfg.tau_max,
         rule: cfg.representative,
     };
-    let sweep = write_sweep(dir, &stores, &g, at, quality, quiet)?;
+    let (sweep, prepared) = write_sweep(dir, &stores, &g, at, quality, quiet)?;
     if !quiet {
         eprintln!("[4/4] clusters at tau {}", cfg.at.tau);
     }
@@ -695,6 +736,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         cfg.representative,
         cfg.remove_by,
         scores.as_deref(),
+        Some(&prepared),
     )?;
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
     let mut s = summary(summary::Command::Dedup, &stores, &store_paths, &g, join);

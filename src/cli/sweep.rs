@@ -48,7 +48,7 @@ pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
         max: c.max,
         rule: Representative::LowestId,
     };
-    let sweep = pipeline::write_sweep(&c.output, &stores, &g, at, q, quiet)?;
+    let (sweep, _) = pipeline::write_sweep(&c.output, &stores, &g, at, q, quiet)?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);
     let mut s = pipeline::summary(Command::Sweep, &stores, &c.stores, &g, join);
     s.pairs_file = c.pairs.clone();

@@ -127,8 +127,9 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
 }
 
 /// Fills each level's `removed_by_star`: the star assignment ([`super::star`]) at every
-/// threshold, in parallel over thresholds, documents ranked by `rule` (`id` and `text_len`
-/// describe a document).
+/// threshold, on one preparation at the largest, documents ranked by `rule` (`id` and `text_len`
+/// describe a document). Returns the preparation, which assigns any subset of the largest
+/// threshold's edges (the lists' threshold) with the same rule.
 pub fn removed_by_star<'a>(
     levels: &mut [Level],
     g: &PairGraph,
@@ -136,31 +137,24 @@ pub fn removed_by_star<'a>(
     rule: super::Representative,
     id: impl Fn(u32) -> &'a str + Sync,
     text_len: impl Fn(u32) -> u32 + Sync,
-) {
-    use super::star;
-    use rayon::prelude::*;
-    let within = |t: u32| move |e: &crate::join::graph::Edge| axis.level(e).is_some_and(|l| l <= t);
-    // Except for the central rule (its degrees change with the threshold), documents are
-    // ranked once, at the largest threshold, and every threshold compares positions.
-    let fixed = (rule != super::Representative::Central).then(|| {
-        let max = levels.last().map_or(0, |l| l.tau);
-        star::positions(g, within(max), star::ranking(rule, &id, &text_len, &[]))
-    });
+) -> super::star::StarGraph {
+    use super::{star, Representative};
+    let within = |t: u32| move |e: &Edge| axis.level(e).is_some_and(|l| l <= t);
+    // Prepared once at the largest threshold; every threshold is assigned on it. The central
+    // rule's degrees change with the threshold, so its order is taken per threshold.
+    let max = levels.last().map_or(0, |l| l.tau);
+    let central = rule == Representative::Central;
+    let sg = star::StarGraph::new(g, within(max), rule, &id, &text_len);
     let removed: Vec<u64> = levels
-        .par_iter()
+        .iter()
         .map(|l| {
-            let keep = within(l.tau);
-            match &fixed {
-                Some(p) => star::stars(g, keep, |a, b| p[a as usize].cmp(&p[b as usize])),
-                None => {
-                    let degree = star::degrees(g, keep);
-                    star::stars(g, keep, star::ranking(rule, &id, &text_len, &degree))
-                }
-            }
-            .removed()
+            let admit = |e: u32| axis.level(&g.edges[e as usize]).is_some_and(|x| x <= l.tau);
+            let order = central.then(|| sg.central_order(admit));
+            sg.removed(admit, order.as_deref())
         })
         .collect();
     for (l, r) in levels.iter_mut().zip(removed) {
         l.removed_by_star = r;
     }
+    sg
 }

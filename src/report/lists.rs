@@ -36,16 +36,32 @@ pub struct ListCounts {
     pub clusters: u64,
 }
 
+/// One block of documents' lines for each file, formatted in parallel with other blocks.
+#[derive(Default)]
+struct Block {
+    clusters: Vec<u8>,
+    keep: Vec<u8>,
+    remove: Vec<u8>,
+    excluded: Vec<u8>,
+    counts: ListCounts,
+}
+
+/// Documents per block, and blocks formatted at a time per thread (bounds the memory held).
+const BLOCK: u32 = 1 << 15;
+const BLOCKS_PER_THREAD: usize = 4;
+
 /// Writes the four files into `dir`: `c` the clusters (components), `kept` each document's
 /// kept document (itself when kept), `score` the score of a removed document against its kept
-/// one where known.
+/// one where known. Blocks of documents are formatted in parallel and written in order, so
+/// the files are the same for any thread count.
 pub fn write(
     dir: &Path,
     corpus: &StoreSet,
     c: &Clusters,
     kept: &[u32],
-    score: impl Fn(u32) -> Option<f64>,
+    score: impl Fn(u32) -> Option<f64> + Sync,
 ) -> Result<ListCounts> {
+    use rayon::prelude::*;
     let mut counts = ListCounts::default();
     let mut clusters = AtomicFile::create(&dir.join("clusters.tsv"))?;
     let mut keep = AtomicFile::create(&dir.join("keep.txt"))?;
@@ -54,32 +70,84 @@ pub fn write(
     let io = |f: &AtomicFile, e: std::io::Error| crate::Error::io(f.path(), e);
     writeln!(clusters, "id\trepresentative\tcluster_size\tkept").map_err(|e| io(&clusters, e))?;
     writeln!(remove, "id\tkept\thamming64\tscore").map_err(|e| io(&remove, e))?;
-    let fp = corpus.fp64();
     writeln!(excluded, "id\treason").map_err(|e| io(&excluded, e))?;
-    for d in 0..c.len() as u32 {
-        let id = tsv_field(corpus.id(d));
+    let n = c.len() as u32;
+    let blocks: Vec<u32> = (0..n.div_ceil(BLOCK)).collect();
+    let window = rayon::current_num_threads().max(1) * BLOCKS_PER_THREAD;
+    for w in blocks.chunks(window) {
+        let parts: Vec<Block> = w
+            .par_iter()
+            .map(|b| block(corpus, c, kept, &score, b * BLOCK..n.min((b + 1) * BLOCK)))
+            .collect();
+        for p in parts {
+            clusters
+                .write_all(&p.clusters)
+                .map_err(|e| io(&clusters, e))?;
+            keep.write_all(&p.keep).map_err(|e| io(&keep, e))?;
+            remove.write_all(&p.remove).map_err(|e| io(&remove, e))?;
+            excluded
+                .write_all(&p.excluded)
+                .map_err(|e| io(&excluded, e))?;
+            counts.keep += p.counts.keep;
+            counts.remove += p.counts.remove;
+            counts.excluded += p.counts.excluded;
+            counts.clusters += p.counts.clusters;
+        }
+    }
+    for f in [clusters, keep, remove, excluded] {
+        f.commit()?;
+    }
+    Ok(counts)
+}
+
+/// The lines of documents `docs`. A document's own id is looked up once and reused where it
+/// is its representative or kept one (most documents), so the store is read at random only
+/// for the others.
+fn block(
+    corpus: &StoreSet,
+    c: &Clusters,
+    kept: &[u32],
+    score: &impl Fn(u32) -> Option<f64>,
+    docs: std::ops::Range<u32>,
+) -> Block {
+    let mut b = Block::default();
+    let fp = corpus.fp64();
+    let name = |d: u32| tsv_field(corpus.id(d));
+    for d in docs {
+        let id = name(d);
         let rep = c.rep[d as usize];
         let k = kept[d as usize];
         let size = c.cluster_size(d);
-        writeln!(
-            clusters,
-            "{id}\t{}\t{size}\t{}",
-            tsv_field(corpus.id(rep)),
-            tsv_field(corpus.id(k))
-        )
-        .map_err(|e| io(&clusters, e))?;
+        let line = &mut b.clusters;
+        line.extend_from_slice(id.as_bytes());
+        line.push(b'\t');
+        if rep == d {
+            line.extend_from_slice(id.as_bytes());
+        } else {
+            line.extend_from_slice(name(rep).as_bytes());
+        }
+        let _ = write!(line, "\t{size}\t");
+        let kept_id = if k == d { id.clone() } else { name(k) };
+        line.extend_from_slice(kept_id.as_bytes());
+        line.push(b'\n');
         if rep == d && size > 1 {
-            counts.clusters += 1;
+            b.counts.clusters += 1;
         }
         if k == d {
-            writeln!(keep, "{id}").map_err(|e| io(&keep, e))?;
-            counts.keep += 1;
+            b.keep.extend_from_slice(id.as_bytes());
+            b.keep.push(b'\n');
+            b.counts.keep += 1;
         } else {
             let distance = (fp[d as usize] ^ fp[k as usize]).count_ones();
-            let s = score(d).map_or_else(|| "-".to_string(), |s| format!("{s:.6}"));
-            writeln!(remove, "{id}\t{}\t{distance}\t{s}", tsv_field(corpus.id(k)))
-                .map_err(|e| io(&remove, e))?;
-            counts.remove += 1;
+            let r = &mut b.remove;
+            r.extend_from_slice(id.as_bytes());
+            r.push(b'\t');
+            r.extend_from_slice(kept_id.as_bytes());
+            let _ = match score(d) {
+                Some(s) => writeln!(r, "\t{distance}\t{s:.6}"),
+                None => writeln!(r, "\t{distance}\t-"),
+            };
+            b.counts.remove += 1;
         }
         let f = corpus.flags(d);
         if f & (flags::SHORT | flags::NO_FEATURES) != 0 {
@@ -88,12 +156,9 @@ pub fn write(
             } else {
                 "short"
             };
-            writeln!(excluded, "{id}\t{why}").map_err(|e| io(&excluded, e))?;
-            counts.excluded += 1;
+            let _ = writeln!(b.excluded, "{id}\t{why}");
+            b.counts.excluded += 1;
         }
     }
-    for f in [clusters, keep, remove, excluded] {
-        f.commit()?;
-    }
-    Ok(counts)
+    b
 }
