@@ -22,6 +22,7 @@ pub mod kernels;
 pub mod report;
 pub mod synth;
 pub mod text;
+pub mod trec;
 pub mod verify;
 
 pub use error::{Error, Result};

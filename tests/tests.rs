@@ -13,4 +13,5 @@ mod gpu;
 mod join;
 mod kernels;
 mod outputs;
+mod trec;
 mod verify;

@@ -12,7 +12,7 @@ use neardup::text::extract::payload_text;
 use neardup::text::tokenize::terms;
 use neardup::text::TokenOptions;
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
@@ -33,7 +33,7 @@ impl Sink for Texts {
     fn skip(&mut self, _: Skip, _: u64, _: &str) {}
 }
 
-fn texts(input: &Path) -> HashMap<String, String> {
+pub(crate) fn texts(input: &Path) -> HashMap<String, String> {
     let opts = ReadOptions::default();
     let found = discover(&[input.to_path_buf()], &opts);
     let mut t = Texts(HashMap::new());
@@ -43,7 +43,7 @@ fn texts(input: &Path) -> HashMap<String, String> {
     t.0
 }
 
-fn shingles(text: &str, k: usize) -> BTreeSet<String> {
+pub(crate) fn shingles(text: &str, k: usize) -> BTreeSet<String> {
     let t = terms(text, TokenOptions::default());
     if t.is_empty() {
         return BTreeSet::new();
@@ -70,7 +70,7 @@ fn pages() -> Vec<(String, String)> {
 }
 
 /// The same pages in every format neardup reads; returns (name, input path).
-fn inputs(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+pub(crate) fn inputs(dir: &Path) -> Vec<(&'static str, PathBuf)> {
     let docs = pages();
     let html = |body: &str| format!("<html><body><p>{body}</p></body></html>");
     let warc: Vec<u8> = docs

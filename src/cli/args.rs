@@ -61,6 +61,10 @@ pub enum Command {
     /// list, against text-similarity truth.
     #[command(after_help = EVALUATE_HELP)]
     Evaluate(EvaluateArgs),
+    /// TREC runs and qrels: deduplicated by a dedup output, or inspected for near-duplicates
+    /// inside each topic.
+    #[command(subcommand)]
+    Trec(TrecCommand),
     /// List GPU adapters: backend, type, driver and limits.
     Gpus(GpusArgs),
     /// Join throughput on this machine: pairs compared per second, share of the bound.
@@ -775,3 +779,129 @@ pub enum Candidates {
     /// MinHash-LSH: pairs sharing a band key.
     Minhash,
 }
+
+/// `neardup trec ...`.
+#[derive(Debug, Subcommand)]
+pub enum TrecCommand {
+    /// Runs after deduplication: per topic, the highest-ranked entry of each group stays, as
+    /// the group's document (Chuweb21D), or later near-duplicates are marked.
+    #[command(after_help = TREC_RUN_HELP)]
+    Run(TrecRunArgs),
+    /// Qrels after deduplication: per topic, one record per group, the group's document with
+    /// the group's highest relevance (Chuweb21D).
+    #[command(after_help = TREC_QRELS_HELP)]
+    Qrels(TrecQrelsArgs),
+    /// Near-duplicates inside each topic of runs and qrels, every pair compared on its text.
+    #[command(after_help = TREC_INSPECT_HELP)]
+    Inspect(TrecInspectArgs),
+}
+
+/// Where documents' groups come from.
+#[derive(Clone, Debug, Args)]
+pub struct GroupOpts {
+    /// A `dedup` (or `cluster`) output directory, or its clusters.tsv.
+    #[arg(long, value_name = "OUT")]
+    pub clusters: PathBuf,
+    /// Map each document to the kept document of its star (what remove.tsv names; the
+    /// default), or to its cluster's representative (component).
+    #[arg(long, value_enum, default_value_t = RemoveBy::Star)]
+    pub by: RemoveBy,
+    /// Replace output files that exist (never an input).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `neardup trec run`.
+#[derive(Debug, Args)]
+pub struct TrecRunArgs {
+    /// Run files (TREC format: qid Q0 docno rank score tag).
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+    /// Groups.
+    #[command(flatten)]
+    pub groups: GroupOpts,
+    /// chuweb21d: the highest-ranked entry of each group stays, as the group's document;
+    /// mark: every entry stays, those ranked below a near-duplicate become DOCNO#dup (judged by
+    /// no qrels: the novelty principle).
+    #[arg(long, value_enum, default_value_t = crate::trec::dedup::Rule::Chuweb21d)]
+    pub rule: crate::trec::dedup::Rule,
+    /// Output directory: each run under its file name, and trec.json.
+    #[arg(short, long, value_name = "RUN_DIR")]
+    pub output: PathBuf,
+}
+
+/// `neardup trec qrels`.
+#[derive(Debug, Args)]
+pub struct TrecQrelsArgs {
+    /// Qrels file (TREC format: qid iter docno rel).
+    #[arg(value_name = "QRELS")]
+    pub qrels: PathBuf,
+    /// Groups.
+    #[command(flatten)]
+    pub groups: GroupOpts,
+    /// Output qrels file (its statistics in FILE.json).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+/// `neardup trec inspect`.
+#[derive(Debug, Args)]
+pub struct TrecInspectArgs {
+    /// Run and qrels files, told apart by their fields (6 or more: a run).
+    #[arg(required = true, value_name = "RUN|QRELS")]
+    pub files: Vec<PathBuf>,
+    /// Store directories holding the documents (one corpus).
+    #[arg(long, required = true, value_name = "STORE")]
+    pub store: Vec<PathBuf>,
+    /// Entries per run topic compared (trec_eval's order); qrels: every record.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// How documents are compared.
+    #[command(flatten)]
+    pub similarity: SimilarityOpts,
+    /// Where the shards are now, if they moved since fingerprinting (found by file name).
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+    /// Output directory: inspect.tsv, pairs.tsv, inspect.json.
+    #[arg(short, long, value_name = "REPORT")]
+    pub output: PathBuf,
+}
+
+const TREC_RUN_HELP: &str = "\
+Each document is mapped to the document that stands for it in clusters.tsv: its star's kept
+document (--by star, the document remove.tsv names) or its cluster's representative (--by
+component). Per topic, entries are ranked as trec_eval ranks them (score, then docno,
+descending); written with dense ranks 1..n and their scores. Ids not in the corpus are kept
+and counted. Bad lines are reported by line number and skipped.
+
+OUTPUT: RUN_DIR/<run file name> for each run, RUN_DIR/trec.json (what each run lost).
+
+EXAMPLES:
+    neardup dedup crawl.warc.gz -o out
+    neardup trec run runs/*.txt --clusters out -o runs-dedup/
+    trec_eval qrels.txt runs-dedup/bm25.txt";
+
+const TREC_QRELS_HELP: &str = "\
+Per topic, the records of one group become one record: the group's document (--by star: the
+kept document of its star; component: the cluster's representative) with the maximum
+relevance of the group's records, written in the order of the group's first record. Ids not
+in the corpus are kept and counted.
+
+OUTPUT: the qrels file, and FILE.json with the counts.
+
+EXAMPLES:
+    neardup trec qrels qrels.txt --clusters out -o qrels-dedup.txt";
+
+const TREC_INSPECT_HELP: &str = "\
+Runs and qrels are small, so every pair of documents within a run topic's top --top entries,
+or within a qrels topic, is compared on the documents' text read again from the store's
+shards (S3 >= 0.82 over word 8-grams by default; no fingerprint threshold). An entry is a
+near-duplicate when an entry ranked before it (qrels: before it in the file) is one of it.
+Shares are reported per topic and overall, relevant and irrelevant records apart for qrels.
+
+OUTPUT (in the -o directory): inspect.tsv (file, kind, qid, entries, found, near_duplicates,
+share, relevant, relevant_near_duplicates), pairs.tsv (file, qid, first, second, score),
+inspect.json (totals per file, and bad lines).
+
+EXAMPLES:
+    neardup trec inspect runs/*.txt qrels.txt --store out/store --top 10 -o report/";

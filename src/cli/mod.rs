@@ -21,6 +21,7 @@ mod pipeline;
 mod progress;
 mod sweep;
 mod synth;
+mod trec;
 mod verify;
 
 use clap::Parser;
@@ -86,6 +87,7 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Evaluate(a) => evaluate::run(config::EvaluateCommand::new(&a)?, cli.quiet),
         args::Command::Dedup(a) => dedup::run(config::DedupCommand::new(&a)?, cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
+        args::Command::Trec(a) => trec::run(a, cli.quiet),
         args::Command::Gpus(a) => gpus::run(a),
         args::Command::Bench(a) => bench::run(a, cli.quiet),
     }

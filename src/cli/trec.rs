@@ -1,0 +1,294 @@
+//! `neardup trec run|qrels|inspect`: TREC runs and qrels deduplicated by a finished `dedup`
+//! output, and inspected for near-duplicates inside each topic.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::args::{GroupOpts, TrecCommand, TrecInspectArgs, TrecQrelsArgs, TrecRunArgs};
+use super::{config, pipeline, Outcome};
+use crate::base::{atomic, paths};
+use crate::fingerprint::store::StoreSet;
+use crate::trec::format::{self, BadLine, Kind};
+use crate::trec::{clusters, dedup, inspect};
+
+/// Runs the command.
+pub fn run(c: TrecCommand, quiet: bool) -> anyhow::Result<Outcome> {
+    match c {
+        TrecCommand::Run(a) => runs(a, quiet),
+        TrecCommand::Qrels(a) => qrels(a, quiet),
+        TrecCommand::Inspect(a) => inspect(a, quiet),
+    }
+}
+
+/// Reports bad lines on stderr (the first few of each file) unless quiet; Partial if any.
+fn report_bad(path: &Path, bad: &[BadLine], quiet: bool) -> Outcome {
+    if !quiet {
+        for b in bad.iter().take(5) {
+            eprintln!(
+                "{}: line {}: {} (skipped)",
+                path.display(),
+                b.line,
+                b.reason
+            );
+        }
+        if bad.len() > 5 {
+            eprintln!(
+                "{}: {} more bad lines skipped",
+                path.display(),
+                bad.len() - 5
+            );
+        }
+    }
+    if bad.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Partial
+    }
+}
+
+/// Refuses an output that is one of the inputs, or that exists without --force.
+fn check_output(out: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<()> {
+    let o = paths::resolve(out);
+    anyhow::ensure!(
+        !inputs.iter().any(|i| paths::resolve(i) == o),
+        "{} is an input: give another output",
+        out.display()
+    );
+    anyhow::ensure!(
+        force || !out.exists(),
+        "{} exists: give another output, or --force to replace it",
+        out.display()
+    );
+    Ok(())
+}
+
+fn groups(g: &GroupOpts, ids: HashSet<&str>, quiet: bool) -> anyhow::Result<clusters::Groups> {
+    let groups = clusters::read(&g.clusters, &ids, g.by)?;
+    if !groups.has_kept && g.by == crate::cluster::star::RemoveBy::Star && !quiet {
+        eprintln!(
+            "{}: no kept column (an older output): documents are mapped to their cluster's representative",
+            groups.path.display()
+        );
+    }
+    Ok(groups)
+}
+
+fn runs(a: TrecRunArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    let mut outcome = Outcome::Clean;
+    let mut parsed = Vec::new();
+    let mut names = HashSet::new();
+    std::fs::create_dir_all(&a.output)
+        .with_context(|| format!("cannot create {}", a.output.display()))?;
+    for r in &a.runs {
+        let name = r
+            .file_name()
+            .with_context(|| format!("{} names no file", r.display()))?;
+        anyhow::ensure!(
+            names.insert(name.to_owned()),
+            "two runs are named {}: their outputs would collide",
+            name.to_string_lossy()
+        );
+        check_output(&a.output.join(name), &a.runs, a.groups.force)?;
+        let p = format::parse_run(&format::read(r)?);
+        if matches!(report_bad(r, &p.bad, quiet), Outcome::Partial) {
+            outcome = Outcome::Partial;
+        }
+        parsed.push(p);
+    }
+    let ids: HashSet<&str> = parsed
+        .iter()
+        .flat_map(|p| p.entries.iter().map(|e| e.docno.as_str()))
+        .collect();
+    let groups = groups(&a.groups, ids, quiet)?;
+    let mut reports = Vec::new();
+    for (r, p) in a.runs.iter().zip(&parsed) {
+        let (out, st) = dedup::run(&p.entries, |d| groups.of(d).map(str::to_string), a.rule);
+        let target = a.output.join(r.file_name().unwrap_or_default());
+        atomic::write(&target, format::run_text(&out).as_bytes())?;
+        if !quiet {
+            eprintln!(
+                "{}: {} entries, {} topics: {} near-duplicates {}, {} replaced by their group's document, {} ids not in the corpus -> {}",
+                r.display(),
+                st.entries,
+                st.topics,
+                st.duplicates,
+                if a.rule == dedup::Rule::Mark { "marked" } else { "removed" },
+                st.replaced,
+                st.unknown,
+                target.display()
+            );
+        }
+        reports.push(serde_json::json!({
+            "input": r, "output": target, "stats": st, "bad_lines": p.bad,
+        }));
+    }
+    let json = serde_json::json!({
+        "clusters": groups.path, "by": a.groups.by, "rule": a.rule,
+        "kept_column": groups.has_kept, "runs": reports,
+    });
+    let path = a.output.join("trec.json");
+    atomic::write(
+        &path,
+        (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
+    )?;
+    Ok(outcome)
+}
+
+fn qrels(a: TrecQrelsArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    let json_path = PathBuf::from(format!("{}.json", a.output.display()));
+    let inputs = [a.qrels.clone()];
+    check_output(&a.output, &inputs, a.groups.force)?;
+    check_output(&json_path, &inputs, a.groups.force)?;
+    let p = format::parse_qrels(&format::read(&a.qrels)?);
+    let outcome = report_bad(&a.qrels, &p.bad, quiet);
+    let ids: HashSet<&str> = p.entries.iter().map(|q| q.docno.as_str()).collect();
+    let groups = groups(&a.groups, ids, quiet)?;
+    let (out, st) = dedup::qrels(&p.entries, |d| groups.of(d).map(str::to_string));
+    atomic::write(&a.output, format::qrels_text(&out).as_bytes())?;
+    let json = serde_json::json!({
+        "input": a.qrels, "output": a.output, "clusters": groups.path, "by": a.groups.by,
+        "kept_column": groups.has_kept, "stats": st, "bad_lines": p.bad,
+    });
+    atomic::write(
+        &json_path,
+        (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
+    )?;
+    if !quiet {
+        eprintln!(
+            "{}: {} records, {} topics: {} merged into their group's record ({} relevant), {} ids not in the corpus -> {}",
+            a.qrels.display(),
+            st.records,
+            st.topics,
+            st.merged,
+            st.merged_relevant,
+            st.unknown,
+            a.output.display()
+        );
+    }
+    Ok(outcome)
+}
+
+fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(a.top >= 1, "--top {}: at least 1", a.top);
+    let mut spec = config::verify_spec(&a.similarity)?;
+    spec.shard_dir = a.shard_dir.clone();
+    let stores = StoreSet::open(&a.store)?;
+    let _lock = pipeline::out_dir(&a.output)?;
+    let mut outcome = Outcome::Clean;
+    let mut inputs = Vec::new();
+    let mut bad = Vec::new();
+    for f in &a.files {
+        let text = format::read(f)?;
+        let input = match format::kind(&text) {
+            Some(Kind::Qrels) => {
+                let p = format::parse_qrels(&text);
+                bad.push(p.bad.clone());
+                inspect::Input::Qrels(p)
+            }
+            _ => {
+                let p = format::parse_run(&text);
+                bad.push(p.bad.clone());
+                inspect::Input::Run(p)
+            }
+        };
+        if matches!(report_bad(f, bad.last().unwrap(), quiet), Outcome::Partial) {
+            outcome = Outcome::Partial;
+        }
+        inputs.push(input);
+    }
+    let r = inspect::inspect(&stores, &inputs, a.top, &spec)?;
+    let kind = |k: Kind| if k == Kind::Run { "run" } else { "qrels" };
+    let share = |n: u64, d: u64| if d == 0 { 0.0 } else { n as f64 / d as f64 };
+    let mut tsv = String::from(
+        "file\tkind\tqid\tentries\tfound\tnear_duplicates\tshare\trelevant\trelevant_near_duplicates\n",
+    );
+    let mut totals = vec![inspect::TopicRow::default(); a.files.len()];
+    for t in &r.topics {
+        let k = r.kinds[t.file];
+        let _ = writeln!(
+            tsv,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{:.4}\t{}\t{}",
+            a.files[t.file].display(),
+            kind(k),
+            t.qid,
+            t.entries,
+            t.found,
+            t.near_duplicates,
+            share(t.near_duplicates, t.found),
+            if k == Kind::Qrels {
+                t.relevant.to_string()
+            } else {
+                "-".into()
+            },
+            if k == Kind::Qrels {
+                t.relevant_near_duplicates.to_string()
+            } else {
+                "-".into()
+            },
+        );
+        let s = &mut totals[t.file];
+        s.entries += t.entries;
+        s.found += t.found;
+        s.near_duplicates += t.near_duplicates;
+        s.relevant += t.relevant;
+        s.relevant_near_duplicates += t.relevant_near_duplicates;
+    }
+    let mut pairs = String::from("file\tqid\tfirst\tsecond\tscore\n");
+    for p in &r.pairs {
+        let _ = writeln!(
+            pairs,
+            "{}\t{}\t{}\t{}\t{:.6}",
+            a.files[p.file].display(),
+            p.qid,
+            p.first,
+            p.second,
+            p.score
+        );
+    }
+    let files: Vec<serde_json::Value> = totals
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let topics = r.topics.iter().filter(|x| x.file == i).count();
+            let irrelevant = t.found.saturating_sub(t.relevant);
+            serde_json::json!({
+                "file": a.files[i], "kind": r.kinds[i], "topics": topics,
+                "entries": t.entries, "found": t.found, "near_duplicates": t.near_duplicates,
+                "share": share(t.near_duplicates, t.found),
+                "relevant": (r.kinds[i] == Kind::Qrels).then_some(t.relevant),
+                "relevant_share": (r.kinds[i] == Kind::Qrels)
+                    .then(|| share(t.relevant_near_duplicates, t.relevant)),
+                "irrelevant_share": (r.kinds[i] == Kind::Qrels).then(|| share(
+                    t.near_duplicates - t.relevant_near_duplicates, irrelevant)),
+                "bad_lines": bad[i],
+            })
+        })
+        .collect();
+    let json = serde_json::json!({
+        "measure": spec.measure.name(), "min": spec.min, "shingle": spec.k, "top": a.top,
+        "documents_read": r.read.documents, "files": files,
+    });
+    atomic::write(&a.output.join("inspect.tsv"), tsv.as_bytes())?;
+    atomic::write(&a.output.join("pairs.tsv"), pairs.as_bytes())?;
+    atomic::write(
+        &a.output.join("inspect.json"),
+        (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
+    )?;
+    if !quiet {
+        for (i, t) in totals.iter().enumerate() {
+            eprintln!(
+                "{}: {} entries, {} found in the store, {} near-duplicates ({:.1} %)",
+                a.files[i].display(),
+                t.entries,
+                t.found,
+                t.near_duplicates,
+                100.0 * share(t.near_duplicates, t.found)
+            );
+        }
+        eprintln!("report written to {}", a.output.display());
+    }
+    Ok(outcome)
+}
