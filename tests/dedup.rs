@@ -646,3 +646,107 @@ fn removal_by_stars_and_by_component() {
         serde_json::from_str(&read(&comp.join("summary.json"))).unwrap();
     assert_eq!(summary["clusters"]["remove_by"], "component");
 }
+
+/// `dedup NEW --against OLD`: the lists name new documents only, each removed one for a
+/// document it is a verified near-duplicate of; a page present on both sides under the same id
+/// is removed for the old copy, named `old:ID`; old documents are never removed.
+#[test]
+fn dedup_against_an_older_collection_removes_only_new_documents() {
+    use std::collections::{HashMap, HashSet};
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = dir.path().join("crawl");
+    ok(&["-q", "synth-crawl", "--docs", "600", "-o", s(&crawl)]);
+    let shard0 = crawl.join("synth-00000.warc.gz");
+    // The old collection is shard 0; the new one is both shards, so every page of shard 0 is
+    // on both sides under the same id.
+    let old = dir.path().join("old");
+    ok(&["-q", "fingerprint", s(&shard0), "--minhash", "-o", s(&old)]);
+    let out = dir.path().join("out");
+    let o = neardup(&["dedup", s(&crawl), "--against", s(&old), "-o", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let new_ids: Vec<String> = crate::common::export_tsv(&out.join("store"))
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let old_ids: HashSet<String> = crate::common::export_tsv(&old)
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let keep: HashSet<String> = lines(&out.join("keep.txt")).into_iter().collect();
+    let removed: HashMap<String, Vec<String>> = lines(&out.join("remove.tsv"))
+        .into_iter()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<String> = l.split('\t').map(String::from).collect();
+            (f[0].clone(), f)
+        })
+        .collect();
+    assert_eq!(keep.len() + removed.len(), new_ids.len());
+    for id in &new_ids {
+        assert!(
+            keep.contains(id) != removed.contains_key(id),
+            "{id}: kept or removed"
+        );
+    }
+    let texts = crate::verify::texts(&crawl);
+    let s3 = |a: &str, b: &str| {
+        let (a, b) = (
+            crate::verify::shingles(&texts[a], 8),
+            crate::verify::shingles(&texts[b], 8),
+        );
+        a.intersection(&b).count() as f64 / ((a.len() + b.len()) as f64 / 2.0)
+    };
+    for (id, f) in &removed {
+        let (kept, kept_in) = (&f[1], f[4].as_str());
+        match kept.strip_prefix("old:") {
+            Some(raw) => {
+                assert_eq!(kept_in, "old", "{f:?}");
+                assert!(old_ids.contains(raw), "{f:?}");
+                assert!(s3(id, raw) >= 0.82, "{f:?}");
+            }
+            None => {
+                assert!(keep.contains(kept), "{f:?}: its kept document is kept");
+                assert_eq!(kept_in, if old_ids.contains(kept) { "old" } else { "new" });
+                assert!(s3(id, kept) >= 0.82, "{f:?}");
+            }
+        }
+    }
+    // Every page of shard 0 is a copy of its old self: removed, for an old document (the
+    // best-ranked old one among its near-duplicates: its own copy, named old:ID, unless an
+    // old page with a lower id duplicates it too).
+    let mut own = 0;
+    for id in &old_ids {
+        let f = &removed[id];
+        assert_eq!(f[4], "old", "{f:?}");
+        if f[1] == format!("old:{id}") {
+            assert_eq!((f[2].as_str(), f[3].as_str()), ("0", "1.000000"), "{f:?}");
+            own += 1;
+        }
+    }
+    assert!(
+        own > old_ids.len() / 2,
+        "{own} of {} removed for their own copy",
+        old_ids.len()
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let a = &summary["against"];
+    assert_eq!(a["new_documents"], new_ids.len() as u64);
+    assert_eq!(a["old_documents"], old_ids.len() as u64);
+    let for_old = removed.values().filter(|f| f[4] == "old").count();
+    assert_eq!(a["removed_for_old"], for_old as u64);
+    assert!(a["cross_pairs"].as_u64().unwrap() >= old_ids.len() as u64);
+    // The component rule cannot honour the old side: refused.
+    let o = neardup(&[
+        "dedup",
+        s(&crawl),
+        "--against",
+        s(&old),
+        "-o",
+        s(&dir.path().join("c")),
+        "--remove-by",
+        "component",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--against"), "{}", stderr(&o));
+}

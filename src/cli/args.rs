@@ -412,6 +412,12 @@ pub struct DedupArgs {
     /// so members may share little with it).
     #[arg(long, value_enum, default_value_t = RemoveBy::Star)]
     pub remove_by: RemoveBy,
+    /// Deduplicate the inputs against an older collection's stores: only input documents are
+    /// removed, each for the old (or input) document it duplicates; the lists name input
+    /// documents only, and pairs within the old collection are not formed. The old stores
+    /// must be fingerprinted with the same options (and --minhash for MinHash candidates).
+    #[arg(long, num_args = 1.., value_name = "OLD_STORE")]
+    pub against: Vec<PathBuf>,
     /// Where candidate pairs come from: MinHash-LSH over word 8-gram shingles (documents
     /// sharing a band key; --tau then filters by SimHash distance, default 64: no limit; the
     /// default when verifying), or SimHash fingerprints within --tau (exact join; the default

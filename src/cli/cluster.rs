@@ -42,6 +42,7 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
         c.remove_by,
         scores.as_deref(),
         None,
+        None,
     )?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);
     let mut s = pipeline::summary(Command::Cluster, &stores, &c.stores, &g, join);

@@ -410,6 +410,8 @@ pub struct DedupCommand {
     pub verify: Option<DedupVerify>,
     /// Where candidates come from.
     pub candidates: Candidates,
+    /// Stores of an older collection deduplicated against (empty: none).
+    pub against: Vec<PathBuf>,
 }
 
 /// How `dedup` verifies.
@@ -488,7 +490,22 @@ impl DedupCommand {
                 crawl.display()
             );
         }
+        if !a.against.is_empty() {
+            anyhow::ensure!(
+                a.remove_by == RemoveBy::Star,
+                "--against removes by stars only (a cluster's representative may be an old document, and old documents are never removed)"
+            );
+            for p in &a.against {
+                anyhow::ensure!(
+                    crate::corpus::discover::is_store(p),
+                    "--against {}: not a store (fingerprint the old collection first, with the same options)",
+                    p.display()
+                );
+            }
+            outside_stores(&a.output, &a.against)?;
+        }
         Ok(DedupCommand {
+            against: a.against.clone(),
             candidates,
             stores,
             build,
@@ -546,6 +563,7 @@ impl DedupCommand {
                 skip_joined: false,
             }),
             candidates: Candidates::Simhash,
+            against: Vec::new(),
         })
     }
 }

@@ -384,6 +384,9 @@ pub struct SweepAt {
     pub max: u32,
     /// The representative rule.
     pub rule: Representative,
+    /// Documents from this index on (an older collection deduplicated against) are never
+    /// removed.
+    pub protect: Option<u32>,
 }
 
 /// Sweeps `0..=max` on `axis` and writes the sweep files into `dir`, with the candidates'
@@ -397,7 +400,12 @@ pub fn write_sweep(
     quality: Option<Vec<Quality>>,
     quiet: bool,
 ) -> anyhow::Result<(SweepSummary, Prepared)> {
-    let SweepAt { axis, max, rule } = at;
+    let SweepAt {
+        axis,
+        max,
+        rule,
+        protect,
+    } = at;
     let q = quality.as_deref();
     let (mut levels, _) = sweep(g, axis, max);
     let prepared = removed_by_star(
@@ -407,6 +415,7 @@ pub fn write_sweep(
         rule,
         |d| stores.id(d),
         |d| stores.text_len(d),
+        protect,
     );
     let excluded = (stores.len() - g.members.len()) as u64;
     let tau64 = match axis {
@@ -465,12 +474,17 @@ pub struct Prepared {
 impl Prepared {
     /// The preparation when it serves the lists at `at` with `rule`: their edges are a subset
     /// of the sweep's largest threshold, and documents are ranked by the same rule.
-    fn serves(&self, at: Thresholds, rule: Representative) -> Option<&star::StarGraph> {
+    fn serves(
+        &self,
+        at: Thresholds,
+        rule: Representative,
+        protect: Option<u32>,
+    ) -> Option<&star::StarGraph> {
         let covered = match self.at.axis {
             Axis::D64 => at.tau <= self.at.max,
             Axis::D128 { tau64 } => at.tau <= tau64 && at.tau128.is_some_and(|t| t <= self.at.max),
         };
-        (covered && rule == self.at.rule).then_some(&self.stars)
+        (covered && rule == self.at.rule && protect == self.at.protect).then_some(&self.stars)
     }
 }
 
@@ -486,6 +500,7 @@ pub fn write_clusters(
     remove_by: RemoveBy,
     scores: Option<&[f64]>,
     prepared: Option<&Prepared>,
+    protect: Option<u32>,
 ) -> anyhow::Result<ClustersSummary> {
     let keep = |e: &Edge| e.within(at.tau, at.tau128);
     let dsu = clusters_at(g, keep);
@@ -501,11 +516,11 @@ pub fn write_clusters(
     let (kept, via) = match remove_by {
         RemoveBy::Star => {
             let own;
-            let sg = match prepared.and_then(|p| p.serves(at, rule)) {
+            let sg = match prepared.and_then(|p| p.serves(at, rule, protect)) {
                 Some(sg) => sg,
                 None => {
                     let (id, len) = (|d| stores.id(d), |d| stores.text_len(d));
-                    own = star::StarGraph::new(g, keep, rule, id, len);
+                    own = star::StarGraph::new(g, keep, rule, id, len, protect);
                     &own
                 }
             };
@@ -523,7 +538,7 @@ pub fn write_clusters(
         (star::NO_EDGE, _) => None,
         (e, s) => s.map(|s| s[e as usize]),
     };
-    let counts = lists::write(dir, stores, &c, &kept, score)?;
+    let counts = lists::write(dir, stores, &c, &kept, score, protect)?;
     Ok(ClustersSummary {
         tau: at.tau,
         tau128: at.tau128,
@@ -567,6 +582,71 @@ pub fn out_dir(dir: &Path) -> anyhow::Result<Lock> {
     Ok(lock)
 }
 
+/// Drops the edges whose units hold only documents from `old` on (pairs within the older
+/// collection of `dedup --against`).
+fn drop_old_pairs(g: &mut PairGraph, old: u32) {
+    let first = |u: u32| g.members[g.starts[u as usize] as usize];
+    let keep: Vec<bool> = g
+        .edges
+        .iter()
+        .map(|e| first(e.u) < old || first(e.v) < old)
+        .collect();
+    let mut k = keep.iter();
+    g.edges.retain(|_| *k.next().unwrap_or(&true));
+}
+
+/// What crossed between the collections of `dedup --against`: pairs within the lists'
+/// thresholds, and the removals by the side of the kept document (read back from the lists
+/// just written, which name old documents in their `kept_in` column).
+fn against_summary(
+    dir: &Path,
+    g: &PairGraph,
+    cfg: &DedupCommand,
+    old: u32,
+    documents: u64,
+) -> anyhow::Result<summary::AgainstSummary> {
+    // Counted per unit and edge (a unit of k identical texts stands for k(k-1)/2 pairs).
+    let side = |u: u32| {
+        let m = g.unit(u);
+        let new = m.partition_point(|d| *d < old) as u64;
+        (new, m.len() as u64 - new)
+    };
+    let (mut cross, mut new_pairs) = (0u64, 0u64);
+    for u in 0..g.units() as u32 {
+        let (n, o) = side(u);
+        new_pairs += n * n.saturating_sub(1) / 2;
+        cross += n * o;
+    }
+    for e in g
+        .edges
+        .iter()
+        .filter(|e| e.within(cfg.at.tau, cfg.at.tau128))
+    {
+        let ((nu, ou), (nv, ov)) = (side(e.u), side(e.v));
+        new_pairs += nu * nv;
+        cross += nu * ov + ou * nv;
+    }
+    let path = dir.join("remove.tsv");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let (mut for_old, mut for_new) = (0u64, 0u64);
+    for l in text.lines().skip(1) {
+        match l.rsplit('\t').next() {
+            Some("old") => for_old += 1,
+            _ => for_new += 1,
+        }
+    }
+    Ok(summary::AgainstSummary {
+        old_stores: cfg.against.clone(),
+        new_documents: u64::from(old),
+        old_documents: documents - u64::from(old),
+        cross_pairs: cross,
+        new_pairs,
+        removed_for_old: for_old,
+        removed_for_new: for_new,
+    })
+}
+
 /// The summary of a run over `stores` whose join (made or read) is `g`; the caller fills in
 /// what its command adds.
 pub fn summary(
@@ -577,6 +657,7 @@ pub fn summary(
     join: JoinSummary,
 ) -> Summary {
     Summary {
+        against: None,
         command,
         created_by: summary::created_by(),
         inputs: Vec::new(),
@@ -651,7 +732,20 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         }
         (cfg.stores.clone(), None, Outcome::Clean)
     };
-    let stores = StoreSet::open(&store_paths)?;
+    // The new collection first, then the old one (--against): documents from `protect` on
+    // are old, kept whatever they duplicate, and left out of the lists.
+    let mut all_paths = store_paths.clone();
+    all_paths.extend(cfg.against.iter().cloned());
+    let stores = StoreSet::open(&all_paths)?.against(store_paths.len());
+    let protect = stores.old_from();
+    if let (Some(p), false) = (protect, quiet) {
+        eprintln!(
+            "      against {} old documents in {} stores: only the {} new ones can be removed",
+            stores.len() as u32 - p,
+            cfg.against.len(),
+            p
+        );
+    }
     let at_max = match cfg.candidates {
         Candidates::Simhash => Thresholds::new(cfg.tau_max, cfg.at.tau128)?,
         // LSH candidates are at any distance; the thresholds only filter them.
@@ -668,6 +762,11 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         Candidates::Minhash => lsh_join(&stores, quiet)?,
     };
     let ran = join_run(&out);
+    let mut out = out;
+    if let Some(p) = protect {
+        // Pairs within the old collection decide nothing: they are not verified or kept.
+        drop_old_pairs(&mut out.graph, p);
+    }
     let pairs_path = dir.join("pairs.bin");
     let candidates = out.graph.clone();
     let (g, quality, verification, scores) = match &cfg.verify {
@@ -723,6 +822,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         axis: Axis::D64,
         max: cfg.tau_max,
         rule: cfg.representative,
+        protect,
     };
     let (sweep, prepared) = write_sweep(dir, &stores, &g, at, quality, quiet)?;
     if !quiet {
@@ -737,9 +837,20 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         cfg.remove_by,
         scores.as_deref(),
         Some(&prepared),
+        protect,
     )?;
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
-    let mut s = summary(summary::Command::Dedup, &stores, &store_paths, &g, join);
+    let mut s = summary(summary::Command::Dedup, &stores, &all_paths, &g, join);
+    if let Some(p) = protect {
+        let a = against_summary(dir, &g, cfg, p, stores.len() as u64)?;
+        if !quiet {
+            eprintln!(
+                "against: {} cross pairs, {} within the new collection; {} new documents removed for an old one, {} for a new one",
+                a.cross_pairs, a.new_pairs, a.removed_for_old, a.removed_for_new
+            );
+        }
+        s.against = Some(a);
+    }
     s.inputs = cfg.build.inputs.clone();
     s.pairs_file = Some(pairs_path);
     s.fingerprint = report.map(|report| FingerprintSummary {
@@ -753,9 +864,10 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     s.seconds = started.elapsed().as_secs_f64();
     if !quiet {
         eprintln!(
-            "done in {:.1} s: {} documents, {} kept at tau {} ({} removed, {} excluded from the join and kept); outputs in {}",
+            "done in {:.1} s: {} documents{}, {} kept at tau {} ({} removed, {} excluded from the join and kept); outputs in {}",
             s.seconds,
-            stores.len(),
+            protect.unwrap_or(stores.len() as u32),
+            if protect.is_some() { " new" } else { "" },
             clusters.keep,
             cfg.at.tau,
             clusters.remove,

@@ -47,6 +47,7 @@ pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
         axis: c.axis,
         max: c.max,
         rule: Representative::LowestId,
+        protect: None,
     };
     let (sweep, _) = pipeline::write_sweep(&c.output, &stores, &g, at, q, quiet)?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);

@@ -136,6 +136,9 @@ pub struct StarGraph {
     comps: Vec<u32>,
     /// Boundaries of batches of whole components (a subset of `comps`), the parallel work.
     batches: Vec<u32>,
+    /// Documents from this index on are kept whatever their neighbours, and ranked before the
+    /// others (a collection deduplicated against: only the new one loses documents).
+    protect: u32,
 }
 
 /// Local documents per parallel batch (whole components, so a batch may be larger).
@@ -151,13 +154,20 @@ impl StarGraph {
     /// the store): the rule's measure, or for ids their first 16 bytes, compared in full only
     /// where those tie. Sorting on ids read at random from a 10 M-document store cost more
     /// than the assignment itself.
+    ///
+    /// Documents from `protect` on (None: none) are kept whatever their neighbours and ranked
+    /// before all others, each group in the rule's order: what is deduplicated against an
+    /// older collection loses only its own documents, each for the best-ranked old document
+    /// it duplicates where there is one.
     pub fn new<'a>(
         g: &PairGraph,
         keep: impl Fn(&Edge) -> bool + Sync,
         rule: Representative,
         id: impl Fn(u32) -> &'a str + Sync,
         text_len: impl Fn(u32) -> u32 + Sync,
+        protect: Option<u32>,
     ) -> StarGraph {
+        let protect = protect.unwrap_or(u32::MAX);
         let admitted: Vec<u32> = (0..g.edges.len() as u32)
             .into_par_iter()
             .filter(|i| keep(&g.edges[*i as usize]))
@@ -221,20 +231,20 @@ impl StarGraph {
                 Representative::First | Representative::Central => 0,
             }
         };
-        let mut keyed: Vec<(u32, u128, u32, u32)> = by_doc
+        let mut keyed: Vec<(u32, bool, u128, u32, u32)> = by_doc
             .par_iter()
-            .map(|&(d, l, c)| (c, key(d), d, l))
+            .map(|&(d, l, c)| (c, d < protect, key(d), d, l))
             .collect();
         drop(by_doc);
         keyed.par_sort_unstable();
         if rule == Representative::LowestId {
             keyed
-                .par_chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1))
+                .par_chunk_by_mut(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2))
                 .filter(|run| run.len() > 1)
-                .for_each(|run| run.sort_by(|a, b| id(a.2).cmp(id(b.2)).then(a.2.cmp(&b.2))));
+                .for_each(|run| run.sort_by(|a, b| id(a.3).cmp(id(b.3)).then(a.3.cmp(&b.3))));
         }
         let grouped: Vec<(u32, u32, u32)> =
-            keyed.into_iter().map(|(c, _, d, l)| (c, l, d)).collect();
+            keyed.into_iter().map(|(c, _, _, d, l)| (c, l, d)).collect();
         let n = grouped.len();
         let mut mstart = vec![0u32; units.len() + 1];
         let (mut comps, mut batches) = (vec![0u32], vec![0u32]);
@@ -266,6 +276,7 @@ impl StarGraph {
             adj,
             comps,
             batches,
+            protect,
         }
     }
 
@@ -322,9 +333,11 @@ impl StarGraph {
             for w in self.comps[first..].windows(2).take_while(|w| w[0] < hi) {
                 o[(w[0] - lo) as usize..(w[1] - lo) as usize].sort_unstable_by_key(|i| {
                     let i = *i as usize;
+                    let d = self.docs[i];
                     (
+                        d < self.protect,
                         std::cmp::Reverse(degree[self.unit_of[i] as usize]),
-                        self.docs[i],
+                        d,
                     )
                 });
             }
@@ -357,8 +370,12 @@ impl StarGraph {
                 }
                 kept[at(d)] = d;
                 let u = self.unit_of[d as usize];
+                // Protected documents are never taken: each keeps itself when visited.
+                let open = |m: u32, kept: &[u32]| {
+                    kept[at(m)] == UNSET && self.docs[m as usize] < self.protect
+                };
                 for m in self.unit(u) {
-                    if kept[at(*m)] == UNSET {
+                    if open(*m, kept) {
                         kept[at(*m)] = d;
                     }
                 }
@@ -367,7 +384,7 @@ impl StarGraph {
                         continue;
                     }
                     for m in self.unit(*v) {
-                        if kept[at(*m)] == UNSET {
+                        if open(*m, kept) {
                             kept[at(*m)] = d;
                             via[at(*m)] = *e;
                         }
@@ -414,9 +431,10 @@ pub fn stars<'a>(
     rule: Representative,
     id: impl Fn(u32) -> &'a str + Sync,
     text_len: impl Fn(u32) -> u32 + Sync,
+    protect: Option<u32>,
 ) -> Stars {
     let central = rule == Representative::Central;
-    let sg = StarGraph::new(g, &keep, rule, id, text_len);
+    let sg = StarGraph::new(g, &keep, rule, id, text_len, protect);
     let admit = |e: u32| keep(&g.edges[e as usize]);
     let order = central.then(|| sg.central_order(admit));
     sg.stars(g.docs, admit, order.as_deref())
@@ -439,7 +457,13 @@ mod tests {
 
     /// The plain greedy pass over documents: in rank order, a document is removed for the
     /// first kept document (in rank order) among its neighbours, else kept.
-    fn reference(g: &PairGraph, keep: impl Fn(&Edge) -> bool, order: &[u32]) -> Vec<u32> {
+    /// Documents from `protect` on are always kept (`order` must rank them first).
+    fn reference(
+        g: &PairGraph,
+        keep: impl Fn(&Edge) -> bool,
+        order: &[u32],
+        protect: u32,
+    ) -> Vec<u32> {
         let n = g.docs as usize;
         let mut nb: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); n];
         let mut link = |a: u32, b: u32| {
@@ -469,8 +493,8 @@ mod tests {
                 .filter_map(|m| kept_at[*m as usize].map(|p| (p, *m)))
                 .min();
             match best {
-                Some((_, k)) => kept[d as usize] = k,
-                None => kept_at[d as usize] = Some(pos),
+                Some((_, k)) if d < protect => kept[d as usize] = k,
+                _ => kept_at[d as usize] = Some(pos),
             }
         }
         kept
@@ -542,6 +566,10 @@ mod tests {
         for round in 0..300 {
             let g = random_graph(&mut rng);
             let tau = rng.below(8) as u32;
+            // Half the rounds protect the documents from a random index on (an older
+            // collection deduplicated against).
+            let protect = (round % 2 == 1).then(|| rng.below(u64::from(g.docs) + 1) as u32);
+            let p = protect.unwrap_or(u32::MAX);
             let keep = |e: &Edge| u32::from(e.d64) <= tau;
             let len = |d: u32| (d * 7919) % 13;
             let degree = degrees(&g, keep);
@@ -553,11 +581,11 @@ mod tests {
             ] {
                 let rank = ranking(rule, |d| ids[d as usize].as_str(), len, &degree);
                 let mut o = g.members.clone();
-                o.sort_by(|a, b| rank(*a, *b));
-                let want = reference(&g, keep, &o);
+                o.sort_by(|a, b| (*a < p).cmp(&(*b < p)).then(rank(*a, *b)));
+                let want = reference(&g, keep, &o, p);
                 // Prepared at the largest threshold, assigned at this one (a sweep's way).
                 let id = |d: u32| ids[d as usize].as_str();
-                let all = StarGraph::new(&g, |e| e.d64 <= 7, rule, id, len);
+                let all = StarGraph::new(&g, |e| e.d64 <= 7, rule, id, len, protect);
                 let admit = |e: u32| keep(&g.edges[e as usize]);
                 let order = (rule == Representative::Central).then(|| all.central_order(admit));
                 let (k, _) = all.assign(admit, order.as_deref());
@@ -584,7 +612,7 @@ mod tests {
                         .num_threads(threads)
                         .build()
                         .unwrap();
-                    let s = pool.install(|| stars(&g, keep, rule, id, len));
+                    let s = pool.install(|| stars(&g, keep, rule, id, len, protect));
                     assert_eq!(s.kept, want, "round {round} {rule:?} {threads} threads");
                     for (d, k) in s.kept.iter().enumerate() {
                         let e = s.via[d];

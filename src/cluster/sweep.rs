@@ -128,7 +128,8 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
 
 /// Fills each level's `removed_by_star`: the star assignment ([`super::star`]) at every
 /// threshold, on one preparation at the largest, documents ranked by `rule` (`id` and `text_len`
-/// describe a document). Returns the preparation, which assigns any subset of the largest
+/// describe a document; documents from `protect` on are never removed, see
+/// [`super::star::StarGraph::new`]). Returns the preparation, which assigns any subset of the largest
 /// threshold's edges (the lists' threshold) with the same rule.
 pub fn removed_by_star<'a>(
     levels: &mut [Level],
@@ -137,6 +138,7 @@ pub fn removed_by_star<'a>(
     rule: super::Representative,
     id: impl Fn(u32) -> &'a str + Sync,
     text_len: impl Fn(u32) -> u32 + Sync,
+    protect: Option<u32>,
 ) -> super::star::StarGraph {
     use super::{star, Representative};
     let within = |t: u32| move |e: &Edge| axis.level(e).is_some_and(|l| l <= t);
@@ -144,7 +146,7 @@ pub fn removed_by_star<'a>(
     // rule's degrees change with the threshold, so its order is taken per threshold.
     let max = levels.last().map_or(0, |l| l.tau);
     let central = rule == Representative::Central;
-    let sg = star::StarGraph::new(g, within(max), rule, &id, &text_len);
+    let sg = star::StarGraph::new(g, within(max), rule, &id, &text_len, protect);
     let removed: Vec<u64> = levels
         .iter()
         .map(|l| {

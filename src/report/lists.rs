@@ -54,12 +54,17 @@ const BLOCKS_PER_THREAD: usize = 4;
 /// kept document (itself when kept), `score` the score of a removed document against its kept
 /// one where known. Blocks of documents are formatted in parallel and written in order, so
 /// the files are the same for any thread count.
+///
+/// With `against` (the first document of an older collection deduplicated against), only the
+/// documents before it are listed, and `remove.tsv` gains a `kept_in` column: `new` or `old`,
+/// the collection of the kept document.
 pub fn write(
     dir: &Path,
     corpus: &StoreSet,
     c: &Clusters,
     kept: &[u32],
     score: impl Fn(u32) -> Option<f64> + Sync,
+    against: Option<u32>,
 ) -> Result<ListCounts> {
     use rayon::prelude::*;
     let mut counts = ListCounts::default();
@@ -69,15 +74,19 @@ pub fn write(
     let mut excluded = AtomicFile::create(&dir.join("excluded.tsv"))?;
     let io = |f: &AtomicFile, e: std::io::Error| crate::Error::io(f.path(), e);
     writeln!(clusters, "id\trepresentative\tcluster_size\tkept").map_err(|e| io(&clusters, e))?;
-    writeln!(remove, "id\tkept\thamming64\tscore").map_err(|e| io(&remove, e))?;
+    let kept_in = if against.is_some() { "\tkept_in" } else { "" };
+    writeln!(remove, "id\tkept\thamming64\tscore{kept_in}").map_err(|e| io(&remove, e))?;
     writeln!(excluded, "id\treason").map_err(|e| io(&excluded, e))?;
-    let n = c.len() as u32;
+    let n = against.unwrap_or(c.len() as u32).min(c.len() as u32);
     let blocks: Vec<u32> = (0..n.div_ceil(BLOCK)).collect();
     let window = rayon::current_num_threads().max(1) * BLOCKS_PER_THREAD;
     for w in blocks.chunks(window) {
         let parts: Vec<Block> = w
             .par_iter()
-            .map(|b| block(corpus, c, kept, &score, b * BLOCK..n.min((b + 1) * BLOCK)))
+            .map(|b| {
+                let docs = b * BLOCK..n.min((b + 1) * BLOCK);
+                block(corpus, c, kept, &score, docs, against)
+            })
             .collect();
         for p in parts {
             clusters
@@ -109,6 +118,7 @@ fn block(
     kept: &[u32],
     score: &impl Fn(u32) -> Option<f64>,
     docs: std::ops::Range<u32>,
+    against: Option<u32>,
 ) -> Block {
     let mut b = Block::default();
     let fp = corpus.fp64();
@@ -144,9 +154,14 @@ fn block(
             r.push(b'\t');
             r.extend_from_slice(kept_id.as_bytes());
             let _ = match score(d) {
-                Some(s) => writeln!(r, "\t{distance}\t{s:.6}"),
-                None => writeln!(r, "\t{distance}\t-"),
+                Some(s) => write!(r, "\t{distance}\t{s:.6}"),
+                None => write!(r, "\t{distance}\t-"),
             };
+            match against {
+                Some(old) if k >= old => r.extend_from_slice(b"\told\n"),
+                Some(_) => r.extend_from_slice(b"\tnew\n"),
+                None => r.push(b'\n'),
+            }
             b.counts.remove += 1;
         }
         let f = corpus.flags(d);

@@ -61,6 +61,30 @@ pub struct Summary {
     /// clusters stand on SimHash alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verification: Option<VerificationSummary>,
+    /// A new collection deduplicated against an older one (`dedup --against`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<AgainstSummary>,
+}
+
+/// `dedup NEW --against OLD`: the two sides and what crossed between them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgainstSummary {
+    /// The older collection's stores.
+    pub old_stores: Vec<PathBuf>,
+    /// Documents of the new collection (the lists' documents).
+    pub new_documents: u64,
+    /// Documents of the older collection (never removed).
+    pub old_documents: u64,
+    /// Pairs within the lists' thresholds (verified when verifying) with one document on each
+    /// side; pairs within the older collection are not formed.
+    pub cross_pairs: u64,
+    /// Such pairs within the new collection.
+    pub new_pairs: u64,
+    /// New documents removed for an old one.
+    pub removed_for_old: u64,
+    /// New documents removed for a new one.
+    pub removed_for_new: u64,
 }
 
 /// How the candidate pairs were verified on the documents' text.

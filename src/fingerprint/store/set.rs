@@ -26,6 +26,9 @@ pub struct StoreSet {
     fp128: Vec<[u64; 2]>,
     /// The names of documents whose id is not unique in the set (found when first asked).
     names: OnceLock<HashMap<u32, String>>,
+    /// The first document of an older collection the others are deduplicated against, if any
+    /// ([`StoreSet::against`]).
+    old: Option<u32>,
 }
 
 impl StoreSet {
@@ -75,7 +78,23 @@ impl StoreSet {
             fp64,
             fp128,
             names: OnceLock::new(),
+            old: None,
         })
+    }
+
+    /// Marks the stores from `store` on as an older collection the others are deduplicated
+    /// against: an id found on both sides is qualified by collection rather than by position
+    /// (the old document is named `old:ID`; the new one keeps its id), and ids repeated within
+    /// one side are qualified as usual (`ID#N`, old ones `old:ID#N`).
+    pub fn against(mut self, store: usize) -> StoreSet {
+        self.old = self.base.get(store).copied();
+        self.names = OnceLock::new();
+        self
+    }
+
+    /// The first document of the older collection, if any ([`StoreSet::against`]).
+    pub fn old_from(&self) -> Option<u32> {
+        self.old
     }
 
     /// The stores.
@@ -178,11 +197,28 @@ impl StoreSet {
             .collect();
         candidates.sort_unstable();
         let mut names = HashMap::new();
+        let old = |d: u32| self.old.is_some_and(|o| d >= o);
         for group in candidates.chunk_by(|a, b| a.0 == b.0) {
-            if group.len() > 1 {
+            if group.len() < 2 {
+                continue;
+            }
+            if self.old.is_none() {
                 for (id, d) in group {
                     names.insert(*d, format!("{id}#{d}"));
                 }
+                continue;
+            }
+            // Per collection: repeated within a side, by position; old ones prefixed.
+            let olds = group.iter().filter(|(_, d)| old(*d)).count();
+            let news = group.len() - olds;
+            for (id, d) in group {
+                let name = match (old(*d), news, olds) {
+                    (false, 1, _) => continue,
+                    (false, _, _) => format!("{id}#{d}"),
+                    (true, _, 1) => format!("old:{id}"),
+                    (true, _, _) => format!("old:{id}#{d}"),
+                };
+                names.insert(*d, name);
             }
         }
         // A name made here may be some other document's own id ("a#3"): qualify that one too,
@@ -194,7 +230,7 @@ impl StoreSet {
                 .filter(|d| !names.contains_key(d))
                 .filter(|d| {
                     let id = self.raw_id(*d);
-                    id.contains('#') && taken.contains(id)
+                    (id.contains('#') || id.starts_with("old:")) && taken.contains(id)
                 })
                 .collect();
             if clashes.is_empty() {
