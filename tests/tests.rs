@@ -4,6 +4,7 @@
 //! against the CPU, and the kernels' contracts.
 
 mod bad_input;
+mod canonical;
 mod cluster;
 mod common;
 mod dedup;

@@ -418,6 +418,10 @@ pub struct DedupArgs {
     /// must be fingerprinted with the same options (and --minhash for MinHash candidates).
     #[arg(long, num_args = 1.., value_name = "OLD_STORE")]
     pub against: Vec<PathBuf>,
+    /// Also take pages in the same canonical class (the same canonical link, or one's URL is
+    /// the other's canonical link) as candidates; verified like every candidate.
+    #[arg(long, conflicts_with = "no_verify")]
+    pub canonical: bool,
     /// Where candidate pairs come from: MinHash-LSH over word 8-gram shingles (documents
     /// sharing a band key; --tau then filters by SimHash distance, default 64: no limit; the
     /// default when verifying), or SimHash fingerprints within --tau (exact join; the default

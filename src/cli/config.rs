@@ -412,6 +412,8 @@ pub struct DedupCommand {
     pub candidates: Candidates,
     /// Stores of an older collection deduplicated against (empty: none).
     pub against: Vec<PathBuf>,
+    /// Pages in the same canonical class are candidates too.
+    pub canonical: bool,
 }
 
 /// How `dedup` verifies.
@@ -505,6 +507,7 @@ impl DedupCommand {
             outside_stores(&a.output, &a.against)?;
         }
         Ok(DedupCommand {
+            canonical: a.canonical,
             against: a.against.clone(),
             candidates,
             stores,
@@ -564,6 +567,7 @@ impl DedupCommand {
             }),
             candidates: Candidates::Simhash,
             against: Vec::new(),
+            canonical: false,
         })
     }
 }

@@ -19,6 +19,7 @@ use crate::cluster::sweep::removed_by_star;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::StoreSet;
+use crate::join::canonical;
 use crate::join::graph::{Edge, PairGraph};
 use crate::join::pairs_file::{self, EdgeScores, JoinParams};
 use crate::join::plan::{random_recall, Method};
@@ -658,6 +659,7 @@ pub fn summary(
 ) -> Summary {
     Summary {
         against: None,
+        canonical: None,
         command,
         created_by: summary::created_by(),
         inputs: Vec::new(),
@@ -763,6 +765,23 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     };
     let ran = join_run(&out);
     let mut out = out;
+    let canonical_stats = cfg.canonical.then(|| {
+        let joinable = stores.joinable();
+        let mut joined = vec![false; stores.len()];
+        for d in joinable {
+            joined[d as usize] = true;
+        }
+        let (classes, with_link) = canonical::classes(&stores, |d| joined[d as usize]);
+        let mut st = canonical::add(&mut out.graph, &stores, &classes);
+        st.documents_with_link = with_link;
+        if !quiet {
+            eprintln!(
+                "      canonical links: {} pages name one; {} classes give {} pairs, {} new candidate edges",
+                st.documents_with_link, st.classes, st.pairs, st.new_edges
+            );
+        }
+        st
+    });
     if let Some(p) = protect {
         // Pairs within the old collection decide nothing: they are not verified or kept.
         drop_old_pairs(&mut out.graph, p);
@@ -851,6 +870,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         }
         s.against = Some(a);
     }
+    s.canonical = canonical_stats;
     s.inputs = cfg.build.inputs.clone();
     s.pairs_file = Some(pairs_path);
     s.fingerprint = report.map(|report| FingerprintSummary {

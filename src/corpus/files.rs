@@ -36,6 +36,7 @@ pub fn read(shard: &Shard, unit: &WorkUnit, max_record: usize, sink: &mut dyn Si
         http_status: None,
         content_type: None,
         charset: None,
+        link: None,
         kind,
         payload: Cow::Borrowed(&map[..]),
     });

@@ -1,7 +1,8 @@
 //! The HTTP response block at the start of a WARC `response` record.
 //!
 //! Lenient: LF-only line ends, missing reason phrases and header lines without a colon are
-//! accepted. Only the status code and the `Content-Type` header are read.
+//! accepted. Only the status code, the `Content-Type` header and `Link` headers that name a
+//! canonical link are read.
 
 /// What the HTTP block says about its payload.
 #[derive(Debug, PartialEq, Eq)]
@@ -10,6 +11,8 @@ pub struct HttpHead<'a> {
     pub status: u16,
     /// Raw `Content-Type` header value.
     pub content_type: Option<&'a [u8]>,
+    /// Raw value of the first `Link` header that mentions `canonical`.
+    pub link: Option<&'a [u8]>,
     /// Offset of the payload within the record body.
     pub payload_start: usize,
 }
@@ -33,12 +36,14 @@ fn parse_head(body: &[u8]) -> Result<HttpHead<'_>, ()> {
         .and_then(|code| code.trim().parse::<u16>().ok())
         .ok_or(())?;
     let mut content_type = None;
+    let mut link = None;
     loop {
         let Some((l, next)) = line(body, pos) else {
             // Headers without a terminating blank line: no payload.
             return Ok(HttpHead {
                 status,
                 content_type,
+                link,
                 payload_start: body.len(),
             });
         };
@@ -52,12 +57,20 @@ fn parse_head(body: &[u8]) -> Result<HttpHead<'_>, ()> {
                 .eq_ignore_ascii_case(b"content-type")
             {
                 content_type = Some(l[colon + 1..].trim_ascii());
+            } else if link.is_none()
+                && l[..colon].trim_ascii().eq_ignore_ascii_case(b"link")
+                && l[colon + 1..]
+                    .windows(9)
+                    .any(|w| w.eq_ignore_ascii_case(b"canonical"))
+            {
+                link = Some(l[colon + 1..].trim_ascii());
             }
         }
     }
     Ok(HttpHead {
         status,
         content_type,
+        link,
         payload_start: pos,
     })
 }

@@ -203,6 +203,7 @@ fn line(
         http_status: None,
         content_type: None,
         charset: Some(Cow::Borrowed("utf-8")),
+        link: None,
         kind: opts.jsonl_kind,
         payload: Cow::Owned(body.into_bytes()),
     });

@@ -80,6 +80,8 @@ pub struct Document<'a> {
     pub content_type: Option<Cow<'a, str>>,
     /// The charset named by the HTTP header, if any.
     pub charset: Option<Cow<'a, str>>,
+    /// The raw value of an HTTP `Link` header naming a canonical link, if any.
+    pub link: Option<Cow<'a, str>>,
     /// What the payload is.
     pub kind: PayloadKind,
     /// The payload bytes (HTML or text), in whatever encoding the source used.

@@ -365,12 +365,14 @@ pub fn deliver(rec: &Record<'_>, loc: SourceLoc, file_offset: u64, sink: &mut dy
         .map(|v| lossy(strip_angle(v)))
         .unwrap_or(Cow::Borrowed(""));
     let warc_ct = rec.field("Content-Type").map(http::media_type);
+    let mut link = None;
     let (status, ct, charset, payload) = match http::parse(rec.body) {
         Some(Ok(head)) => {
             let (ct, cs) = head
                 .content_type
                 .map(http::media_type)
                 .map_or((None, None), |(m, c)| (Some(m), c));
+            link = head.link.map(lossy);
             (Some(head.status), ct, cs, &rec.body[head.payload_start..])
         }
         Some(Err(())) => {
@@ -403,6 +405,7 @@ pub fn deliver(rec: &Record<'_>, loc: SourceLoc, file_offset: u64, sink: &mut dy
         http_status: status,
         content_type: ct.map(Cow::Owned),
         charset: charset.map(Cow::Owned),
+        link,
         kind,
         payload: Cow::Borrowed(payload),
     });

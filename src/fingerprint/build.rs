@@ -22,7 +22,7 @@ use crate::base::paths::within;
 use crate::corpus::{
     self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
 };
-use crate::text::{extract, features};
+use crate::text::{canonical, extract, features};
 use crate::{Error, Result};
 
 /// What to build.
@@ -339,7 +339,21 @@ impl Sink for UnitSink<'_> {
             features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
             m.sign(shingles, &mut minhash);
         }
+        // The HTTP header's canonical link before the page's; resolved against the page URL.
+        let href = doc
+            .link
+            .as_deref()
+            .and_then(|l| canonical::from_link_header(l.as_bytes()))
+            .or_else(|| {
+                (html != Some(false))
+                    .then(|| canonical::from_html(&doc.payload))
+                    .flatten()
+            });
+        let canonical = href
+            .and_then(|h| canonical::resolve(&h, &doc.url))
+            .unwrap_or_default();
         self.out.rows.push(Row {
+            canonical,
             id: doc.id.into_owned(),
             url: doc.url.into_owned(),
             fp64: fps.fp64,

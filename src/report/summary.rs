@@ -64,6 +64,9 @@ pub struct Summary {
     /// A new collection deduplicated against an older one (`dedup --against`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub against: Option<AgainstSummary>,
+    /// Candidates from canonical links (`dedup --canonical`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<crate::join::canonical::CanonicalStats>,
 }
 
 /// `dedup NEW --against OLD`: the two sides and what crossed between them.

@@ -22,8 +22,9 @@ pub use writer::{Row, StoreWriter};
 
 /// Store format name in the manifest.
 pub const FORMAT: &str = "neardup-store";
-/// Store format version; readers refuse other versions.
-pub const VERSION: u32 = 1;
+/// Store format version; readers refuse other versions, except version 1, read as a store
+/// without canonical links (version 2 added `canonical.bin` and `canonical.idx`).
+pub const VERSION: u32 = 2;
 
 /// Column file names.
 pub mod col {
@@ -51,6 +52,11 @@ pub mod col {
     pub const MINHASH: &str = "minhash.u64";
     /// Offsets into `urls.bin`, u64, one more than documents.
     pub const URLS_IDX: &str = "urls.idx";
+    /// Canonical URLs (resolved, no fragment; empty where a page has none), concatenated
+    /// (version 2 on).
+    pub const CANONICAL: &str = "canonical.bin";
+    /// Offsets into `canonical.bin`, u64, one more than documents.
+    pub const CANONICAL_IDX: &str = "canonical.idx";
     /// The manifest.
     pub const MANIFEST: &str = "manifest.json";
 }

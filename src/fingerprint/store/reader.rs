@@ -29,6 +29,8 @@ pub struct Store {
     urls: Mapped,
     urls_idx: Mapped,
     minhash: Option<Mapped>,
+    /// `canonical.bin` and its index (None in version 1 stores).
+    canonical: Option<(Mapped, Mapped)>,
 }
 
 impl Store {
@@ -47,11 +49,11 @@ impl Store {
         })?;
         let manifest: Manifest = serde_json::from_slice(&json)
             .map_err(|e| Error::store(path, format!("unreadable manifest.json: {e}")))?;
-        if manifest.format != FORMAT || manifest.version != VERSION {
+        if manifest.format != FORMAT || !(1..=VERSION).contains(&manifest.version) {
             return Err(Error::store(
                 path,
                 format!(
-                    "format {} version {} is not {FORMAT} version {VERSION}",
+                    "format {} version {} is not {FORMAT} version 1 to {VERSION}",
                     manifest.format, manifest.version
                 ),
             ));
@@ -94,11 +96,32 @@ impl Store {
                 ));
             }
         }
+        // Version 1 stores have no canonical links: an empty column stands in.
+        let canonical = if manifest.version >= 2 {
+            let idx = open(col::CANONICAL_IDX, 8, 1)?;
+            if let Some(i) = unordered(&idx) {
+                return Err(Error::store(
+                    path,
+                    format!(
+                        "{}: offset {i} is not in order (the index is damaged)",
+                        col::CANONICAL_IDX
+                    ),
+                ));
+            }
+            let data = mmap::map(&path.join(col::CANONICAL))?;
+            if data.len() as u64 != last_offset(&idx) {
+                return Err(Error::store(path, "canonical.bin does not match its index"));
+            }
+            Some((data, idx))
+        } else {
+            None
+        };
         let minhash = match &manifest.minhash {
             Some(p) => Some(open(col::MINHASH, 8 * p.bands as usize, 0)?),
             None => None,
         };
         let s = Store {
+            canonical,
             minhash,
             path: path.to_path_buf(),
             fp64: open(col::FP64, 8, 0)?,
@@ -186,6 +209,20 @@ impl Store {
     /// The URL of document `i` (may be empty).
     pub fn url(&self, i: usize) -> &str {
         string_at(&self.urls, &self.urls_idx, i)
+    }
+
+    /// Canonical URL of document `i` (resolved; empty when the page named none, or in a
+    /// version 1 store).
+    pub fn canonical(&self, i: usize) -> &str {
+        match &self.canonical {
+            Some((data, idx)) => string_at(data, idx, i),
+            None => "",
+        }
+    }
+
+    /// Whether the store records canonical links (version 2 on).
+    pub fn has_canonical(&self) -> bool {
+        self.canonical.is_some()
     }
 }
 

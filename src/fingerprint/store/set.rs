@@ -255,6 +255,18 @@ impl StoreSet {
         s.flags()[i]
     }
 
+    /// Canonical URL of document `doc` (empty when it named none, or in a version 1 store).
+    pub fn canonical(&self, doc: u32) -> &str {
+        let (s, i) = self.locate(doc);
+        s.canonical(i)
+    }
+
+    /// URL of document `doc` (may be empty).
+    pub fn url(&self, doc: u32) -> &str {
+        let (s, i) = self.locate(doc);
+        s.url(i)
+    }
+
     /// Normalised text length of document `doc`.
     pub fn text_len(&self, doc: u32) -> u32 {
         let (s, i) = self.locate(doc);

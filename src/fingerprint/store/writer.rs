@@ -24,6 +24,8 @@ pub struct Row {
     pub id: String,
     /// URL (may be empty).
     pub url: String,
+    /// Canonical URL, resolved (empty when the page names none).
+    pub canonical: String,
     /// SimHash-64.
     pub fp64: u64,
     /// SimHash-128.
@@ -54,6 +56,8 @@ struct Columns {
     ids_idx: BufWriter<File>,
     urls: BufWriter<File>,
     urls_idx: BufWriter<File>,
+    canonical: BufWriter<File>,
+    canonical_idx: BufWriter<File>,
     minhash: Option<(BufWriter<File>, usize)>,
 }
 
@@ -94,6 +98,7 @@ pub struct StoreWriter {
     docs: u64,
     ids_len: u64,
     urls_len: u64,
+    canonical_len: u64,
     seen_ids: HashSet<u128>,
     duplicate_ids: u64,
     _interrupt: interrupt::Temporary,
@@ -151,6 +156,8 @@ impl StoreWriter {
             ids_idx: open(col::IDS_IDX)?,
             urls: open(col::URLS)?,
             urls_idx: open(col::URLS_IDX)?,
+            canonical: open(col::CANONICAL)?,
+            canonical_idx: open(col::CANONICAL_IDX)?,
             minhash: None,
         };
         let zero = 0u64.to_le_bytes();
@@ -160,6 +167,9 @@ impl StoreWriter {
         cols.urls_idx
             .write_all(&zero)
             .map_err(|e| Error::io(&tmp, e))?;
+        cols.canonical_idx
+            .write_all(&zero)
+            .map_err(|e| Error::io(&tmp, e))?;
         Ok(StoreWriter {
             target: target.to_path_buf(),
             tmp,
@@ -167,6 +177,7 @@ impl StoreWriter {
             docs: 0,
             ids_len: 0,
             urls_len: 0,
+            canonical_len: 0,
             seen_ids: HashSet::new(),
             duplicate_ids: 0,
             _interrupt: guard,
@@ -211,6 +222,9 @@ impl StoreWriter {
             w(&mut c.urls, row.url.as_bytes())?;
             self.urls_len += row.url.len() as u64;
             w(&mut c.urls_idx, &self.urls_len.to_le_bytes())?;
+            w(&mut c.canonical, row.canonical.as_bytes())?;
+            self.canonical_len += row.canonical.len() as u64;
+            w(&mut c.canonical_idx, &self.canonical_len.to_le_bytes())?;
             if let Some((f, bands)) = &mut c.minhash {
                 assert_eq!(row.minhash.len(), *bands, "one key per band");
                 w(f, bytemuck::cast_slice(&row.minhash))?;
@@ -250,6 +264,8 @@ impl StoreWriter {
             cols.ids_idx,
             cols.urls,
             cols.urls_idx,
+            cols.canonical,
+            cols.canonical_idx,
         ]
         .into_iter()
         .chain(minhash)

@@ -1,0 +1,110 @@
+//! Candidates from canonical links (CopyCat, section 3): pages in the same canonical class,
+//! that is with the same canonical URL, or one whose URL is the other's canonical URL. They
+//! are added to a join's graph as candidates and verified like every other: CopyCat found
+//! canonical links alone insufficient (65 % of its canonical pairs were near-duplicates).
+//!
+//! A class of up to [`ALL_PAIRS`] joined pages gives all its pairs; a larger one (a site
+//! whose every page names its home page) gives each member paired with the class's first
+//! page only, so a class costs pairs linear in its size.
+
+use std::collections::{HashMap, HashSet};
+
+use super::graph::{Edge, PairGraph};
+use crate::fingerprint::store::StoreSet;
+use crate::text::canonical::normal_url;
+
+/// Classes up to this size give all their pairs.
+pub const ALL_PAIRS: usize = 64;
+
+/// What the canonical links added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CanonicalStats {
+    /// Documents naming a canonical URL.
+    pub documents_with_link: u64,
+    /// Classes of two or more joined documents.
+    pub classes: u64,
+    /// Document pairs the classes gave.
+    pub pairs: u64,
+    /// Edges added to the graph (pairs whose units were not already joined).
+    pub new_edges: u64,
+}
+
+/// The canonical classes of `stores` (two or more documents each, ascending), among the
+/// documents `joined` admits.
+pub fn classes(stores: &StoreSet, joined: impl Fn(u32) -> bool) -> (Vec<Vec<u32>>, u64) {
+    let n = stores.len() as u32;
+    let named: HashSet<&str> = (0..n)
+        .map(|d| stores.canonical(d))
+        .filter(|c| !c.is_empty())
+        .collect();
+    let with_link = (0..n).filter(|d| !stores.canonical(*d).is_empty()).count() as u64;
+    let mut by: HashMap<String, Vec<u32>> = HashMap::new();
+    for d in (0..n).filter(|d| joined(*d)) {
+        let c = stores.canonical(d);
+        let key = if !c.is_empty() {
+            c.to_string()
+        } else {
+            let u = stores.url(d);
+            if u.is_empty() {
+                continue;
+            }
+            let u = normal_url(u);
+            if !named.contains(u.as_str()) {
+                continue;
+            }
+            u
+        };
+        by.entry(key).or_default().push(d);
+    }
+    let mut out: Vec<Vec<u32>> = by.into_values().filter(|c| c.len() > 1).collect();
+    out.sort_unstable();
+    (out, with_link)
+}
+
+/// Adds the pairs of `classes` to `g` as edges (with both Hamming distances from `stores`),
+/// each once; units already holding both documents add nothing.
+pub fn add(g: &mut PairGraph, stores: &StoreSet, classes: &[Vec<u32>]) -> CanonicalStats {
+    let mut unit_of = vec![u32::MAX; g.docs as usize];
+    for u in 0..g.units() as u32 {
+        for d in g.unit(u) {
+            unit_of[*d as usize] = u;
+        }
+    }
+    let (fp64, fp128) = (stores.fp64(), stores.fp128());
+    let mut st = CanonicalStats {
+        classes: classes.len() as u64,
+        ..CanonicalStats::default()
+    };
+    let mut added = Vec::new();
+    let mut link = |a: u32, b: u32| {
+        st.pairs += 1;
+        let (ua, ub) = (unit_of[a as usize], unit_of[b as usize]);
+        if ua == ub || ua == u32::MAX || ub == u32::MAX {
+            return;
+        }
+        let d64 = (fp64[a as usize] ^ fp64[b as usize]).count_ones();
+        let (x, y) = (fp128[a as usize], fp128[b as usize]);
+        let d128 = (x[0] ^ y[0]).count_ones() + (x[1] ^ y[1]).count_ones();
+        added.push(Edge::new(ua, ub, d64 as u8, d128));
+    };
+    for c in classes {
+        if c.len() <= ALL_PAIRS {
+            for i in 0..c.len() {
+                for j in i + 1..c.len() {
+                    link(c[i], c[j]);
+                }
+            }
+        } else {
+            for d in &c[1..] {
+                link(c[0], *d);
+            }
+        }
+    }
+    let before = g.edges.len();
+    g.edges.extend(added);
+    g.edges.sort_unstable();
+    // One edge per unit pair (the distances of a unit pair are the same on every edge).
+    g.edges.dedup_by(|a, b| (a.u, a.v) == (b.u, b.v));
+    st.new_edges = (g.edges.len() - before) as u64;
+    st
+}
