@@ -446,3 +446,96 @@ for q, m in sorted(ev.evaluate(run).items()):
         .collect();
     assert_eq!(theirs, mine);
 }
+
+/// `trec transfer`: judgments reach the new crawl by URL, canonical class and verified
+/// near-duplicate, each counted at its first stage; CopyCat's table per grade.
+#[test]
+fn transfer_moves_judgments_by_url_canonical_link_and_near_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        |p: &str| -> Vec<String> { (0..300).map(|i| format!("{p}w{i}z{}", i % 11)).collect() };
+    let body = |w: &[String]| format!("<html><body><p>{}</p></body></html>", w.join(" "));
+    let canon = |href: &str, w: &[String]| {
+        format!(
+            "<html><head><link rel=\"canonical\" href=\"{href}\"></head><body><p>{}</p></body></html>",
+            w.join(" ")
+        )
+    };
+    let mut edited = text("p3");
+    edited[100] = "changed".into();
+    edited[200] = "again".into();
+    let old: Vec<u8> = [
+        response("o1", "http://e.org/1", &body(&text("p1"))),
+        response("o2", "http://e.org/2", &body(&text("p2"))),
+        response("o3", "http://e.org/3", &body(&text("p3"))),
+        response("o4", "http://e.org/4", &body(&text("p4"))),
+        response("o5", "http://e.org/5", &canon("/c5", &text("p5"))),
+    ]
+    .concat();
+    let new: Vec<u8> = [
+        response("n1", "http://e.org/1#top", &body(&text("q1"))),
+        response(
+            "n2",
+            "http://e.org/new2",
+            &canon("http://e.org/2", &text("q2")),
+        ),
+        response("n3", "http://x.org/moved3", &body(&edited)),
+        response("n5", "http://e.org/c5", &body(&text("q5"))),
+        response("n6", "http://e.org/6", &body(&text("q6"))),
+    ]
+    .concat();
+    let (old_w, new_w) = (dir.path().join("old.warc"), dir.path().join("new.warc"));
+    fs::write(&old_w, old).unwrap();
+    fs::write(&new_w, new).unwrap();
+    let (old_s, new_s) = (dir.path().join("old.store"), dir.path().join("new.store"));
+    ok(&["-q", "fingerprint", s(&old_w), "--minhash", "-o", s(&old_s)]);
+    ok(&["-q", "fingerprint", s(&new_w), "--minhash", "-o", s(&new_s)]);
+    let qrels = dir.path().join("q.txt");
+    fs::write(
+        &qrels,
+        "1 0 o1 2\n1 0 o2 1\n1 0 o3 0\n1 0 o4 1\n1 0 o5 2\n1 0 gone 1\n2 0 o3 2\n2 0 o1 0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("new.qrels");
+    ok(&[
+        "-q",
+        "trec",
+        "transfer",
+        s(&qrels),
+        "--from",
+        s(&old_s),
+        "--to",
+        s(&new_s),
+        "-o",
+        s(&out),
+    ]);
+    assert_eq!(
+        fs::read_to_string(&out).unwrap(),
+        "1 0 n1 2\n1 0 n2 1\n1 0 n3 0\n1 0 n5 2\n2 0 n3 2\n2 0 n1 0\n"
+    );
+    let table = fs::read_to_string(dir.path().join("new.qrels.tsv")).unwrap();
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        [
+            "0\t2\t0\t1\t0\t1\t2\t1.0000",
+            "1\t3\t1\t0\t1\t0\t1\t0.3333",
+            "2\t3\t0\t1\t1\t1\t3\t1.0000",
+            "all\t8\t1\t2\t2\t2\t6\t0.7500",
+        ]
+    );
+    // Never over the input.
+    let o = neardup(&[
+        "trec",
+        "transfer",
+        s(&qrels),
+        "--from",
+        s(&old_s),
+        "--to",
+        s(&new_s),
+        "-o",
+        s(&qrels),
+        "--force",
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+}

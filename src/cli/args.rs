@@ -804,7 +804,54 @@ pub enum TrecCommand {
     /// Near-duplicates inside each topic of runs and qrels, every pair compared on its text.
     #[command(after_help = TREC_INSPECT_HELP)]
     Inspect(TrecInspectArgs),
+    /// Judgments of an older crawl transferred to a newer one: same URL, same canonical
+    /// class, or a verified near-duplicate (CopyCat).
+    #[command(after_help = TREC_TRANSFER_HELP)]
+    Transfer(TrecTransferArgs),
 }
+
+/// `neardup trec transfer`.
+#[derive(Debug, Args)]
+pub struct TrecTransferArgs {
+    /// Qrels of the old crawl.
+    #[arg(value_name = "QRELS")]
+    pub qrels: PathBuf,
+    /// Stores of the old crawl (fingerprinted with --minhash).
+    #[arg(long = "from", required = true, num_args = 1.., value_name = "OLD_STORE")]
+    pub from: Vec<PathBuf>,
+    /// Stores of the new crawl (fingerprinted with the same options).
+    #[arg(long = "to", required = true, num_args = 1.., value_name = "NEW_STORE")]
+    pub to: Vec<PathBuf>,
+    /// How documents are compared.
+    #[command(flatten)]
+    pub similarity: SimilarityOpts,
+    /// Where the shards are now, if they moved since fingerprinting (found by file name).
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+    /// The new crawl's qrels (FILE.tsv: judgments per grade and stage; FILE.json).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Replace output files that exist (never an input).
+    #[arg(long)]
+    pub force: bool,
+}
+
+const TREC_TRANSFER_HELP: &str = "\
+A judged page of the old crawl passes its judgment to every page of the new crawl that is the
+same page: (1) the same URL, (2) the same canonical class (the new page's canonical link is the
+judged page's URL or canonical link, or its URL is the judged page's canonical link), (3) a
+near-duplicate: pages sharing a MinHash band key with a judged page, compared on their text
+(S3 >= 0.82 by default). Only judged pages are joined against the new crawl. A judgment counts
+at its first stage; in a topic, a new page reached from several judged pages takes the
+highest grade.
+
+OUTPUT: FILE (qrels of the new crawl), FILE.tsv (rel, judgments, unknown, url, canonical,
+near_duplicate, transferred, share: CopyCat's Table 6), FILE.json.
+
+EXAMPLES:
+    neardup fingerprint old-crawl/ --minhash -o old.store
+    neardup fingerprint new-crawl/ --minhash -o new.store
+    neardup trec transfer qrels.txt --from old.store --to new.store -o new.qrels";
 
 /// Where documents' groups come from.
 #[derive(Clone, Debug, Args)]

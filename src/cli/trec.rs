@@ -7,12 +7,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::args::{GroupOpts, TrecCommand, TrecInspectArgs, TrecQrelsArgs, TrecRunArgs};
+use super::args::{
+    GroupOpts, TrecCommand, TrecInspectArgs, TrecQrelsArgs, TrecRunArgs, TrecTransferArgs,
+};
 use super::{config, pipeline, Outcome};
 use crate::base::{atomic, paths};
 use crate::fingerprint::store::StoreSet;
 use crate::trec::format::{self, BadLine, Kind};
-use crate::trec::{clusters, dedup, inspect};
+use crate::trec::{clusters, dedup, inspect, transfer as xfer};
 
 /// Runs the command.
 pub fn run(c: TrecCommand, quiet: bool) -> anyhow::Result<Outcome> {
@@ -20,6 +22,7 @@ pub fn run(c: TrecCommand, quiet: bool) -> anyhow::Result<Outcome> {
         TrecCommand::Run(a) => runs(a, quiet),
         TrecCommand::Qrels(a) => qrels(a, quiet),
         TrecCommand::Inspect(a) => inspect(a, quiet),
+        TrecCommand::Transfer(a) => transfer(a, quiet),
     }
 }
 
@@ -289,6 +292,86 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
             );
         }
         eprintln!("report written to {}", a.output.display());
+    }
+    Ok(outcome)
+}
+
+fn transfer(a: TrecTransferArgs, quiet: bool) -> anyhow::Result<Outcome> {
+    let mut spec = config::verify_spec(&a.similarity)?;
+    spec.shard_dir = a.shard_dir.clone();
+    let json_path = PathBuf::from(format!("{}.json", a.output.display()));
+    let tsv_path = PathBuf::from(format!("{}.tsv", a.output.display()));
+    let inputs = [a.qrels.clone()];
+    for p in [&a.output, &json_path, &tsv_path] {
+        check_output(p, &inputs, a.force)?;
+    }
+    let mut all = a.from.clone();
+    all.extend(a.to.iter().cloned());
+    config::outside_stores(&a.output, &all)?;
+    let stores = StoreSet::open(&all)?;
+    let split = stores.base(a.from.len());
+    let p = format::parse_qrels(&format::read(&a.qrels)?);
+    let outcome = report_bad(&a.qrels, &p.bad, quiet);
+    let t = xfer::transfer(&stores, split, &p.entries, &spec)?;
+    atomic::write(&a.output, format::qrels_text(&t.qrels).as_bytes())?;
+    let mut tsv = String::from(
+        "rel\tjudgments\tunknown\turl\tcanonical\tnear_duplicate\ttransferred\tshare\n",
+    );
+    let mut total = xfer::LevelRow::default();
+    for r in &t.levels {
+        let moved = r.url + r.canonical + r.near_duplicate;
+        let share = if r.judgments == 0 {
+            0.0
+        } else {
+            moved as f64 / r.judgments as f64
+        };
+        let _ = writeln!(
+            tsv,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.4}",
+            r.rel, r.judgments, r.unknown, r.url, r.canonical, r.near_duplicate, moved, share
+        );
+        total.judgments += r.judgments;
+        total.unknown += r.unknown;
+        total.url += r.url;
+        total.canonical += r.canonical;
+        total.near_duplicate += r.near_duplicate;
+    }
+    let moved = total.url + total.canonical + total.near_duplicate;
+    let _ = writeln!(
+        tsv,
+        "all\t{}\t{}\t{}\t{}\t{}\t{}\t{:.4}",
+        total.judgments,
+        total.unknown,
+        total.url,
+        total.canonical,
+        total.near_duplicate,
+        moved,
+        if total.judgments == 0 {
+            0.0
+        } else {
+            moved as f64 / total.judgments as f64
+        }
+    );
+    atomic::write(&tsv_path, tsv.as_bytes())?;
+    let json = serde_json::json!({
+        "input": a.qrels, "output": a.output, "from": a.from, "to": a.to,
+        "measure": spec.measure.name(), "min": spec.min, "shingle": spec.k,
+        "levels": t.levels, "records_written": t.qrels.len(), "compared": t.compared,
+        "bad_lines": p.bad,
+    });
+    atomic::write(
+        &json_path,
+        (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
+    )?;
+    if !quiet {
+        eprint!("{tsv}");
+        eprintln!(
+            "{} judgments, {} transferred ({} records for the new crawl) -> {}",
+            total.judgments,
+            moved,
+            t.qrels.len(),
+            a.output.display()
+        );
     }
     Ok(outcome)
 }

@@ -11,3 +11,4 @@ pub mod clusters;
 pub mod dedup;
 pub mod format;
 pub mod inspect;
+pub mod transfer;
