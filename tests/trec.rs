@@ -474,13 +474,21 @@ fn transfer_moves_judgments_by_url_canonical_link_and_near_duplicate() {
     .concat();
     let new: Vec<u8> = [
         response("n1", "http://e.org/1#top", &body(&text("q1"))),
+        // Names o2's URL as canonical and is its near-duplicate: the canonical stage.
         response(
             "n2",
             "http://e.org/new2",
-            &canon("http://e.org/2", &text("q2")),
+            &canon("http://e.org/2", &text("p2")),
+        ),
+        // Names the same canonical link but is another page: not transferred.
+        response(
+            "n7",
+            "http://e.org/new7",
+            &canon("http://e.org/2", &text("q7")),
         ),
         response("n3", "http://x.org/moved3", &body(&edited)),
-        response("n5", "http://e.org/c5", &body(&text("q5"))),
+        // Its URL is o5's canonical link, and its text o5's.
+        response("n5", "http://e.org/c5", &body(&text("p5"))),
         response("n6", "http://e.org/6", &body(&text("q6"))),
     ]
     .concat();

@@ -357,6 +357,7 @@ fn transfer(a: TrecTransferArgs, quiet: bool) -> anyhow::Result<Outcome> {
         "input": a.qrels, "output": a.output, "from": a.from, "to": a.to,
         "measure": spec.measure.name(), "min": spec.min, "shingle": spec.k,
         "levels": t.levels, "records_written": t.qrels.len(), "compared": t.compared,
+        "site_wide_links": t.site_wide_links, "max_class": xfer::MAX_CLASS,
         "bad_lines": p.bad,
     });
     atomic::write(

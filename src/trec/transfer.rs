@@ -2,8 +2,12 @@
 //! Table 6): a judged document's judgment goes to every page of the new crawl that is the same
 //! page, found in stages:
 //! 1. the same URL (compared parsed, without fragments);
-//! 2. the same canonical class: the new page's canonical link is the judged page's URL or
-//!    canonical link, or the new page's URL is the judged page's canonical link;
+//! 2. the same canonical class (the new page's canonical link is the judged page's URL or
+//!    canonical link, or the new page's URL is the judged page's canonical link) and a
+//!    near-duplicate on the text: canonical links alone are not enough (CopyCat found 65 % of
+//!    canonical pairs near-duplicates, and sites that name their home page as every page's
+//!    canonical link are common); a canonical link that more than [`MAX_CLASS`] new pages name
+//!    is such a site-wide one and is not followed;
 //! 3. a near-duplicate: candidates are pages sharing a MinHash band key with a judged page (a
 //!    cross join of the judged pages against the new crawl, never a self-join of either), kept
 //!    when the verification measure passes (S3 >= 0.82 by default) on their texts.
@@ -20,6 +24,9 @@ use crate::fingerprint::store::StoreSet;
 use crate::text::canonical::normal_url;
 use crate::verify::{shingle_sets, Overlap, VerifySpec};
 use crate::{Error, Result};
+
+/// New pages naming one canonical link beyond which the link is taken for a site-wide one.
+pub const MAX_CLASS: usize = 64;
 
 /// How a judgment was transferred.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -59,6 +66,8 @@ pub struct Transfer {
     pub levels: Vec<LevelRow>,
     /// Candidate pairs compared on their text.
     pub compared: u64,
+    /// Canonical links not followed: named by more than [`MAX_CLASS`] new pages.
+    pub site_wide_links: u64,
 }
 
 /// Transfers `qrels` from the documents before `split` in `stores` (the old crawl) to those
@@ -94,6 +103,15 @@ pub fn transfer(
             by_canon.entry(c.to_string()).or_default().push(j);
         }
     }
+    // New pages per canonical link: a link more of them name is a site-wide one.
+    let mut named: HashMap<&str, usize> = HashMap::new();
+    for d in split..n {
+        let c = stores.canonical(d);
+        if !c.is_empty() {
+            *named.entry(c).or_default() += 1;
+        }
+    }
+    let site_wide = named.values().filter(|k| **k > MAX_CLASS).count() as u64;
     let found: Vec<(u32, u32, Stage)> = (split..n)
         .into_par_iter()
         .flat_map_iter(|d| {
@@ -105,7 +123,7 @@ pub fn transfer(
                 out.extend(js.iter().map(|j| (*j, d, Stage::Url)));
             }
             let mut canon: Vec<&u32> = Vec::new();
-            if !c.is_empty() {
+            if !c.is_empty() && named.get(c).is_some_and(|k| *k <= MAX_CLASS) {
                 canon.extend(by_url.get(c).into_iter().flatten());
                 canon.extend(by_canon.get(c).into_iter().flatten());
             }
@@ -116,11 +134,15 @@ pub fn transfer(
             out
         })
         .collect();
-    // Stage 3: MinHash band keys shared with a judged page, then the text.
+    // URL matches stand; canonical ones are verified with the band-key candidates.
     let mut matches: HashMap<(u32, u32), Stage> = HashMap::new();
+    let mut canonical: HashSet<(u32, u32)> = HashSet::new();
     for (j, d, s) in found {
-        let e = matches.entry((j, d)).or_insert(s);
-        *e = (*e).min(s);
+        if s == Stage::Url {
+            matches.insert((j, d), Stage::Url);
+        } else {
+            canonical.insert((j, d));
+        }
     }
     let (keys, p) = stores.minhash().ok_or_else(|| {
         Error::Config(
@@ -149,9 +171,11 @@ pub fn transfer(
             c.dedup();
             c
         })
-        .filter(|(j, d)| !matches.contains_key(&(*j, *d)))
         .collect();
+    candidates.extend(canonical.iter().copied());
     candidates.sort_unstable();
+    candidates.dedup();
+    candidates.retain(|p| !matches.contains_key(p));
     let mut docs: Vec<u32> = candidates.iter().flat_map(|(j, d)| [*j, *d]).collect();
     docs.sort_unstable();
     docs.dedup();
@@ -165,7 +189,12 @@ pub fn transfer(
         .copied()
         .collect();
     for (j, d) in near {
-        matches.insert((j, d), Stage::NearDuplicate);
+        let stage = if canonical.contains(&(j, d)) {
+            Stage::Canonical
+        } else {
+            Stage::NearDuplicate
+        };
+        matches.insert((j, d), stage);
     }
     // Per judged page: its new pages and the best stage.
     let mut to: HashMap<u32, Vec<(u32, Stage)>> = HashMap::new();
@@ -216,5 +245,6 @@ pub fn transfer(
         qrels: out,
         levels,
         compared: candidates.len() as u64,
+        site_wide_links: site_wide,
     })
 }
