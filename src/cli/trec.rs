@@ -1,7 +1,7 @@
 //! `neardup trec run|qrels|inspect`: TREC runs and qrels deduplicated by a finished `dedup`
 //! output, and inspected for near-duplicates inside each topic.
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 //! Only the ids asked for are held, so a corpus of any size costs memory in the run's or
 //! qrels' size, not the corpus's.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 

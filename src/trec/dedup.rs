@@ -12,7 +12,7 @@
 //! trec_eval ranks them (score, then docno, descending) and written with dense ranks 1..n and
 //! their scores.
 
-use std::collections::HashSet;
+use foldhash::{HashMap, HashSet, HashSetExt};
 
 use super::format::{ranked, topics, Qrel, RunEntry};
 
@@ -130,7 +130,7 @@ pub fn qrels(records: &[Qrel], group: impl Fn(&str) -> Option<String>) -> (Vec<Q
     };
     for (_, topic) in topics(records, |q| &q.qid) {
         st.topics += 1;
-        let mut at = std::collections::HashMap::new();
+        let mut at = HashMap::default();
         for i in topic {
             let q = &records[i];
             let g = group(&q.docno);

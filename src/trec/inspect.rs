@@ -8,7 +8,7 @@
 //! file order) in its topic is a near-duplicate of it: the entries that deduplication would
 //! drop. Ids not in the store are counted apart and compared with nothing.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use rayon::prelude::*;
 

@@ -15,7 +15,7 @@
 //! A judgment counts at the first stage that transfers it. In a topic, a new page reached from
 //! several judged pages gets the highest of their grades.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use rayon::prelude::*;
 
