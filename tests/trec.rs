@@ -547,3 +547,133 @@ fn transfer_moves_judgments_by_url_canonical_link_and_near_duplicate() {
     ]);
     assert_ne!(o.status.code(), Some(0));
 }
+
+/// A synthetic TREC collection from the synthetic crawl: runs whose topics hold planted
+/// originals at known ranks and their planted copies (exact and near, from `truth.tsv`, the
+/// generator's record, not neardup's) below them. After `dedup` and `trec run`, every exact
+/// copy and nearly every near copy is gone, the original stays at its place in the order, and
+/// no original is lost; the output still equals the plain reference over clusters.tsv.
+#[test]
+fn planted_copies_in_runs_are_removed_below_their_originals() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = dir.path().join("crawl");
+    ok(&["-q", "synth-crawl", "--docs", "1500", "-o", s(&crawl)]);
+    let out = dir.path().join("out");
+    ok(&["-q", "dedup", s(&crawl), "-o", s(&out)]);
+    let truth = fs::read_to_string(crawl.join("truth.tsv")).unwrap();
+    let mut copies: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    let mut originals = Vec::new();
+    for l in truth.lines().skip(1) {
+        let f: Vec<&str> = l.split('\t').collect();
+        match f[1] {
+            "original" => originals.push(f[0].to_string()),
+            kind => copies
+                .entry(f[2].to_string())
+                .or_default()
+                .push((f[0].to_string(), kind.to_string())),
+        }
+    }
+    let with_copies: Vec<&String> = originals
+        .iter()
+        .filter(|o| copies.contains_key(*o))
+        .collect();
+    let alone: Vec<&String> = originals
+        .iter()
+        .filter(|o| !copies.contains_key(*o))
+        .collect();
+    assert!(with_copies.len() > 40 && alone.len() > 40);
+    // Topic t: originals with copies at ranks 1, 4, 7, ..., their copies right after them,
+    // and originals without copies in between.
+    let mut run = String::new();
+    let mut planted: Vec<(String, String, String)> = Vec::new(); // (qid, copy, kind)
+    for t in 0..4 {
+        let q = format!("q{t}");
+        let mut rank = 0;
+        let mut line = |d: &str| {
+            rank += 1;
+            run.push_str(&format!("{q} Q0 {d} {rank} {} syn\n", 1000 - rank));
+        };
+        for k in 0..10 {
+            let o = with_copies[t * 10 + k];
+            line(o);
+            for (c, kind) in &copies[o.as_str()] {
+                line(c);
+                planted.push((q.clone(), c.clone(), kind.clone()));
+            }
+            line(alone[t * 10 + k]);
+        }
+    }
+    let run_path = dir.path().join("syn.run");
+    fs::write(&run_path, &run).unwrap();
+    let rd = dir.path().join("rd");
+    ok(&[
+        "-q",
+        "trec",
+        "run",
+        s(&run_path),
+        "--clusters",
+        s(&out),
+        "-o",
+        s(&rd),
+    ]);
+    let got = fs::read_to_string(rd.join("syn.run")).unwrap();
+    let (kept, _) = clusters(&out);
+    assert_eq!(
+        got.lines().collect::<Vec<_>>(),
+        run_reference(&run, &kept, false)
+    );
+    let written: HashSet<(String, String)> = got
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            (f[0].to_string(), f[2].to_string())
+        })
+        .collect();
+    // Copies are gone: exact ones all...
+    let left = |kind: &str| {
+        let of_kind: Vec<_> = planted.iter().filter(|p| p.2 == kind).collect();
+        let n = of_kind
+            .iter()
+            .filter(|(q, c, _)| written.contains(&(q.clone(), c.clone())))
+            .count();
+        (n, of_kind.len())
+    };
+    let (exact_left, exact) = left("exact");
+    assert!(exact > 0);
+    assert_eq!(exact_left, 0, "every exact copy is removed");
+    // Near copies are planted at several edit levels; those that are near-duplicates by the
+    // truth's measure (S3 >= 0.82 by brute force) are nearly all removed.
+    let text = texts(&crawl);
+    let original_of: HashMap<&str, &str> = copies
+        .iter()
+        .flat_map(|(o, cs)| cs.iter().map(move |(c, _)| (c.as_str(), o.as_str())))
+        .collect();
+    let close: Vec<_> = planted
+        .iter()
+        .filter(|p| p.2 == "near" && s3(&text[&p.1], &text[original_of[p.1.as_str()]]) >= 0.82)
+        .collect();
+    let close_left = close
+        .iter()
+        .filter(|(q, c, _)| written.contains(&(q.clone(), c.clone())))
+        .count();
+    assert!(
+        close.len() > 10,
+        "{} near copies above the threshold",
+        close.len()
+    );
+    assert!(
+        close_left * 10 <= close.len(),
+        "{close_left} of {} left",
+        close.len()
+    );
+    // ...and every topic keeps one entry per original, written as the group's kept document.
+    for t in 0..4 {
+        let q = format!("q{t}");
+        for k in 0..10 {
+            for o in [with_copies[t * 10 + k], alone[t * 10 + k]] {
+                let k = kept.get(o).unwrap_or(o);
+                assert!(written.contains(&(q.clone(), k.clone())), "{q} {o}");
+            }
+        }
+    }
+}
