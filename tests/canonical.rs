@@ -21,20 +21,9 @@ fn edited(base: &[String], edits: &[usize], tag: &str) -> String {
 }
 
 fn with_link(id: &str, url: &str, link: &str, html: &str) -> Vec<u8> {
-    let block = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLink: <{link}>; rel=\"canonical\"\r\n\r\n{html}"
-    );
-    record(
-        "WARC/1.0",
-        "\r\n",
-        &[
-            ("WARC-Type", "response"),
-            ("WARC-Record-ID", &format!("<{id}>")),
-            ("WARC-Target-URI", url),
-            ("Content-Type", "application/http; msgtype=response"),
-        ],
-        block.as_bytes(),
-    )
+    let link = format!("<{link}>; rel=\"canonical\"");
+    let headers = [("Content-Type", "text/html"), ("Link", link.as_str())];
+    response_headers(id, url, 200, &headers, html.as_bytes())
 }
 
 #[test]

@@ -550,6 +550,7 @@ pub fn write_clusters(
         largest_cluster: u64::from(c.size.iter().max().copied().unwrap_or(0)),
         keep: counts.keep,
         remove: counts.remove,
+        remove_for_old: counts.remove_for_old,
         excluded: counts.excluded,
         qualified_ids: stores.qualified() as u64,
     })
@@ -586,26 +587,20 @@ pub fn out_dir(dir: &Path) -> anyhow::Result<Lock> {
 /// Drops the edges whose units hold only documents from `old` on (pairs within the older
 /// collection of `dedup --against`).
 fn drop_old_pairs(g: &mut PairGraph, old: u32) {
-    let first = |u: u32| g.members[g.starts[u as usize] as usize];
-    let keep: Vec<bool> = g
-        .edges
-        .iter()
-        .map(|e| first(e.u) < old || first(e.v) < old)
-        .collect();
-    let mut k = keep.iter();
-    g.edges.retain(|_| *k.next().unwrap_or(&true));
+    let (members, starts) = (&g.members, &g.starts);
+    let first = |u: u32| members[starts[u as usize] as usize];
+    g.edges.retain(|e| first(e.u) < old || first(e.v) < old);
 }
 
 /// What crossed between the collections of `dedup --against`: pairs within the lists'
-/// thresholds, and the removals by the side of the kept document (read back from the lists
-/// just written, which name old documents in their `kept_in` column).
+/// thresholds, and the removals by the side of the kept document (as the lists counted them).
 fn against_summary(
-    dir: &Path,
     g: &PairGraph,
     cfg: &DedupCommand,
+    clusters: &ClustersSummary,
     old: u32,
     documents: u64,
-) -> anyhow::Result<summary::AgainstSummary> {
+) -> summary::AgainstSummary {
     // Counted per unit and edge (a unit of k identical texts stands for k(k-1)/2 pairs).
     let side = |u: u32| {
         let m = g.unit(u);
@@ -627,25 +622,15 @@ fn against_summary(
         new_pairs += nu * nv;
         cross += nu * ov + ou * nv;
     }
-    let path = dir.join("remove.tsv");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let (mut for_old, mut for_new) = (0u64, 0u64);
-    for l in text.lines().skip(1) {
-        match l.rsplit('\t').next() {
-            Some("old") => for_old += 1,
-            _ => for_new += 1,
-        }
-    }
-    Ok(summary::AgainstSummary {
+    summary::AgainstSummary {
         old_stores: cfg.against.clone(),
         new_documents: u64::from(old),
         old_documents: documents - u64::from(old),
         cross_pairs: cross,
         new_pairs,
-        removed_for_old: for_old,
-        removed_for_new: for_new,
-    })
+        removed_for_old: clusters.remove_for_old,
+        removed_for_new: clusters.remove - clusters.remove_for_old,
+    }
 }
 
 /// The summary of a run over `stores` whose join (made or read) is `g`; the caller fills in
@@ -861,7 +846,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
     let mut s = summary(summary::Command::Dedup, &stores, &all_paths, &g, join);
     if let Some(p) = protect {
-        let a = against_summary(dir, &g, cfg, p, stores.len() as u64)?;
+        let a = against_summary(&g, cfg, &clusters, p, stores.len() as u64);
         if !quiet {
             eprintln!(
                 "against: {} cross pairs, {} within the new collection; {} new documents removed for an old one, {} for a new one",

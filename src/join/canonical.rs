@@ -33,11 +33,15 @@ pub struct CanonicalStats {
 /// documents `joined` admits.
 pub fn classes(stores: &StoreSet, joined: impl Fn(u32) -> bool) -> (Vec<Vec<u32>>, u64) {
     let n = stores.len() as u32;
-    let named: HashSet<&str> = (0..n)
+    let mut named: HashSet<&str> = HashSet::new();
+    let mut with_link = 0u64;
+    for c in (0..n)
         .map(|d| stores.canonical(d))
         .filter(|c| !c.is_empty())
-        .collect();
-    let with_link = (0..n).filter(|d| !stores.canonical(*d).is_empty()).count() as u64;
+    {
+        named.insert(c);
+        with_link += 1;
+    }
     let mut by: HashMap<String, Vec<u32>> = HashMap::new();
     for d in (0..n).filter(|d| joined(*d)) {
         let c = stores.canonical(d);

@@ -34,6 +34,8 @@ pub struct ListCounts {
     pub excluded: u64,
     /// Clusters of two or more.
     pub clusters: u64,
+    /// Lines of the remove list naming a document of the older collection (`against`).
+    pub remove_for_old: u64,
 }
 
 /// One block of documents' lines for each file, formatted in parallel with other blocks.
@@ -101,6 +103,7 @@ pub fn write(
             counts.remove += p.counts.remove;
             counts.excluded += p.counts.excluded;
             counts.clusters += p.counts.clusters;
+            counts.remove_for_old += p.counts.remove_for_old;
         }
     }
     for f in [clusters, keep, remove, excluded] {
@@ -158,7 +161,10 @@ fn block(
                 None => write!(r, "\t{distance}\t-"),
             };
             match against {
-                Some(old) if k >= old => r.extend_from_slice(b"\told\n"),
+                Some(old) if k >= old => {
+                    r.extend_from_slice(b"\told\n");
+                    b.counts.remove_for_old += 1;
+                }
                 Some(_) => r.extend_from_slice(b"\tnew\n"),
                 None => r.push(b'\n'),
             }

@@ -260,6 +260,10 @@ pub struct ClustersSummary {
     /// Documents whose id is not unique among the stores, named `ID#N` in the lists.
     #[serde(default)]
     pub qualified_ids: u64,
+    /// Of `remove`, those naming a document of the older collection (`dedup --against`;
+    /// reported in `summary.json`'s `against`).
+    #[serde(skip)]
+    pub remove_for_old: u64,
 }
 
 impl Summary {

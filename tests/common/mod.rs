@@ -39,7 +39,22 @@ pub fn response(id: &str, url: &str, html: &str) -> Vec<u8> {
 
 /// A response record with any status, content type and payload bytes.
 pub fn response_with(id: &str, url: &str, status: u16, ctype: &str, payload: &[u8]) -> Vec<u8> {
-    let mut block = format!("HTTP/1.1 {status} X\r\nContent-Type: {ctype}\r\n\r\n").into_bytes();
+    response_headers(id, url, status, &[("Content-Type", ctype)], payload)
+}
+
+/// A response record with any status, HTTP header lines and payload bytes.
+pub fn response_headers(
+    id: &str,
+    url: &str,
+    status: u16,
+    headers: &[(&str, &str)],
+    payload: &[u8],
+) -> Vec<u8> {
+    let mut block = format!("HTTP/1.1 {status} X\r\n");
+    for (k, v) in headers {
+        block.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let mut block = (block + "\r\n").into_bytes();
     block.extend_from_slice(payload);
     record(
         "WARC/1.0",
