@@ -11,8 +11,7 @@
 //! is gone (`atomic::clean_stale`, `lock`).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 struct Registry {
@@ -25,7 +24,9 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     live: Vec::new(),
 });
 
-static CRITICAL: AtomicUsize = AtomicUsize::new(0);
+/// Critical sections hold it shared; the interrupt takes it whole, so it waits for the sections
+/// that are running and no new one starts after it (it is never given back).
+static CRITICAL: RwLock<()> = RwLock::new(());
 
 fn registry() -> std::sync::MutexGuard<'static, Registry> {
     // A panic while holding the lock leaves a usable list: recover it.
@@ -51,35 +52,44 @@ impl Drop for Temporary {
     }
 }
 
-/// A section the interrupt waits for (a swap of renames); ends when dropped.
-pub struct Critical(());
+/// A section the interrupt waits for (a swap of renames); ends when dropped. Once an interrupt
+/// has begun, `enter` never returns: the process exits first, before anything is moved.
+pub struct Critical(#[allow(dead_code)] RwLockReadGuard<'static, ()>);
 
 impl Critical {
     /// Enters a critical section.
     pub fn enter() -> Critical {
-        CRITICAL.fetch_add(1, Ordering::SeqCst);
-        Critical(())
-    }
-}
-
-impl Drop for Critical {
-    fn drop(&mut self) {
-        CRITICAL.fetch_sub(1, Ordering::SeqCst);
+        Critical(CRITICAL.read().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
 /// Removes every registered temporary, after waiting (up to ten seconds) for critical sections
-/// to end; returns how many were removed. Registrations made meanwhile wait for the list.
+/// to end; returns how many were removed. Registrations and critical sections begun meanwhile
+/// wait for the process to exit.
 pub fn remove_all() -> usize {
-    let start = Instant::now();
-    while CRITICAL.load(Ordering::SeqCst) > 0 && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let sections = close(&CRITICAL, Duration::from_secs(10));
     let r = registry();
     let removed = remove(r.live.iter().rev().map(|(_, p)| p.as_path()));
-    // The registry stays locked: the process is about to exit, and nothing new may be made.
+    // Both stay locked: the process is about to exit, and nothing new may be made or moved.
+    std::mem::forget(sections);
     std::mem::forget(r);
     removed
+}
+
+/// Takes `sections` whole once the sections running in it have ended, or after `patience`
+/// (`None`: a section is stuck, and the removal goes on without it).
+fn close(sections: &RwLock<()>, patience: Duration) -> Option<RwLockWriteGuard<'_, ()>> {
+    let start = Instant::now();
+    loop {
+        match sections.try_write() {
+            Ok(g) => return Some(g),
+            Err(TryLockError::Poisoned(e)) => return Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) if start.elapsed() < patience => {
+                std::thread::sleep(Duration::from_millis(5))
+            }
+            Err(TryLockError::WouldBlock) => return None,
+        }
+    }
 }
 
 /// Removes each path (a directory with its contents); returns how many were removed.
@@ -119,5 +129,42 @@ mod tests {
         let ours = live.iter().filter(|p| p.starts_with(dir.path()));
         assert_eq!(remove(ours.map(PathBuf::as_path)), 2);
         assert!(keep.exists() && !file.exists() && !sub.exists());
+    }
+
+    /// The race a killed `dedup --force` lost: the interrupt looked, saw no swap, and a swap
+    /// began while it removed the temporaries, so the process exited with the old store moved
+    /// aside. Now a swap under way is waited for, and one not yet begun never begins.
+    #[test]
+    fn an_interrupt_waits_for_a_running_swap_and_blocks_new_ones() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let sections = Arc::new(RwLock::new(()));
+        let done = Arc::new(AtomicBool::new(false));
+        let entered = Arc::new(std::sync::Barrier::new(2));
+        let swap = {
+            let (sections, done, entered) = (sections.clone(), done.clone(), entered.clone());
+            std::thread::spawn(move || {
+                let _g = sections.read().unwrap();
+                entered.wait();
+                std::thread::sleep(Duration::from_millis(50));
+                done.store(true, Ordering::SeqCst);
+            })
+        };
+        entered.wait();
+        let closed = close(&sections, Duration::from_secs(10));
+        assert!(closed.is_some());
+        assert!(
+            done.load(Ordering::SeqCst),
+            "the interrupt went on before the swap ended"
+        );
+        assert!(
+            matches!(sections.try_read(), Err(TryLockError::WouldBlock)),
+            "a new swap could begin after the interrupt"
+        );
+        swap.join().unwrap();
+        drop(closed);
+        // A section that never ends is given up on after the patience.
+        let _stuck = sections.read().unwrap();
+        assert!(close(&sections, Duration::from_millis(20)).is_none());
     }
 }

@@ -39,6 +39,8 @@ pub enum Outcome {
 
 /// Parses `std::env::args` and runs the command.
 pub fn run() -> anyhow::Result<Outcome> {
+    // First, so that an interrupt as early as the parsing is already one of ours.
+    on_interrupt();
     let cli = Cli::parse();
     run_cli(cli)
 }
