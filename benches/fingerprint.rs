@@ -129,6 +129,7 @@ fn stages(c: &mut Criterion) {
                 ..Filters::default()
             },
             minhash: None,
+            chunks: false,
         };
         b.iter(|| pool.install(|| build(&cfg, &Silent).expect("build").manifest.docs))
     });

@@ -20,6 +20,7 @@ pub mod gpu;
 pub mod join;
 pub mod kernels;
 pub mod report;
+pub mod reuse;
 pub mod synth;
 pub mod text;
 pub mod trec;

@@ -212,6 +212,7 @@ fn store_is_the_same_for_any_thread_count_and_split() {
         params: Default::default(),
         filters: Default::default(),
         minhash: None,
+        chunks: false,
     };
     let report = build(&cfg, &Silent).unwrap();
     let c = Store::open(&report.path).unwrap();

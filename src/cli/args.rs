@@ -65,6 +65,10 @@ pub enum Command {
     /// inside each topic.
     #[command(subcommand)]
     Trec(TrecCommand),
+    /// Content reuse below the page: paragraph chunks repeated across a corpus, the pages and
+    /// the URL neighbourhoods made of them (stores built with `fingerprint --chunks`).
+    #[command(subcommand)]
+    Reuse(ReuseCommand),
     /// List GPU adapters: backend, type, driver and limits.
     Gpus(GpusArgs),
     /// Join throughput on this machine: pairs compared per second, share of the bound.
@@ -635,6 +639,10 @@ pub struct FingerprintOpts {
     /// `--candidates minhash`).
     #[arg(long)]
     pub minhash: bool,
+    /// Also hash every paragraph chunk (each block element's text) exactly, for `reuse`:
+    /// content reuse below the page, paragraph dedup.
+    #[arg(long)]
+    pub chunks: bool,
     /// MinHash bands (keys per document).
     #[arg(long, default_value_t = 40, value_name = "B")]
     pub minhash_bands: u32,
@@ -808,6 +816,149 @@ pub enum TrecCommand {
     /// class, or a verified near-duplicate (CopyCat).
     #[command(after_help = TREC_TRANSFER_HELP)]
     Transfer(TrecTransferArgs),
+}
+
+/// `neardup reuse`.
+#[derive(Debug, Subcommand)]
+pub enum ReuseCommand {
+    /// Blind discovery: every chunk of the stores counted at once, those seen more than
+    /// --min-count times labeled (stop chunks never are).
+    #[command(after_help = REUSE_DISCOVER_HELP)]
+    Discover(ReuseDiscoverArgs),
+    /// Detection: containment of labeled chunks per page, and bad URL neighbourhoods.
+    #[command(after_help = REUSE_DETECT_HELP)]
+    Detect(ReuseDetectArgs),
+    /// The most frequent chunks, with their counts, sites and a sample of their text.
+    Top(ReuseTopArgs),
+    /// The mutation experiments on a synthetic crawl: discovery at chunk and file level, and
+    /// how many added, deleted or changed chunks page and neighbourhood detection survive.
+    Experiment(ReuseExperimentArgs),
+}
+
+const REUSE_DISCOVER_HELP: &str = "Writes to OUT: labeled.tsv (hash, count, sites, sample text), \
+labels.bin (the labeled hashes for `reuse detect --labels`), frequency.tsv and frequency.svg (distinct \
+chunks per number of occurrences), stop.tsv (frequent stop chunks, listed or automatic) and summary.json.
+
+Counting is exact and runs in passes that each hold at most --memory of hashes.";
+
+const REUSE_DETECT_HELP: &str = "Writes to OUT: pages.tsv (every page holding a labeled chunk: \
+chunks, labeled, containment, target), neighbourhoods.tsv (the bad neighbourhoods: URL prefix, pages, \
+chunks, labeled, badness), neighbourhood-pages.tsv (the pages of each bad neighbourhood) and \
+summary.json. Stop chunks are removed before anything is counted.";
+
+/// Stop chunk options shared by the reuse commands.
+#[derive(Clone, Debug, Args)]
+pub struct StopOpts {
+    /// More stop chunks: one per line, as the page shows it.
+    #[arg(long, value_name = "FILE")]
+    pub stop_chunks: Option<PathBuf>,
+    /// Leave out the built-in stop chunks (navigation idioms, separators, page numbers).
+    #[arg(long)]
+    pub no_builtin_stop: bool,
+}
+
+/// `neardup reuse discover`.
+#[derive(Debug, Args)]
+pub struct ReuseDiscoverArgs {
+    /// Stores built with `fingerprint --chunks`, counted as one corpus.
+    #[arg(required = true, value_name = "STORE")]
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// A chunk is labeled when seen more than this many times.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub min_count: u64,
+    /// The automatic stop rule: frequent chunks seen on at least --stop-sites distinct sites
+    /// are stop chunks, not labels.
+    #[arg(long)]
+    pub auto_stop: bool,
+    /// Distinct sites that make a frequent chunk an automatic stop chunk (default: a tenth
+    /// of the corpus's sites, at least 10).
+    #[arg(long, value_name = "N")]
+    pub stop_sites: Option<u64>,
+    #[command(flatten)]
+    pub stop: StopOpts,
+    /// Memory for counting: bytes, or with K, M or G.
+    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_size)]
+    pub memory: u64,
+    /// Replace an earlier reuse output in OUT.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `neardup reuse detect`.
+#[derive(Debug, Args)]
+pub struct ReuseDetectArgs {
+    /// Stores built with `fingerprint --chunks`.
+    #[arg(required = true, value_name = "STORE")]
+    pub stores: Vec<PathBuf>,
+    /// The labels: a `reuse discover` output, or a store whose chunks are all labels (a
+    /// reference collection an expert chose).
+    #[arg(long, value_name = "REUSE|STORE")]
+    pub labels: PathBuf,
+    /// Output directory.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Containment above which a page is a partial target (default: mean + one standard
+    /// deviation over the pages).
+    #[arg(long, value_name = "X")]
+    pub containment: Option<f64>,
+    /// Badness above which a neighbourhood is bad (default: mean + one standard deviation
+    /// over the neighbourhoods).
+    #[arg(long, value_name = "X")]
+    pub badness: Option<f64>,
+    #[command(flatten)]
+    pub stop: StopOpts,
+    /// Replace an earlier reuse output in OUT.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `neardup reuse top`.
+#[derive(Debug, Args)]
+pub struct ReuseTopArgs {
+    /// Stores built with `fingerprint --chunks`.
+    #[arg(required = true, value_name = "STORE")]
+    pub stores: Vec<PathBuf>,
+    /// How many chunks.
+    #[arg(short, default_value_t = 100, value_name = "N")]
+    pub n: usize,
+    /// Memory for counting: bytes, or with K, M or G.
+    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_size)]
+    pub memory: u64,
+    #[command(flatten)]
+    pub stop: StopOpts,
+}
+
+/// `neardup reuse experiment`.
+#[derive(Debug, Args)]
+pub struct ReuseExperimentArgs {
+    /// Output directory for points.tsv and tolerances.tsv (default: print the tolerances).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Pages of the copied site.
+    #[arg(long, default_value_t = 200)]
+    pub pages: usize,
+    /// Copies of the site.
+    #[arg(long, default_value_t = 50)]
+    pub copies: usize,
+    /// Discovery threshold.
+    #[arg(long, default_value_t = 40)]
+    pub min_count: u64,
+    /// Runs averaged per point.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A fixed page containment threshold (default: mean + one standard deviation over the
+    /// unmutated crawl).
+    #[arg(long, value_name = "X")]
+    pub containment: Option<f64>,
+    /// A fixed neighbourhood badness threshold (default as for --containment).
+    #[arg(long, value_name = "X")]
+    pub badness: Option<f64>,
 }
 
 /// `neardup trec transfer`.

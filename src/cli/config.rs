@@ -624,6 +624,7 @@ pub fn build_config(
             min_terms: a.min_terms,
             english_only: a.english,
         },
+        chunks: a.chunks,
         minhash: if a.minhash {
             anyhow::ensure!(
                 a.features == Features::Native,

@@ -19,6 +19,7 @@ mod join;
 mod output;
 mod pipeline;
 mod progress;
+mod reuse;
 mod sweep;
 mod synth;
 mod trec;
@@ -90,6 +91,7 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Dedup(a) => dedup::run(config::DedupCommand::new(&a)?, cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
         args::Command::Trec(a) => trec::run(a, cli.quiet),
+        args::Command::Reuse(a) => reuse::run(a, cli.quiet),
         args::Command::Gpus(a) => gpus::run(a),
         args::Command::Bench(a) => bench::run(a, cli.quiet),
     }

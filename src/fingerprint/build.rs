@@ -14,7 +14,8 @@ use rayon::prelude::*;
 
 use super::minhash::{MinhashParams, Minhasher};
 use super::store::{
-    flags, shard_checksum, Filters, Manifest, Reading, Row, ShardInfo, Stats, StoreWriter,
+    flags, shard_checksum, ChunkParams, Filters, Manifest, Reading, Row, ShardInfo, Stats,
+    StoreWriter,
 };
 use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
@@ -22,7 +23,7 @@ use crate::base::paths::within;
 use crate::corpus::{
     self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
 };
-use crate::text::{canonical, extract, features};
+use crate::text::{canonical, extract, features, paragraphs};
 use crate::{Error, Result};
 
 /// What to build.
@@ -42,6 +43,8 @@ pub struct BuildConfig {
     pub filters: Filters,
     /// MinHash band keys to compute too (`--candidates minhash`), if any.
     pub minhash: Option<MinhashParams>,
+    /// Hash every paragraph chunk too (`--chunks`; `text::paragraphs`).
+    pub chunks: bool,
 }
 
 /// Receives progress from the workers (called concurrently).
@@ -118,6 +121,9 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     if let Some(m) = &cfg.minhash {
         writer = writer.with_minhash(m.bands as usize)?;
     }
+    if cfg.chunks {
+        writer = writer.with_chunks()?;
+    }
     let mut stats = Stats {
         input_bytes: found.shards.iter().map(|s| s.size).sum(),
         empty_shards: found.empty.len() as u64,
@@ -185,6 +191,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, shards_info);
     manifest.reading = Some(Reading::of(&cfg.read));
     manifest.minhash = cfg.minhash;
+    manifest.chunks = cfg.chunks.then(ChunkParams::default);
     let manifest = writer.finish(manifest)?;
     let path = cfg.output.clone();
     Ok(BuildReport {
@@ -339,6 +346,10 @@ impl Sink for UnitSink<'_> {
             features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
             m.sign(shingles, &mut minhash);
         }
+        let mut chunks = Vec::new();
+        if self.cfg.chunks {
+            paragraphs::chunk_hashes(&self.text, &mut chunks);
+        }
         // The HTTP header's canonical link before the page's; resolved against the page URL.
         let href = doc
             .link
@@ -364,6 +375,7 @@ impl Sink for UnitSink<'_> {
             terms: fps.terms,
             loc: doc.loc,
             minhash,
+            chunks,
         });
     }
 

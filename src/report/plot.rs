@@ -1,6 +1,7 @@
 //! SVG plots of a sweep: kept and largest-cluster ratios against the threshold (Chuweb21D
 //! Table 2 and Figure 3), pairs per distance (CiteSeerX Table 1), and cluster-size
-//! distributions on log axes (Chuweb21D Figure 4).
+//! distributions on log axes (Chuweb21D Figure 4), and the frequency of paragraph chunks
+//! (content reuse, Figures 1-2).
 
 use plotters::prelude::*;
 
@@ -253,6 +254,51 @@ pub fn cluster_sizes_svg(levels: &[Level], axis: Axis) -> String {
         c.configure_series_labels()
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })
+}
+
+/// The frequency-occurrence distribution of chunks, log-log (content reuse's Figures 1-2):
+/// for each number of occurrences, how many distinct chunks were seen that often, with the
+/// discovery threshold drawn.
+pub fn frequency_svg(histogram: &std::collections::BTreeMap<u64, u64>, min_count: u64) -> String {
+    render(|svg| {
+        let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        let max_x = histogram
+            .keys()
+            .last()
+            .copied()
+            .unwrap_or(1)
+            .max(min_count + 1) as f64
+            * 2.0;
+        let max_y = histogram.values().max().copied().unwrap_or(1).max(1) as f64 * 2.0;
+        let mut c = ChartBuilder::on(&root)
+            .caption("Chunks by number of occurrences", FONT)
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d((0.8f64..max_x).log_scale(), (0.8f64..max_y).log_scale())?;
+        c.configure_mesh()
+            .x_desc("occurrences")
+            .y_desc("distinct chunks")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()?;
+        c.draw_series(
+            histogram
+                .iter()
+                .map(|(x, y)| Circle::new((*x as f64, *y as f64), 2, BLUE.mix(0.7).filled())),
+        )?;
+        let t = min_count as f64 + 0.5;
+        c.draw_series(LineSeries::new([(t, 0.8), (t, max_y)], RED.stroke_width(2)))?
+            .label(format!("discovery threshold (> {min_count})"))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], RED.stroke_width(2)));
+        c.configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
             .draw()?;
         root.present()?;
         Ok(())

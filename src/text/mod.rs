@@ -4,7 +4,7 @@
 //! [`normalize`], which also normalises plain text), [`tokenize`] splits text into Lucene-style
 //! terms ([`stop`] words, [`porter`] stems) and [`features`] hashes term n-grams into the
 //! 128-bit feature hashes that SimHash sums. [`extract`] is the payload-to-text path every
-//! stage shares.
+//! stage shares. [`paragraphs`] cuts the text into the paragraph chunks of content reuse.
 
 pub mod canonical;
 pub mod charset;
@@ -13,6 +13,7 @@ pub mod extract;
 pub mod features;
 pub mod html;
 pub mod normalize;
+pub mod paragraphs;
 pub mod porter;
 pub mod stop;
 pub mod tokenize;

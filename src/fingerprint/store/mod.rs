@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::Params;
 use crate::corpus::{PayloadKind, ReadOptions, ShardFormat};
 
-pub use reader::{open_many, Store};
+pub use reader::{open_many, Chunks, Store};
 pub use set::StoreSet;
 pub use writer::{Row, StoreWriter};
 
@@ -57,6 +57,11 @@ pub mod col {
     pub const CANONICAL: &str = "canonical.bin";
     /// Offsets into `canonical.bin`, u64, one more than documents.
     pub const CANONICAL_IDX: &str = "canonical.idx";
+    /// Paragraph chunk hashes (XXH3-128, low then high u64), every chunk of every document
+    /// in order (only in stores built with `--chunks`).
+    pub const CHUNKS: &str = "chunks.u128";
+    /// Offsets into `chunks.u128`, in chunks, u64, one more than documents.
+    pub const CHUNKS_IDX: &str = "chunks.idx";
     /// The manifest.
     pub const MANIFEST: &str = "manifest.json";
 }
@@ -184,8 +189,29 @@ pub struct Manifest {
     /// How the MinHash band keys (`minhash.u64`) were made, in a store that has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minhash: Option<super::minhash::MinhashParams>,
+    /// How the paragraph chunks (`chunks.u128`) were cut and hashed, in a store that has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunks: Option<ChunkParams>,
     /// Program and version that wrote the store.
     pub created_by: String,
+}
+
+/// How a store's paragraph chunks were made (`text::paragraphs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkParams {
+    /// What a chunk is: `line` (a line of the normalised text: a block element's text).
+    pub unit: String,
+    /// The hash of a chunk's bytes: `xxh3-128`.
+    pub hash: String,
+}
+
+impl Default for ChunkParams {
+    fn default() -> Self {
+        ChunkParams {
+            unit: "line".into(),
+            hash: "xxh3-128".into(),
+        }
+    }
 }
 
 /// The reader options that shape a document's text.
@@ -251,6 +277,7 @@ impl Manifest {
             shards,
             reading: None,
             minhash: None,
+            chunks: None,
             created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
         }
     }

@@ -29,6 +29,8 @@ pub struct Store {
     urls: Mapped,
     urls_idx: Mapped,
     minhash: Option<Mapped>,
+    /// `chunks.u128` and `chunks.idx`, in a store built with chunks.
+    chunks: Option<(Mapped, Mapped)>,
     /// `canonical.bin` and its index (None in version 1 stores).
     canonical: Option<(Mapped, Mapped)>,
 }
@@ -120,7 +122,28 @@ impl Store {
             Some(p) => Some(open(col::MINHASH, 8 * p.bands as usize, 0)?),
             None => None,
         };
+        let chunks = match &manifest.chunks {
+            Some(_) => {
+                let idx = open(col::CHUNKS_IDX, 8, 1)?;
+                if let Some(i) = unordered(&idx) {
+                    return Err(Error::store(
+                        path,
+                        format!(
+                            "{}: offset {i} is not in order (the index is damaged)",
+                            col::CHUNKS_IDX
+                        ),
+                    ));
+                }
+                let data = mmap::map(&path.join(col::CHUNKS))?;
+                if (data.len() as u64) != last_offset(&idx).saturating_mul(16) {
+                    return Err(Error::store(path, "chunks.u128 does not match its index"));
+                }
+                Some((data, idx))
+            }
+            None => None,
+        };
         let s = Store {
+            chunks,
             canonical,
             minhash,
             path: path.to_path_buf(),
@@ -164,6 +187,14 @@ impl Store {
     /// MinHash band keys, `bands` per document in store order, when the store has them.
     pub fn minhash(&self) -> Option<&[u64]> {
         self.minhash.as_ref().map(|m| column(m))
+    }
+
+    /// The paragraph chunk hashes, when the store has them.
+    pub fn chunks(&self) -> Option<Chunks<'_>> {
+        self.chunks.as_ref().map(|(data, idx)| Chunks {
+            hashes: column(data),
+            idx: column(idx),
+        })
     }
 
     /// SimHash-64 column.
@@ -223,6 +254,29 @@ impl Store {
     /// Whether the store records canonical links (version 2 on).
     pub fn has_canonical(&self) -> bool {
         self.canonical.is_some()
+    }
+}
+
+/// A store's paragraph chunk hashes: every document's, in store order.
+#[derive(Clone, Copy)]
+pub struct Chunks<'a> {
+    /// All chunk hashes, document after document.
+    pub hashes: &'a [u128],
+    /// Document `i`'s chunks are `hashes[idx[i]..idx[i + 1]]`.
+    pub idx: &'a [u64],
+}
+
+impl<'a> Chunks<'a> {
+    /// The chunk hashes of document `i`.
+    pub fn doc(&self, i: usize) -> &'a [u128] {
+        let (a, b) = (self.idx[i] as usize, self.idx[i + 1] as usize);
+        // Checked against the data's length when opened; a damaged index reads as no chunks.
+        self.hashes.get(a..b).unwrap_or(&[])
+    }
+
+    /// Number of documents.
+    pub fn docs(&self) -> usize {
+        self.idx.len().saturating_sub(1)
     }
 }
 

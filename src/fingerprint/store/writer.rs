@@ -42,6 +42,8 @@ pub struct Row {
     pub loc: SourceLoc,
     /// MinHash band keys (empty unless the store has signatures).
     pub minhash: Vec<u64>,
+    /// Paragraph chunk hashes (empty unless the store has chunks).
+    pub chunks: Vec<u128>,
 }
 
 struct Columns {
@@ -59,6 +61,8 @@ struct Columns {
     canonical: BufWriter<File>,
     canonical_idx: BufWriter<File>,
     minhash: Option<(BufWriter<File>, usize)>,
+    /// `chunks.u128` and `chunks.idx`.
+    chunks: Option<(BufWriter<File>, BufWriter<File>)>,
 }
 
 /// Whether `--force` may replace what is at `target`: a neardup store (a readable manifest of
@@ -99,6 +103,7 @@ pub struct StoreWriter {
     ids_len: u64,
     urls_len: u64,
     canonical_len: u64,
+    chunks_len: u64,
     seen_ids: HashSet<u128>,
     duplicate_ids: u64,
     _interrupt: interrupt::Temporary,
@@ -159,6 +164,7 @@ impl StoreWriter {
             canonical: open(col::CANONICAL)?,
             canonical_idx: open(col::CANONICAL_IDX)?,
             minhash: None,
+            chunks: None,
         };
         let zero = 0u64.to_le_bytes();
         cols.ids_idx
@@ -178,6 +184,7 @@ impl StoreWriter {
             ids_len: 0,
             urls_len: 0,
             canonical_len: 0,
+            chunks_len: 0,
             seen_ids: HashSet::new(),
             duplicate_ids: 0,
             _interrupt: guard,
@@ -191,6 +198,21 @@ impl StoreWriter {
         let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
         self.cols.as_mut().expect("open").minhash =
             Some((BufWriter::with_capacity(1 << 16, f), bands));
+        Ok(self)
+    }
+
+    /// Gives the store the paragraph chunk columns (before the first row).
+    pub fn with_chunks(mut self) -> Result<Self> {
+        assert_eq!(self.docs, 0, "the column starts with the first row");
+        let open = |n: &str| -> Result<BufWriter<File>> {
+            let p = self.tmp.join(n);
+            let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
+            Ok(BufWriter::with_capacity(1 << 16, f))
+        };
+        let (data, mut idx) = (open(col::CHUNKS)?, open(col::CHUNKS_IDX)?);
+        idx.write_all(&0u64.to_le_bytes())
+            .map_err(|e| Error::io(&self.tmp, e))?;
+        self.cols.as_mut().expect("open").chunks = Some((data, idx));
         Ok(self)
     }
 
@@ -229,6 +251,11 @@ impl StoreWriter {
                 assert_eq!(row.minhash.len(), *bands, "one key per band");
                 w(f, bytemuck::cast_slice(&row.minhash))?;
             }
+            if let Some((data, idx)) = &mut c.chunks {
+                w(data, bytemuck::cast_slice(&row.chunks))?;
+                self.chunks_len += row.chunks.len() as u64;
+                w(idx, &self.chunks_len.to_le_bytes())?;
+            }
             Ok(())
         })();
         res.map_err(|e| Error::io(&self.tmp, e))?;
@@ -252,6 +279,7 @@ impl StoreWriter {
         let cols = self.cols.take().expect("finish twice");
         let tmp = self.tmp.clone();
         let minhash = cols.minhash.map(|m| m.0);
+        let chunks = cols.chunks.into_iter().flat_map(|(a, b)| [a, b]);
         for mut f in [
             cols.fp64,
             cols.fp128,
@@ -269,6 +297,7 @@ impl StoreWriter {
         ]
         .into_iter()
         .chain(minhash)
+        .chain(chunks)
         {
             f.flush().map_err(|e| Error::io(&tmp, e))?;
             let file = f
