@@ -14,5 +14,6 @@ mod gpu;
 mod join;
 mod kernels;
 mod outputs;
+mod reuse;
 mod trec;
 mod verify;
