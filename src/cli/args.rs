@@ -833,6 +833,26 @@ pub enum ReuseCommand {
     /// The mutation experiments on a synthetic crawl: discovery at chunk and file level, and
     /// how many added, deleted or changed chunks page and neighbourhood detection survive.
     Experiment(ReuseExperimentArgs),
+    /// Discovery's counting on synthetic heavy-tailed chunk hashes, made on the fly: time,
+    /// passes and what was found (run it under `/usr/bin/time -v` for its memory).
+    Bench(ReuseBenchArgs),
+}
+
+/// `neardup reuse bench`.
+#[derive(Debug, Args)]
+pub struct ReuseBenchArgs {
+    /// Chunk hashes to count.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub chunks: u64,
+    /// Memory for counting: bytes, or with K, M or G.
+    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_size)]
+    pub memory: u64,
+    /// Discovery threshold.
+    #[arg(long, default_value_t = 1000)]
+    pub min_count: u64,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 const REUSE_DISCOVER_HELP: &str = "Writes to OUT: labeled.tsv (hash, count, sites, sample text), \

@@ -10,14 +10,15 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::args::{
-    ReuseCommand, ReuseDetectArgs, ReuseDiscoverArgs, ReuseExperimentArgs, ReuseTopArgs, StopOpts,
+    ReuseBenchArgs, ReuseCommand, ReuseDetectArgs, ReuseDiscoverArgs, ReuseExperimentArgs,
+    ReuseTopArgs, StopOpts,
 };
 use super::Outcome;
 use crate::base::atomic;
 use crate::base::lock::Lock;
 use crate::fingerprint::store::{Store, StoreSet};
 use crate::report::plot;
-use crate::reuse::count::Slices;
+use crate::reuse::count::{Slices, Synthetic};
 use crate::reuse::detect::{self, Labels, Thresholds};
 use crate::reuse::discover::{self, DiscoverConfig, Frequent};
 use crate::reuse::experiment::{self, Setup};
@@ -33,6 +34,7 @@ pub fn run(c: ReuseCommand, quiet: bool) -> anyhow::Result<Outcome> {
         ReuseCommand::Detect(a) => detect(a, quiet),
         ReuseCommand::Top(a) => top(a, quiet),
         ReuseCommand::Experiment(a) => experiment(a),
+        ReuseCommand::Bench(a) => bench(a),
     }
 }
 
@@ -623,5 +625,39 @@ fn experiment(a: ReuseExperimentArgs) -> anyhow::Result<Outcome> {
         }
         None => print!("{head}{tol}"),
     }
+    Ok(Outcome::Clean)
+}
+
+fn bench(a: ReuseBenchArgs) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(a.chunks > 0, "--chunks must be at least 1");
+    let started = Instant::now();
+    let cfg = DiscoverConfig {
+        min_count: a.min_count,
+        memory: a.memory,
+        stop: StopChunks::none(),
+        stop_sites: None,
+    };
+    let d = discover::frequent(
+        &Synthetic {
+            n: a.chunks,
+            seed: a.seed,
+        },
+        &cfg,
+    );
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "chunks {}\tdistinct {}\tseen once {}\tlabeled (> {}) {}\tmost frequent {}\tpasses {}\tmemory {} MiB\tthreads {}\tseconds {:.1}\tchunks/s {:.3e}",
+        d.chunks,
+        d.distinct,
+        d.histogram.get(&1).copied().unwrap_or(0),
+        a.min_count,
+        d.labeled.len(),
+        d.labeled.first().map_or(0, |f| f.count),
+        d.passes,
+        a.memory >> 20,
+        rayon::current_num_threads(),
+        secs,
+        d.chunks as f64 / secs
+    );
     Ok(Outcome::Clean)
 }

@@ -51,6 +51,49 @@ impl Blocks for Slices<'_> {
     }
 }
 
+/// Synthetic chunk hashes, heavy-tailed like a web crawl's (the method's Figure 2): 40 % are
+/// unique, the rest drawn from a hundred million distinct chunks with a probability falling as
+/// one over their rank (log-uniform ranks, Zipf's law with exponent 1). Made again, the same,
+/// on every read, so a billion hashes need no memory.
+pub struct Synthetic {
+    /// Hashes in all.
+    pub n: u64,
+    /// Seed.
+    pub seed: u64,
+}
+
+/// Distinct repeated chunks of [`Synthetic`].
+const SYNTHETIC_DISTINCT: f64 = 1e8;
+
+impl Blocks for Synthetic {
+    fn blocks(&self) -> usize {
+        self.n.div_ceil(BLOCK as u64) as usize
+    }
+    fn block<'a>(&'a self, b: usize, buf: &'a mut Vec<u128>) -> &'a [u128] {
+        let start = b as u64 * BLOCK as u64;
+        let len = (self.n - start).min(BLOCK as u64) as usize;
+        let mut rng = crate::base::rng::SplitMix64(
+            self.seed ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        buf.clear();
+        let ln_k = SYNTHETIC_DISTINCT.ln();
+        buf.extend((0..len).map(|_| {
+            let r = rng.next_u64();
+            if r % 10 < 4 {
+                (u128::from(rng.next_u64()) << 64) | u128::from(r) | 1
+            } else {
+                let rank = (rng.unit() * ln_k).exp() as u64;
+                // An odd multiplier is a bijection: distinct ranks, distinct even hashes.
+                (u128::from(rank) << 1).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) & !1
+            }
+        }));
+        buf
+    }
+    fn total(&self) -> u64 {
+        self.n
+    }
+}
+
 /// Bytes a pass needs per hash it holds: the hash, once gathered per block and once joined.
 const BYTES_PER_HASH: u64 = 32;
 

@@ -254,7 +254,15 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
         write_member(w, &info).map_err(|e| Error::io(&paths[i], e))?;
     }
     let mut truth = Truth::default();
-    let mut bodies: Vec<(usize, String, Vec<String>)> = Vec::new();
+    // Each page as the generator states its text came from (site, title, paragraphs): a
+    // paragraph is made again from its state when copied, so memory stays about 100 bytes a
+    // page however many pages (the texts themselves took 24 GB at a million pages).
+    let mut bodies: Vec<(usize, u64, Vec<u64>)> = Vec::new();
+    let paragraph = |rng: &mut SplitMix64| {
+        let state = rng.0;
+        vocab.paragraph(rng);
+        state
+    };
     for d in 0..cfg.docs {
         let roll = rng.unit();
         let (origin, site, title, paras) = if d > 0 && roll < cfg.exact_share {
@@ -267,7 +275,7 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
             match rng.below(3) {
                 0 => {
                     let at = rng.below(paras.len() as u64 + 1) as usize;
-                    paras.insert(at, vocab.paragraph(&mut rng));
+                    paras.insert(at, paragraph(&mut rng));
                 }
                 1 if paras.len() > 2 => {
                     let at = rng.below(paras.len() as u64) as usize;
@@ -275,21 +283,33 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
                 }
                 _ => {
                     let at = rng.below(paras.len() as u64) as usize;
-                    paras[at] = vocab.paragraph(&mut rng);
+                    paras[at] = paragraph(&mut rng);
                 }
             }
             (Origin::Near { of }, site, title, paras)
         } else {
             let n = 2 + rng.below(2 * cfg.paragraphs as u64 - 2) as usize;
-            let paras: Vec<String> = (0..n).map(|_| vocab.paragraph(&mut rng)).collect();
-            let title = (0..4)
-                .map(|_| vocab.word(&mut rng))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let paras: Vec<u64> = (0..n).map(|_| paragraph(&mut rng)).collect();
+            let title = rng.0;
+            for _ in 0..4 {
+                vocab.word(&mut rng);
+            }
             (Origin::Original, rng.below(200) as usize, title, paras)
         };
+        bodies.push((site, title, paras.clone()));
+        let title_text = {
+            let mut r = SplitMix64(title);
+            (0..4)
+                .map(|_| vocab.word(&mut r))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let paras: Vec<String> = paras
+            .iter()
+            .map(|s| vocab.paragraph(&mut SplitMix64(*s)))
+            .collect();
+        let title = title_text;
         let html = page(site, &title, &paras);
-        bodies.push((site, title, paras));
         let id = format!("urn:uuid:synth-{d:09}");
         let uri = format!("https://site{site}.example/page/{d}");
         let shard = d % shards;
