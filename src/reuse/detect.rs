@@ -166,6 +166,21 @@ pub fn page_counts(chunks: &[u128], labels: &Labels, stop: &StopChunks) -> PageC
     c
 }
 
+/// `text` (a document's normalised text) without its labeled paragraphs: the paragraph dedup
+/// of text kept for training (repeated boilerplate paragraphs removed, the rest in order).
+pub fn drop_labeled(text: &str, labels: &Labels) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in crate::text::paragraphs::chunks(text) {
+        if !labels.contains(&crate::text::paragraphs::chunk_hash(c)) {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(c);
+        }
+    }
+    out
+}
+
 /// Containment of every page and badness of every neighbourhood of `docs`.
 pub fn detect(docs: &dyn Docs, labels: &Labels, stop: &StopChunks, t: Thresholds) -> Detection {
     let n = docs.len();
@@ -271,6 +286,19 @@ mod tests {
             }
         }
         (pages, hoods)
+    }
+
+    #[test]
+    fn dropping_labeled_paragraphs_keeps_the_rest_in_order() {
+        use crate::text::paragraphs::chunk_hash;
+        let labels: Labels = ["Subscribe now", "Share"]
+            .iter()
+            .map(|c| chunk_hash(c))
+            .collect();
+        let text = "Title\nSubscribe now\nBody one.\nShare\nBody two.\nShare";
+        assert_eq!(drop_labeled(text, &labels), "Title\nBody one.\nBody two.");
+        assert_eq!(drop_labeled("Share", &labels), "");
+        assert_eq!(drop_labeled("", &labels), "");
     }
 
     #[test]
