@@ -99,6 +99,8 @@ fn discovery_counts_equal_a_brute_force_count_and_stop_chunks_are_never_labeled(
     let store = d.join("store");
     let o = fingerprint(&[&warc], &store, &["--chunks"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let info = ok(&["info", store.to_str().unwrap()]);
+    assert!(info.contains("paragraph chunks ("), "{info}");
     let out = d.join("reuse");
     let min = 10u64;
     for memory in ["4G", "2K"] {

@@ -15,7 +15,7 @@ fn describe(store: &Store) -> String {
         .filter(|x| **x & (flags::SHORT | flags::NO_FEATURES) == 0)
         .count();
     format!(
-        "store {}\n  written by {}\n  documents: {} ({} joinable)\n  shards: {} ({:.1} MB)\n  features: {:?}, ngrams {:?}, {:?}, seed {}, hash {}\n  filters: status 200 only {}, HTML/text only {}, min HTML length {}, min terms {}, English only {}\n{}",
+        "store {}\n  written by {}\n  documents: {} ({} joinable)\n  shards: {} ({:.1} MB)\n  features: {:?}, ngrams {:?}, {:?}, seed {}, hash {}\n  filters: status 200 only {}, HTML/text only {}, min HTML length {}, min terms {}, English only {}\n  also stored: {}\n{}",
         store.path().display(),
         m.created_by,
         m.docs,
@@ -32,8 +32,33 @@ fn describe(store: &Store) -> String {
         f.min_html_len,
         f.min_terms,
         f.english_only,
+        extras(store),
         skip_summary(m)
     )
+}
+
+/// The optional columns a store has: MinHash band keys, paragraph chunks.
+fn extras(store: &Store) -> String {
+    let m = &store.manifest;
+    let mut out = Vec::new();
+    if let Some(p) = &m.minhash {
+        out.push(format!(
+            "MinHash band keys ({} bands x {} rows)",
+            p.bands, p.rows
+        ));
+    }
+    if let Some(c) = store.chunks() {
+        out.push(format!(
+            "paragraph chunks ({}, {:.1} per document)",
+            c.hashes.len(),
+            c.hashes.len() as f64 / store.len().max(1) as f64
+        ));
+    }
+    if out.is_empty() {
+        "nothing optional".into()
+    } else {
+        out.join(", ")
+    }
 }
 
 /// Runs the command.

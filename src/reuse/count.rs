@@ -122,11 +122,15 @@ pub fn count(src: &dyn Blocks, passes: usize, mut f: impl FnMut(u128, u64)) {
                 if passes == 1 {
                     hashes.to_vec()
                 } else {
-                    hashes
+                    let mut v: Vec<u128> = hashes
                         .iter()
                         .copied()
                         .filter(|h| pass_of(*h, passes) == p)
-                        .collect()
+                        .collect();
+                    // A collected vector may hold up to twice its length: give it back, so
+                    // that a pass stays within its budget.
+                    v.shrink_to_fit();
+                    v
                 }
             })
             .collect();
