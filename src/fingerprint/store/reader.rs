@@ -98,23 +98,28 @@ impl Store {
                 ));
             }
         }
-        // Version 1 stores have no canonical links: an empty column stands in.
-        let canonical = if manifest.version >= 2 {
-            let idx = open(col::CANONICAL_IDX, 8, 1)?;
+        // An offset index in order, and a data column of `unit` bytes per offset that ends
+        // where the index does.
+        let indexed = |idx_name: &str, data_name: &str, unit: u64| -> Result<(Mapped, Mapped)> {
+            let idx = open(idx_name, 8, 1)?;
             if let Some(i) = unordered(&idx) {
                 return Err(Error::store(
                     path,
-                    format!(
-                        "{}: offset {i} is not in order (the index is damaged)",
-                        col::CANONICAL_IDX
-                    ),
+                    format!("{idx_name}: offset {i} is not in order (the index is damaged)"),
                 ));
             }
-            let data = mmap::map(&path.join(col::CANONICAL))?;
-            if data.len() as u64 != last_offset(&idx) {
-                return Err(Error::store(path, "canonical.bin does not match its index"));
+            let data = mmap::map(&path.join(data_name))?;
+            if data.len() as u64 != last_offset(&idx).saturating_mul(unit) {
+                return Err(Error::store(
+                    path,
+                    format!("{data_name} does not match its index"),
+                ));
             }
-            Some((data, idx))
+            Ok((data, idx))
+        };
+        // Version 1 stores have no canonical links: an empty column stands in.
+        let canonical = if manifest.version >= 2 {
+            Some(indexed(col::CANONICAL_IDX, col::CANONICAL, 1)?)
         } else {
             None
         };
@@ -123,23 +128,7 @@ impl Store {
             None => None,
         };
         let chunks = match &manifest.chunks {
-            Some(_) => {
-                let idx = open(col::CHUNKS_IDX, 8, 1)?;
-                if let Some(i) = unordered(&idx) {
-                    return Err(Error::store(
-                        path,
-                        format!(
-                            "{}: offset {i} is not in order (the index is damaged)",
-                            col::CHUNKS_IDX
-                        ),
-                    ));
-                }
-                let data = mmap::map(&path.join(col::CHUNKS))?;
-                if (data.len() as u64) != last_offset(&idx).saturating_mul(16) {
-                    return Err(Error::store(path, "chunks.u128 does not match its index"));
-                }
-                Some((data, idx))
-            }
+            Some(_) => Some(indexed(col::CHUNKS_IDX, col::CHUNKS, 16)?),
             None => None,
         };
         let s = Store {
