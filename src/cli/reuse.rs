@@ -253,18 +253,9 @@ fn discover(a: ReuseDiscoverArgs, quiet: bool) -> anyhow::Result<Outcome> {
         stop_sites,
     };
     let d = discover::discover(&stores, &cfg).map_err(|m| anyhow::anyhow!("{m:?}"))?;
-    // The listed stop chunks that were frequent, located too, to compare with the rule.
-    let mut listed: Vec<Frequent> = d
-        .listed_stop
-        .iter()
-        .map(|(h, c)| Frequent {
-            hash: *h,
-            count: *c,
-            sites: 0,
-            first_doc: u32::MAX,
-        })
-        .collect();
-    discover::locate(&stores, &mut listed);
+    // The listed stop chunks that were frequent, located with the labels, to compare with
+    // the rule.
+    let listed = &d.listed_stop;
     let mut all: Vec<Frequent> = d.labeled.clone();
     all.extend(d.auto_stop.iter().cloned());
     all.extend(listed.iter().cloned());
@@ -512,15 +503,7 @@ fn top(a: ReuseTopArgs, _quiet: bool) -> anyhow::Result<Outcome> {
     let stop = stop_chunks(&a.stop)?;
     let slices = discover::chunk_slices(&stores).map_err(|m| anyhow::anyhow!("{m:?}"))?;
     let top = discover::top(&Slices::new(&slices), a.n, a.memory);
-    let mut found: Vec<Frequent> = top
-        .iter()
-        .map(|(h, c)| Frequent {
-            hash: *h,
-            count: *c,
-            sites: 0,
-            first_doc: u32::MAX,
-        })
-        .collect();
+    let mut found: Vec<Frequent> = top.iter().map(|(h, c)| Frequent::counted(*h, *c)).collect();
     discover::locate(&stores, &mut found);
     let texts = samples(&stores, &found)?;
     let mut t = String::from("rank\tcount\tsites\tstop\thash\tsample\n");

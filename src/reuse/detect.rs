@@ -37,6 +37,15 @@ pub struct Thresholds {
     pub badness: Option<f64>,
 }
 
+/// labeled / chunks, 0 without chunks: a page's containment, a neighbourhood's badness.
+fn share(labeled: u64, chunks: u64) -> f64 {
+    if chunks == 0 {
+        0.0
+    } else {
+        labeled as f64 / chunks as f64
+    }
+}
+
 /// One page's counts, stop chunks removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PageCounts {
@@ -49,11 +58,7 @@ pub struct PageCounts {
 impl PageCounts {
     /// labeled / chunks (0 for a page without chunks).
     pub fn containment(&self) -> f64 {
-        if self.chunks == 0 {
-            0.0
-        } else {
-            self.labeled as f64 / self.chunks as f64
-        }
+        share(self.labeled.into(), self.chunks.into())
     }
 }
 
@@ -73,11 +78,7 @@ pub struct Hood {
 impl Hood {
     /// labeled / chunks.
     pub fn badness(&self) -> f64 {
-        if self.chunks == 0 {
-            0.0
-        } else {
-            self.labeled as f64 / self.chunks as f64
-        }
+        share(self.labeled, self.chunks)
     }
 }
 
@@ -188,17 +189,10 @@ pub fn detect(docs: &dyn Docs, labels: &Labels, stop: &StopChunks, t: Thresholds
         .into_par_iter()
         .map(|i| page_counts(docs.doc(i).1, labels, stop))
         .collect();
-    let per = n.div_ceil(4 * rayon::current_num_threads()).max(4096);
-    let parts: Vec<HashMap<String, Hood>> = (0..n.div_ceil(per))
-        .into_par_iter()
-        .map(|r| {
+    let parts: Vec<HashMap<String, Hood>> = super::doc_ranges(n)
+        .map(|range| {
             let mut m: HashMap<String, Hood> = HashMap::new();
-            for (i, p) in pages
-                .iter()
-                .enumerate()
-                .take(((r + 1) * per).min(n))
-                .skip(r * per)
-            {
+            for (i, p) in range.clone().zip(&pages[range]) {
                 for prefix in neighbourhood::prefixes(docs.doc(i).0) {
                     let h = m.entry(prefix).or_default();
                     h.pages += 1;

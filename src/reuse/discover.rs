@@ -46,6 +46,18 @@ pub struct Frequent {
     pub first_doc: u32,
 }
 
+impl Frequent {
+    /// A chunk seen `count` times, not yet located (no sites, no first document).
+    pub fn counted(hash: u128, count: u64) -> Frequent {
+        Frequent {
+            hash,
+            count,
+            sites: 0,
+            first_doc: u32::MAX,
+        }
+    }
+}
+
 /// Sites counted per chunk before counting stops (the rule only asks "at least N").
 const SITES_CAP: usize = 100_000;
 
@@ -56,8 +68,8 @@ pub struct Discovery {
     pub labeled: Vec<Frequent>,
     /// Frequent chunks the automatic rule made stop chunks, most frequent first.
     pub auto_stop: Vec<Frequent>,
-    /// Frequent chunks on the given stop list (built-in or file), with their counts.
-    pub listed_stop: Vec<(u128, u64)>,
+    /// Frequent chunks on the given stop list (built-in or file), most frequent first.
+    pub listed_stop: Vec<Frequent>,
     /// The frequency-occurrence distribution: for each count, how many distinct chunks were
     /// seen that many times.
     pub histogram: BTreeMap<u64, u64>,
@@ -100,30 +112,30 @@ pub fn frequent(src: &dyn Blocks, cfg: &DiscoverConfig) -> Discovery {
         *d.histogram.entry(c).or_default() += 1;
         if c > cfg.min_count {
             if cfg.stop.contains(h) {
-                d.listed_stop.push((h, c));
+                d.listed_stop.push(Frequent::counted(h, c));
             } else {
-                d.labeled.push(Frequent {
-                    hash: h,
-                    count: c,
-                    sites: 0,
-                    first_doc: u32::MAX,
-                });
+                d.labeled.push(Frequent::counted(h, c));
             }
         }
     });
-    d.labeled
-        .sort_unstable_by(|a, b| b.count.cmp(&a.count).then(a.hash.cmp(&b.hash)));
-    d.listed_stop
-        .sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for list in [&mut d.labeled, &mut d.listed_stop] {
+        list.sort_unstable_by(|a, b| b.count.cmp(&a.count).then(a.hash.cmp(&b.hash)));
+    }
     d
 }
 
-/// Discovery over the chunk columns of `stores`: counts, sites, first documents, and the
-/// automatic stop rule. `Err` names the stores built without `--chunks`.
+/// Discovery over the chunk columns of `stores`: counts, sites and first documents (of the
+/// labels and of the frequent listed stop chunks), and the automatic stop rule. `Err` names the stores built without `--chunks`.
 pub fn discover(stores: &StoreSet, cfg: &DiscoverConfig) -> Result<Discovery, Vec<String>> {
     let slices = chunk_slices(stores)?;
     let mut d = frequent(&Slices::new(&slices), cfg);
-    locate(stores, &mut d.labeled);
+    // Labels and listed stop chunks located in one pass over the documents.
+    let labeled = d.labeled.len();
+    let mut all = std::mem::take(&mut d.labeled);
+    all.append(&mut d.listed_stop);
+    locate(stores, &mut all);
+    d.listed_stop = all.split_off(labeled);
+    d.labeled = all;
     if let Some(min_sites) = cfg.stop_sites {
         let (stop, keep): (Vec<Frequent>, Vec<Frequent>) =
             d.labeled.into_iter().partition(|f| f.sites >= min_sites);
@@ -141,13 +153,10 @@ pub fn locate(stores: &StoreSet, found: &mut [Frequent]) {
         return;
     }
     // A few ranges of documents per thread, each with a sparse map of what it saw, merged.
-    let n = stores.len();
-    let per = n.div_ceil(4 * rayon::current_num_threads()).max(4096);
-    let parts: Vec<HashMap<usize, (u32, HashSet<u64>)>> = (0..n.div_ceil(per))
-        .into_par_iter()
-        .map(|r| {
+    let parts: Vec<HashMap<usize, (u32, HashSet<u64>)>> = super::doc_ranges(stores.len())
+        .map(|range| {
             let mut seen: HashMap<usize, (u32, HashSet<u64>)> = HashMap::new();
-            for doc in (r * per) as u32..((r + 1) * per).min(n) as u32 {
+            for doc in range.start as u32..range.end as u32 {
                 let (si, row) = stores.position(doc);
                 let Some(chunks) = stores.stores()[si].chunks() else {
                     continue;

@@ -17,7 +17,20 @@ pub mod experiment;
 pub mod neighbourhood;
 pub mod stop;
 
+use std::ops::Range;
+
+use rayon::prelude::*;
+
 use crate::fingerprint::store::StoreSet;
+
+/// Documents `0..n` cut into a few ranges per thread (at least 4096 documents each), in
+/// parallel: each range builds a small map of what it saw, and the caller merges them.
+pub(crate) fn doc_ranges(n: usize) -> impl IndexedParallelIterator<Item = Range<usize>> {
+    let per = n.div_ceil(4 * rayon::current_num_threads()).max(4096);
+    (0..n.div_ceil(per))
+        .into_par_iter()
+        .map(move |r| r * per..((r + 1) * per).min(n))
+}
 
 /// The documents of a store set, as detection reads them (stores without chunks read as
 /// documents without chunks).
