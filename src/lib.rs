@@ -25,5 +25,6 @@ pub mod synth;
 pub mod text;
 pub mod trec;
 pub mod verify;
+pub mod write;
 
 pub use error::{Error, Result};

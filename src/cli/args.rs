@@ -6,6 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cluster::star::RemoveBy;
 use crate::cluster::Representative;
+pub use crate::report::typed::TableFormat;
+pub use crate::write::Format as CorpusFormat;
 
 const EXIT_CODES: &str = "\
 EXIT STATUS:
@@ -37,6 +39,9 @@ pub enum Command {
     Dedup(DedupArgs),
     /// A synthetic crawl through the whole pipeline, scored against its planted truth.
     Demo(DemoArgs),
+    /// Write the kept documents of a finished run out: WARC.gz, JSONL.gz or Parquet shards.
+    #[command(after_help = WRITE_HELP)]
+    Write(WriteArgs),
     /// Fingerprint crawl shards into a store.
     #[command(after_help = FINGERPRINT_HELP)]
     Fingerprint(FingerprintArgs),
@@ -379,11 +384,28 @@ OUTPUT (in the -o directory):
     pairs.bin      the join at --tau-max (reuse with sweep/cluster --pairs)
     sweep.*, distances.*, cluster_sizes.*   the sweep over tau = 0..=tau-max
     clusters.tsv, keep.txt, remove.tsv, excluded.tsv   clusters at --tau
+    *.parquet, *.jsonl   the same tables typed, with --tables parquet,jsonl
+    corpus/        the kept documents, with --write-corpus (manifest.json lists the shards)
     summary.json   parameters and counts, written last
 
 EXAMPLES:
     neardup dedup crawl/ -o out/ --tau 3
-    neardup dedup CC-MAIN-*.warc.gz -o out/ --tau 3 --tau-max 6 --min-html-len 1000";
+    neardup dedup CC-MAIN-*.warc.gz -o out/ --tau 3 --tau-max 6 --min-html-len 1000
+    neardup dedup data/*.parquet --id-field id --text-field text -o out/ --write-corpus parquet";
+
+const WRITE_HELP: &str = "\
+OUTPUT (in the -o directory):
+    part-00000.warc.gz ...   shards of about --shard-size, in store order
+    manifest.json            the shards, their documents and bytes; written last
+
+warc.gz copies each kept record's gzip member byte for byte where it was alone in it, and
+compresses records of plain WARC/WET (or that shared a member) one per member; documents
+from JSONL, Parquet or plain files become WARC resource records. jsonl.gz and parquet hold
+one row per document: id, url, text, cluster_id, cluster_size, duplicates (docs/FORMATS.md).
+
+EXAMPLES:
+    neardup write out/store --keep out/keep.txt --format parquet -o corpus/
+    neardup write out/store --keep out/keep.txt --format warc.gz --shard-size 256M -o warc/";
 
 /// `neardup dedup`.
 #[derive(Debug, Args)]
@@ -447,9 +469,65 @@ pub struct DedupArgs {
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,
+    /// Also write the kept documents out, into OUT/corpus: warc.gz (each record as it was),
+    /// jsonl.gz or parquet (id, url, extracted text, cluster).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub write_corpus: Option<CorpusFormat>,
+    /// How the corpus is written.
+    #[command(flatten)]
+    pub corpus: CorpusOpts,
+    /// Also write the tables (clusters, keep and remove lists, excluded documents, sweep,
+    /// pairs) as typed Parquet or JSON lines next to the TSVs: parquet, jsonl, or both
+    /// (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
+    pub tables: Vec<TableFormat>,
     /// How documents are read, filtered and fingerprinted.
     #[command(flatten)]
     pub fingerprint: FingerprintOpts,
+}
+
+/// How a corpus is written (`write`, `dedup --write-corpus`).
+#[derive(Clone, Debug, Args)]
+pub struct CorpusOpts {
+    /// Target size of an output shard: bytes, or with a K, M or G suffix (powers of 1024).
+    #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = parse_size)]
+    pub shard_size: u64,
+    /// Drop from each written document's text the paragraphs labeled as repeated content: a
+    /// `reuse discover` output (its labels.bin) or a store whose paragraph chunks are the
+    /// labels (jsonl.gz and parquet only).
+    #[arg(long, value_name = "LABELS")]
+    pub drop_labeled_chunks: Option<PathBuf>,
+}
+
+/// `neardup write`.
+#[derive(Debug, Args)]
+pub struct WriteArgs {
+    /// The stores the documents are in (a dedup output's OUT/store, or the stores it was
+    /// given).
+    #[arg(required = true, value_name = "STORE")]
+    pub stores: Vec<PathBuf>,
+    /// The documents to write: one id per line, such as a dedup output's keep.txt.
+    #[arg(long, value_name = "FILE")]
+    pub keep: PathBuf,
+    /// The documents' clusters (a clusters.tsv; default: the one beside the keep list, if
+    /// any). Without one, every document is its own cluster.
+    #[arg(long, value_name = "FILE")]
+    pub clusters: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: CorpusFormat,
+    /// Output directory.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Replace a corpus written earlier into the output directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Where the crawl's shards are now, if they moved since fingerprinting.
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+    /// How the corpus is written.
+    #[command(flatten)]
+    pub corpus: CorpusOpts,
 }
 
 /// `neardup demo`.
@@ -688,16 +766,17 @@ pub struct FingerprintOpts {
     /// Keep only documents identified as English.
     #[arg(long)]
     pub english: bool,
-    /// JSONL field with the document id.
+    /// JSONL field (or Parquet column) with the document id.
     #[arg(long, default_value = "id")]
     pub id_field: String,
-    /// JSONL field with the text (HTML or plain text).
+    /// JSONL field (or Parquet column) with the text (HTML or plain text).
     #[arg(long, default_value = "text")]
     pub text_field: String,
-    /// JSONL field with the URL.
+    /// JSONL field (or Parquet column) with the URL.
     #[arg(long, default_value = "url")]
     pub url_field: String,
-    /// How JSONL text is read: sniffed per document, or always HTML, or always plain text.
+    /// How JSONL and Parquet text is read: sniffed per document, or always HTML, or always
+    /// plain text.
     #[arg(long, value_enum, default_value_t = TextFormat::Auto)]
     pub text_format: TextFormat,
     /// Split uncompressed shards larger than this (MiB) across workers; 0 never splits.

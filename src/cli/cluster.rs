@@ -33,7 +33,7 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
             (sg.verified(spec), Some(sg.verified_scores(spec)))
         }
     };
-    let clusters = pipeline::write_clusters(
+    let (clusters, _) = pipeline::write_clusters(
         &c.output,
         &stores,
         &g,

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use super::args::{
-    self, Candidates, CheckOpts, ClusterArgs, DedupArgs, EvaluateArgs, Features, FingerprintOpts,
-    JoinArgs, JoinOpts, SimilarityOpts, SweepArgs, TextFormat, VerifyArgs,
+    self, Candidates, CheckOpts, ClusterArgs, CorpusFormat, CorpusOpts, DedupArgs, EvaluateArgs,
+    Features, FingerprintOpts, JoinArgs, JoinOpts, SimilarityOpts, SweepArgs, TableFormat,
+    TextFormat, VerifyArgs, WriteArgs,
 };
 use crate::base::paths::within;
 use crate::cluster::star::RemoveBy;
@@ -414,6 +415,97 @@ pub struct DedupCommand {
     pub against: Vec<PathBuf>,
     /// Pages in the same canonical class are candidates too.
     pub canonical: bool,
+    /// Write the kept documents out into `output/corpus`.
+    pub corpus: Option<CorpusConfig>,
+    /// Typed table formats written next to the TSVs.
+    pub tables: Vec<TableFormat>,
+}
+
+/// How a corpus is written (`write`, `dedup --write-corpus`).
+#[derive(Clone, Debug)]
+pub struct CorpusConfig {
+    /// The format.
+    pub format: CorpusFormat,
+    /// Target shard size in bytes.
+    pub shard_size: u64,
+    /// Labeled paragraphs to drop: a discover output or a store (read when writing).
+    pub labels: Option<PathBuf>,
+}
+
+impl CorpusConfig {
+    /// Validates the corpus options for `format`.
+    pub fn new(format: CorpusFormat, o: &CorpusOpts) -> anyhow::Result<CorpusConfig> {
+        if let Some(l) = &o.drop_labeled_chunks {
+            anyhow::ensure!(
+                format != CorpusFormat::WarcGz,
+                "--drop-labeled-chunks changes the text, and warc.gz copies each record as it was: write jsonl.gz or parquet"
+            );
+            anyhow::ensure!(
+                l.exists(),
+                "--drop-labeled-chunks {}: no such reuse discover output or store",
+                l.display()
+            );
+        }
+        Ok(CorpusConfig {
+            format,
+            shard_size: o.shard_size,
+            labels: o.drop_labeled_chunks.clone(),
+        })
+    }
+}
+
+/// `neardup write`, validated.
+#[derive(Clone, Debug)]
+pub struct WriteCommand {
+    /// The stores.
+    pub stores: Vec<PathBuf>,
+    /// The keep list.
+    pub keep: PathBuf,
+    /// The clusters file, if any.
+    pub clusters: Option<PathBuf>,
+    /// Output directory.
+    pub output: PathBuf,
+    /// Replace an earlier corpus there.
+    pub force: bool,
+    /// Where the shards are now.
+    pub shard_dir: Option<PathBuf>,
+    /// How it is written.
+    pub corpus: CorpusConfig,
+}
+
+impl WriteCommand {
+    /// Validates `neardup write`'s arguments.
+    pub fn new(a: &WriteArgs) -> anyhow::Result<WriteCommand> {
+        anyhow::ensure!(
+            a.keep.is_file(),
+            "--keep {}: no such file (a dedup output's keep.txt, or one id per line)",
+            a.keep.display()
+        );
+        let clusters = match &a.clusters {
+            Some(c) => {
+                anyhow::ensure!(c.is_file(), "--clusters {}: no such file", c.display());
+                Some(c.clone())
+            }
+            None => Some(a.keep.with_file_name("clusters.tsv")).filter(|c| c.is_file()),
+        };
+        for s in &a.stores {
+            anyhow::ensure!(
+                crate::corpus::discover::is_store(s),
+                "{}: not a store (write takes the stores a run deduplicated)",
+                s.display()
+            );
+        }
+        outside_stores(&a.output, &a.stores)?;
+        Ok(WriteCommand {
+            stores: a.stores.clone(),
+            keep: a.keep.clone(),
+            clusters,
+            output: a.output.clone(),
+            force: a.force,
+            shard_dir: a.shard_dir.clone(),
+            corpus: CorpusConfig::new(a.format, &a.corpus)?,
+        })
+    }
 }
 
 /// How `dedup` verifies.
@@ -506,7 +598,16 @@ impl DedupCommand {
             }
             outside_stores(&a.output, &a.against)?;
         }
+        anyhow::ensure!(
+            a.write_corpus.is_some() || a.corpus.drop_labeled_chunks.is_none(),
+            "--drop-labeled-chunks goes with --write-corpus jsonl.gz or parquet"
+        );
         Ok(DedupCommand {
+            corpus: a
+                .write_corpus
+                .map(|f| CorpusConfig::new(f, &a.corpus))
+                .transpose()?,
+            tables: a.tables.clone(),
             canonical: a.canonical,
             against: a.against.clone(),
             candidates,
@@ -568,6 +669,8 @@ impl DedupCommand {
             candidates: Candidates::Simhash,
             against: Vec::new(),
             canonical: false,
+            corpus: None,
+            tables: Vec::new(),
         })
     }
 }

@@ -24,6 +24,7 @@ mod sweep;
 mod synth;
 mod trec;
 mod verify;
+mod write;
 
 use clap::Parser;
 
@@ -90,6 +91,7 @@ pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Evaluate(a) => evaluate::run(config::EvaluateCommand::new(&a)?, cli.quiet),
         args::Command::Dedup(a) => dedup::run(config::DedupCommand::new(&a)?, cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
+        args::Command::Write(a) => write::run(config::WriteCommand::new(&a)?, cli.quiet),
         args::Command::Trec(a) => trec::run(a, cli.quiet),
         args::Command::Reuse(a) => reuse::run(a, cli.quiet),
         args::Command::Gpus(a) => gpus::run(a),

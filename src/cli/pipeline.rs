@@ -3,13 +3,13 @@
 //! (which `demo` runs too). Each writes its files atomically into an output directory, prints
 //! what it did unless quiet, and returns what it counted for `summary.json`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
 
-use super::args::Candidates;
-use super::config::{DedupCommand, JoinConfig, Thresholds};
+use super::args::{Candidates, TableFormat};
+use super::config::{CorpusConfig, DedupCommand, JoinConfig, Thresholds};
 use super::progress::Bar;
 use super::Outcome;
 use crate::base::atomic;
@@ -28,7 +28,7 @@ use crate::report::skips::skip_summary;
 use crate::report::summary::{
     self, ClustersSummary, FingerprintSummary, JoinRun, JoinSummary, Summary, SweepSummary,
 };
-use crate::report::{lists, plot, table};
+use crate::report::{lists, plot, table, typed};
 use crate::verify::quality::{self, Quality};
 use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
 
@@ -489,6 +489,37 @@ impl Prepared {
     }
 }
 
+/// What the lists were made of: each document's kept document (itself when kept) and the
+/// clusters.
+pub struct Assigned {
+    /// Each document's kept document.
+    pub kept: Vec<u32>,
+    /// The clusters (components) and their representatives.
+    pub clusters: Clusters,
+}
+
+impl Assigned {
+    /// The kept documents in corpus order, below `limit` (the new collection's documents
+    /// with `--against`), each with its cluster and the documents removed for it.
+    pub fn kept_docs(&self, limit: u32) -> Vec<crate::write::Kept> {
+        let mut duplicates = vec![0u32; self.kept.len()];
+        for (d, &k) in self.kept.iter().enumerate() {
+            if k as usize != d {
+                duplicates[k as usize] += 1;
+            }
+        }
+        (0..limit.min(self.kept.len() as u32))
+            .filter(|&d| self.kept[d as usize] == d)
+            .map(|d| crate::write::Kept {
+                doc: d,
+                cluster: self.clusters.rep[d as usize],
+                cluster_size: self.clusters.cluster_size(d),
+                duplicates: duplicates[d as usize],
+            })
+            .collect()
+    }
+}
+
 /// Clusters at one threshold and their lists, written into `dir`; `prepared` is the sweep's
 /// star preparation, used when it covers this threshold and rule.
 #[allow(clippy::too_many_arguments)]
@@ -502,7 +533,7 @@ pub fn write_clusters(
     scores: Option<&[f64]>,
     prepared: Option<&Prepared>,
     protect: Option<u32>,
-) -> anyhow::Result<ClustersSummary> {
+) -> anyhow::Result<(ClustersSummary, Assigned)> {
     let keep = |e: &Edge| e.within(at.tau, at.tau128);
     let dsu = clusters_at(g, keep);
     warn_qualified(stores);
@@ -540,7 +571,7 @@ pub fn write_clusters(
         (e, s) => s.map(|s| s[e as usize]),
     };
     let counts = lists::write(dir, stores, &c, &kept, score, protect)?;
-    Ok(ClustersSummary {
+    let summary = ClustersSummary {
         tau: at.tau,
         tau128: at.tau128,
         representative: rule,
@@ -553,7 +584,108 @@ pub fn write_clusters(
         remove_for_old: counts.remove_for_old,
         excluded: counts.excluded,
         qualified_ids: stores.qualified() as u64,
-    })
+    };
+    Ok((summary, Assigned { kept, clusters: c }))
+}
+
+/// Writes the kept documents of `assigned` into `dir/corpus` as `corpus` says (replacing a
+/// corpus an earlier run wrote there).
+pub fn write_corpus(
+    dir: &Path,
+    stores: &StoreSet,
+    assigned: &Assigned,
+    corpus: &CorpusConfig,
+    protect: Option<u32>,
+    quiet: bool,
+) -> anyhow::Result<summary::CorpusSummary> {
+    let out = dir.join("corpus");
+    let labels = match &corpus.labels {
+        Some(p) => Some(super::reuse::read_labels(p)?.0),
+        None => None,
+    };
+    crate::write::prepare(&out, true)?;
+    let kept = assigned.kept_docs(protect.unwrap_or(stores.len() as u32));
+    let cfg = crate::write::Config {
+        format: corpus.format,
+        dir: out.clone(),
+        shard_size: corpus.shard_size,
+        shard_dir: None,
+        drop_labels: labels,
+    };
+    let m = crate::write::write(stores, &kept, &cfg)?;
+    let s = corpus_summary(&out, &m);
+    if !quiet {
+        report_corpus(&s, &m);
+    }
+    Ok(s)
+}
+
+/// The summary of a written corpus.
+pub fn corpus_summary(dir: &Path, m: &crate::write::Manifest) -> summary::CorpusSummary {
+    summary::CorpusSummary {
+        dir: dir.to_path_buf(),
+        format: m.written_as.ext().to_string(),
+        documents: m.documents,
+        bytes: m.bytes,
+        shards: m.shards.len() as u64,
+        missing: m.missing.len() as u64,
+        dropped_paragraphs: m.dropped_paragraphs,
+        seconds: m.seconds,
+    }
+}
+
+/// Prints what a corpus writer did.
+pub fn report_corpus(s: &summary::CorpusSummary, m: &crate::write::Manifest) {
+    eprintln!(
+        "corpus: {} documents, {:.1} MB in {} {} shards in {:.1} s ({:.0} MB/s) -> {}",
+        s.documents,
+        s.bytes as f64 / 1e6,
+        s.shards,
+        s.format,
+        s.seconds,
+        s.bytes as f64 / 1e6 / s.seconds.max(1e-9),
+        s.dir.display()
+    );
+    if m.written_as == crate::write::Format::WarcGz {
+        eprintln!(
+            "        records: {} copied as they were, {} compressed on their own, {} made from other formats",
+            m.copied, m.recompressed, m.built
+        );
+    }
+    if s.dropped_paragraphs > 0 {
+        eprintln!(
+            "        {} labeled paragraphs dropped",
+            s.dropped_paragraphs
+        );
+    }
+    if !m.missing.is_empty() {
+        eprintln!(
+            "warning: {} kept documents were not found again in their shards (listed in manifest.json's missing), e.g. {}",
+            m.missing.len(),
+            m.missing[0]
+        );
+    }
+}
+
+/// Writes the typed tables of `dir` (and the pairs of `g`) in `formats`.
+pub fn write_tables(
+    dir: &Path,
+    stores: &StoreSet,
+    g: &PairGraph,
+    formats: &[TableFormat],
+) -> anyhow::Result<Vec<PathBuf>> {
+    if formats.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut pairs = Vec::new();
+    crate::report::pairs_tsv::write(&mut pairs, stores, g, None, false)?;
+    let extra = vec![typed::Table {
+        tsv: &pairs,
+        header: None,
+        stem: dir.join("pairs"),
+        source: dir.join("pairs"),
+    }];
+    Ok(typed::write_dir(dir, extra, formats)?)
 }
 
 /// Says, once per command, that some ids repeat and how the lists name them.
@@ -645,6 +777,8 @@ pub fn summary(
     Summary {
         against: None,
         canonical: None,
+        tables: Vec::new(),
+        corpus: None,
         command,
         created_by: summary::created_by(),
         inputs: Vec::new(),
@@ -832,7 +966,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     if !quiet {
         eprintln!("[4/4] clusters at tau {}", cfg.at.tau);
     }
-    let clusters = write_clusters(
+    let (clusters, assigned) = write_clusters(
         dir,
         &stores,
         &g,
@@ -856,6 +990,18 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         s.against = Some(a);
     }
     s.canonical = canonical_stats;
+    s.tables = write_tables(dir, &stores, &g, &cfg.tables)?;
+    if let Some(corpus) = &cfg.corpus {
+        if !quiet {
+            eprintln!(
+                "      writing the kept documents as {}",
+                corpus.format.ext()
+            );
+        }
+        s.corpus = Some(write_corpus(
+            dir, &stores, &assigned, corpus, protect, quiet,
+        )?);
+    }
     s.inputs = cfg.build.inputs.clone();
     s.pairs_file = Some(pairs_path);
     s.fingerprint = report.map(|report| FingerprintSummary {

@@ -341,7 +341,7 @@ fn discover(a: ReuseDiscoverArgs, quiet: bool) -> anyhow::Result<Outcome> {
 }
 
 /// The labels of `--labels`: a discover output's `labels.bin`, or every chunk of a store.
-fn read_labels(path: &Path) -> anyhow::Result<(Labels, String)> {
+pub(super) fn read_labels(path: &Path) -> anyhow::Result<(Labels, String)> {
     let bin = path.join("labels.bin");
     if bin.is_file() {
         let bytes =

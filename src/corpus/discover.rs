@@ -31,6 +31,8 @@ pub enum ShardFormat {
     HtmlFile,
     /// One plain-text document.
     TextFile,
+    /// Apache Parquet, one document per row.
+    Parquet,
 }
 
 impl ShardFormat {
@@ -43,6 +45,7 @@ impl ShardFormat {
             ShardFormat::JsonlGz => "jsonl.gz",
             ShardFormat::HtmlFile => "html",
             ShardFormat::TextFile => "text",
+            ShardFormat::Parquet => "parquet",
         }
     }
 }
@@ -213,6 +216,9 @@ pub fn detect(path: &Path, explicit: bool) -> Result<Option<ShardFormat>> {
     let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let n = read_up_to(&mut file, &mut head).map_err(|e| Error::io(path, e))?;
     let head = &head[..n];
+    if head.starts_with(b"PAR1") {
+        return Ok(Some(ShardFormat::Parquet));
+    }
     if head.starts_with(&[0x1f, 0x8b]) {
         let mut inner = [0u8; 1024];
         let mut dec = flate2::read::MultiGzDecoder::new(head);
@@ -304,8 +310,25 @@ fn name_format(path: &Path) -> Option<ShardFormat> {
     }
 }
 
-/// Cuts a shard into work units of about `split_bytes`, at record boundaries.
+/// The error for a Parquet shard in a build without the `parquet` feature.
+#[cfg(not(feature = "parquet"))]
+pub fn no_parquet(path: &Path) -> Error {
+    Error::Parse {
+        path: path.to_path_buf(),
+        offset: 0,
+        msg: "a Parquet file, and this build of neardup has no Parquet support (built without the `parquet` feature)".into(),
+    }
+}
+
+/// Cuts a shard into work units of about `split_bytes`, at record boundaries (a Parquet shard
+/// into its row groups).
 fn split(index: u32, shard: &Shard, split_bytes: u64) -> Result<Vec<WorkUnit>> {
+    if shard.format == ShardFormat::Parquet {
+        #[cfg(feature = "parquet")]
+        return super::parquet::units(index, shard);
+        #[cfg(not(feature = "parquet"))]
+        return Err(no_parquet(&shard.path));
+    }
     let whole = vec![WorkUnit {
         shard: index,
         start: 0,

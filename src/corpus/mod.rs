@@ -2,7 +2,8 @@
 //!
 //! A shard is one input file. [`mod@discover`] walks the command line's paths, detects each file's
 //! format from its first bytes (not its name) and splits large uncompressed shards into work
-//! units at record boundaries. The readers ([`warc`], [`jsonl`], [`files`]) turn a unit into
+//! units at record boundaries (Parquet shards into their row groups). The readers ([`warc`],
+//! [`jsonl`], [`files`], and `parquet` in builds with the `parquet` feature) turn a unit into
 //! [`Document`]s and hand them, one at a time, to a [`Sink`]; a record that cannot be read is
 //! reported to the sink as a skip with its location and never stops the shard. Only a shard that
 //! cannot be opened or read at all is an error.
@@ -16,6 +17,8 @@ pub mod files;
 pub mod gzip;
 pub mod http;
 pub mod jsonl;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod skip;
 pub mod warc;
 
@@ -39,7 +42,8 @@ pub struct SourceLoc {
     pub inner: u64,
     /// Index of the shard in the store's shard list.
     pub shard: u32,
-    /// 0 = plain bytes, 1 = gzip member, 2 = whole file.
+    /// 0 = plain bytes, 1 = gzip member, 2 = whole file, 3 = Parquet row (`offset` and
+    /// `length` are its row group's byte range, `inner` the row within the group).
     pub kind: u32,
 }
 
@@ -52,6 +56,8 @@ impl SourceLoc {
     pub const GZIP: u32 = 1;
     /// `kind` for a document that is a whole file.
     pub const FILE: u32 = 2;
+    /// `kind` for a row of a Parquet row group.
+    pub const PARQUET: u32 = 3;
 }
 
 /// How a payload should be turned into text.
@@ -118,6 +124,10 @@ pub fn read_unit(
         ShardFormat::HtmlFile | ShardFormat::TextFile => {
             files::read(shard, unit, opts.max_record, sink)
         }
+        #[cfg(feature = "parquet")]
+        ShardFormat::Parquet => parquet::read(shard, unit, opts, sink),
+        #[cfg(not(feature = "parquet"))]
+        ShardFormat::Parquet => Err(discover::no_parquet(&shard.path)),
     }
 }
 
@@ -137,13 +147,13 @@ pub fn read_all(
 /// Options for the readers that depend on the input format.
 #[derive(Clone, Debug)]
 pub struct ReadOptions {
-    /// JSONL field holding the document id.
+    /// JSONL field (or Parquet column) holding the document id.
     pub id_field: String,
-    /// JSONL field holding the document text (HTML or plain text).
+    /// JSONL field (or Parquet column) holding the document text (HTML or plain text).
     pub text_field: String,
-    /// JSONL field holding the URL.
+    /// JSONL field (or Parquet column) holding the URL.
     pub url_field: String,
-    /// How to treat JSONL text: `Unknown` sniffs each document.
+    /// How to treat JSONL and Parquet text: `Unknown` sniffs each document.
     pub jsonl_kind: PayloadKind,
     /// Size above which uncompressed shards are split into several work units.
     pub split_bytes: u64,

@@ -37,11 +37,14 @@ pub enum Skip {
     TooLarge,
     /// A document whose id is empty (it could not be told apart in any list).
     EmptyId,
+    /// A Parquet row group that does not decode (its rows are lost; the file's other row
+    /// groups are read).
+    CorruptParquet,
 }
 
 impl Skip {
     /// Every reason, in display order.
-    pub const ALL: [Skip; 14] = [
+    pub const ALL: [Skip; 15] = [
         Skip::MalformedRecord,
         Skip::MalformedHttp,
         Skip::HttpStatus,
@@ -56,6 +59,7 @@ impl Skip {
         Skip::CorruptGzip,
         Skip::TooLarge,
         Skip::EmptyId,
+        Skip::CorruptParquet,
     ];
 
     /// The stable name used in reports and manifests.
@@ -75,6 +79,7 @@ impl Skip {
             Skip::CorruptGzip => "corrupt_gzip",
             Skip::TooLarge => "too_large",
             Skip::EmptyId => "empty_id",
+            Skip::CorruptParquet => "corrupt_parquet",
         }
     }
 }

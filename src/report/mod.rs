@@ -9,4 +9,5 @@ pub mod score;
 pub mod skips;
 pub mod summary;
 pub mod table;
+pub mod typed;
 pub mod verified;

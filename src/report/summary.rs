@@ -67,6 +67,34 @@ pub struct Summary {
     /// Candidates from canonical links (`dedup --canonical`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canonical: Option<crate::join::canonical::CanonicalStats>,
+    /// Typed tables written (`dedup --tables`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<PathBuf>,
+    /// The kept documents written out (`dedup --write-corpus`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus: Option<CorpusSummary>,
+}
+
+/// A corpus written out: its directory's manifest, in short.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpusSummary {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The shards' format (`warc.gz`, `jsonl.gz`, `parquet`).
+    pub format: String,
+    /// Documents written.
+    pub documents: u64,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Shards written.
+    pub shards: u64,
+    /// Kept documents whose record was not found again (named in the corpus manifest).
+    pub missing: u64,
+    /// Labeled paragraphs dropped.
+    pub dropped_paragraphs: u64,
+    /// Seconds the writing took.
+    pub seconds: f64,
 }
 
 /// `dedup NEW --against OLD`: the two sides and what crossed between them.

@@ -47,6 +47,32 @@ pub fn for_each_text<S, T: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &str) -> T + Sync,
 ) -> Result<Found<T>> {
+    for_each_record(
+        stores,
+        docs,
+        shard_dir,
+        || (init(), String::new()),
+        |(state, text), d, doc| {
+            let html = match doc.kind {
+                PayloadKind::Html => Some(true),
+                PayloadKind::Text => Some(false),
+                PayloadKind::Unknown => None,
+            };
+            extract::payload_text(&doc.payload, doc.charset.as_deref(), html, text);
+            f(state, d, text)
+        },
+    )
+}
+
+/// Reads the documents `docs` again as [`for_each_text`] does, and calls `f(state, doc,
+/// record)` with each record as its reader delivers it (payload not extracted).
+pub fn for_each_record<S, T: Send>(
+    stores: &StoreSet,
+    docs: &[u32],
+    shard_dir: Option<&Path>,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, u32, &Document<'_>) -> T + Sync,
+) -> Result<Found<T>> {
     // (store, shard) -> the wanted locations in that shard.
     let mut groups: HashMap<(usize, u32), Wanted> = HashMap::new();
     for &d in docs {
@@ -70,7 +96,7 @@ pub fn for_each_text<S, T: Send>(
         .flat_map(|((si, shard), wanted)| {
             let format = stores.stores()[si].manifest.shards[shard as usize].format;
             let seekable = match format {
-                ShardFormat::Warc | ShardFormat::Jsonl => true,
+                ShardFormat::Warc | ShardFormat::Jsonl | ShardFormat::Parquet => true,
                 ShardFormat::WarcGz => wanted.values().all(|v| v.1 > 0),
                 _ => false,
             };
@@ -117,7 +143,6 @@ pub fn for_each_text<S, T: Send>(
                 wanted,
                 state: init(),
                 f: &f,
-                text: String::new(),
                 values: Vec::new(),
                 payload_bytes: 0,
             };
@@ -150,7 +175,7 @@ pub fn for_each_text<S, T: Send>(
 /// allows: a plain WARC or JSONL record at its offset, a gzip member by its offset and length
 /// (so a shard's other members are not inflated); a single-stream gzip shard, or a store
 /// that did not keep member lengths, is read whole.
-fn read_wanted<S, T, F: Fn(&mut S, u32, &str) -> T>(
+fn read_wanted<S, T, F: Fn(&mut S, u32, &Document<'_>) -> T>(
     shards: &[Shard],
     shard: u32,
     opts: &ReadOptions,
@@ -170,6 +195,12 @@ fn read_wanted<S, T, F: Fn(&mut S, u32, &str) -> T>(
         ShardFormat::Jsonl => {
             for (offset, length) in targets {
                 read_unit(&unit(offset, offset + length + 1), shards, opts, sink)?;
+            }
+        }
+        // A Parquet row is read with its row group, named by its byte range.
+        ShardFormat::Parquet => {
+            for (offset, length) in targets {
+                read_unit(&unit(offset, offset + length), shards, opts, sink)?;
             }
         }
         ShardFormat::WarcGz => {
@@ -210,7 +241,7 @@ impl Sink for Shifted<'_> {
 /// Where shard `shard` of store `si` is now: the first of its recorded absolute path, its path
 /// as given, and `shard_dir` joined with its file name that exists; it must have the size and
 /// checksum it had when fingerprinted.
-fn locate_shard(
+pub fn locate_shard(
     stores: &StoreSet,
     si: usize,
     shard: u32,
@@ -265,25 +296,18 @@ struct Collect<'f, S, T, F> {
     wanted: Wanted,
     state: S,
     f: &'f F,
-    text: String,
     values: Vec<(u32, T)>,
     payload_bytes: u64,
 }
 
-impl<S, T, F: Fn(&mut S, u32, &str) -> T> Sink for Collect<'_, S, T, F> {
+impl<S, T, F: Fn(&mut S, u32, &Document<'_>) -> T> Sink for Collect<'_, S, T, F> {
     fn document(&mut self, doc: Document<'_>) {
         let key = (doc.loc.offset, doc.loc.inner, doc.loc.kind);
         let Some((d, _)) = self.wanted.remove(&key) else {
             return;
         };
-        let html = match doc.kind {
-            PayloadKind::Html => Some(true),
-            PayloadKind::Text => Some(false),
-            PayloadKind::Unknown => None,
-        };
         self.payload_bytes += doc.payload.len() as u64;
-        extract::payload_text(&doc.payload, doc.charset.as_deref(), html, &mut self.text);
-        let v = (self.f)(&mut self.state, d, &self.text);
+        let v = (self.f)(&mut self.state, d, &doc);
         self.values.push((d, v));
     }
 

@@ -1,0 +1,114 @@
+//! `neardup write`: the kept documents of a finished run written out, from its store, keep
+//! list and clusters.
+
+use std::collections::HashMap;
+
+use anyhow::Context;
+
+use super::config::WriteCommand;
+use super::{pipeline, Outcome};
+use crate::base::lock::Lock;
+use crate::fingerprint::store::StoreSet;
+use crate::report::lists::tsv_field;
+use crate::write::{self, Kept};
+
+/// Runs the command.
+pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
+    let stores = StoreSet::open(&c.stores)?;
+    // Ids as the lists write them (tabs and line breaks made spaces; repeated ids qualified).
+    let mut by_id: HashMap<String, u32> = HashMap::with_capacity(stores.len());
+    for d in 0..stores.len() as u32 {
+        by_id.insert(tsv_field(stores.id(d)).into_owned(), d);
+    }
+    let keep = std::fs::read_to_string(&c.keep)
+        .with_context(|| format!("cannot read {}", c.keep.display()))?;
+    let mut docs = Vec::new();
+    let mut unknown = Vec::new();
+    for (i, line) in keep.lines().enumerate() {
+        let id = line.trim_end_matches('\r');
+        if id.is_empty() {
+            continue;
+        }
+        match by_id.get(id) {
+            Some(d) => docs.push(*d),
+            None => unknown.push((i + 1, id)),
+        }
+    }
+    if let Some((line, id)) = unknown.first() {
+        anyhow::bail!(
+            "{}: {} ids are in none of the stores given (line {line}: {id:?}); give the stores the run deduplicated",
+            c.keep.display(),
+            unknown.len()
+        );
+    }
+    docs.sort_unstable();
+    docs.dedup();
+    // Each document's cluster: from clusters.tsv (id, representative, cluster_size, kept),
+    // or the document alone.
+    let mut cluster: HashMap<u32, (u32, u32)> = HashMap::new();
+    let mut duplicates: HashMap<u32, u32> = HashMap::new();
+    if let Some(path) = &c.clusters {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+        anyhow::ensure!(
+            header.len() >= 3 && header[..3] == ["id", "representative", "cluster_size"],
+            "{}: not a clusters.tsv (its header is {:?})",
+            path.display(),
+            header.join(" ")
+        );
+        let kept_col = header.iter().position(|h| *h == "kept");
+        for (i, line) in lines.enumerate() {
+            let f: Vec<&str> = line.split('\t').collect();
+            let bad = || format!("{} line {}: {line:?}", path.display(), i + 2);
+            anyhow::ensure!(f.len() == header.len(), "{}: wrong field count", bad());
+            let (Some(&d), Some(&rep)) = (by_id.get(f[0]), by_id.get(f[1])) else {
+                anyhow::bail!("{}: an id in none of the stores given", bad());
+            };
+            let size: u32 = f[2].parse().with_context(bad)?;
+            cluster.insert(d, (rep, size));
+            if let Some(k) = kept_col.and_then(|k| by_id.get(f[k])) {
+                if *k != d {
+                    *duplicates.entry(*k).or_default() += 1;
+                }
+            }
+        }
+    }
+    let kept: Vec<Kept> = docs
+        .iter()
+        .map(|&d| {
+            let (rep, size) = cluster.get(&d).copied().unwrap_or((d, 1));
+            Kept {
+                doc: d,
+                cluster: rep,
+                cluster_size: size,
+                duplicates: duplicates.get(&d).copied().unwrap_or(0),
+            }
+        })
+        .collect();
+    let labels = match &c.corpus.labels {
+        Some(p) => Some(super::reuse::read_labels(p)?.0),
+        None => None,
+    };
+    std::fs::create_dir_all(&c.output)
+        .with_context(|| format!("cannot create {}", c.output.display()))?;
+    let _lock = Lock::acquire(&c.output.join(".neardup.lock"), &c.output)?;
+    write::prepare(&c.output, c.force)?;
+    let cfg = write::Config {
+        format: c.corpus.format,
+        dir: c.output.clone(),
+        shard_size: c.corpus.shard_size,
+        shard_dir: c.shard_dir.clone(),
+        drop_labels: labels,
+    };
+    let m = write::write(&stores, &kept, &cfg)?;
+    if !quiet {
+        pipeline::report_corpus(&pipeline::corpus_summary(&c.output, &m), &m);
+    }
+    Ok(if m.missing.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Partial
+    })
+}

@@ -1,0 +1,281 @@
+//! The deduplicated corpus written out: the kept documents, in store order, in shards of a
+//! target size.
+//!
+//! - WARC.gz ([`warc`]): each kept record as it was. A record that was its own gzip member in
+//!   a WARC.gz shard is that member copied byte for byte (checked: the member inflates to
+//!   exactly the one record); a record of a plain WARC or WET shard, or one that shared its
+//!   member with other records, is copied and compressed as a member of its own; a document
+//!   from JSONL, Parquet or a plain file becomes a WARC `resource` record of its original
+//!   payload. Shards are planned from the records' sizes and written in parallel.
+//! - JSONL.gz and Parquet ([`rows`]): one row per kept document with its id, URL, extracted
+//!   text and the cluster it stands for; optionally without its labeled (repeated) paragraphs.
+//!
+//! Every shard is written under a temporary name and renamed when whole, and `manifest.json`,
+//! which lists the shards, is written last: a directory with a manifest is a whole corpus, and
+//! a run that dies leaves no shard that looks complete. A directory that holds anything but an
+//! earlier corpus output is refused; an earlier corpus output is replaced only when asked.
+
+pub mod rows;
+pub mod warc;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::base::atomic;
+use crate::fingerprint::store::StoreSet;
+use crate::reuse::detect::Labels;
+use crate::{Error, Result};
+
+/// Name of the corpus manifest's format.
+pub const FORMAT: &str = "neardup-corpus";
+/// Name of the manifest file.
+pub const MANIFEST: &str = "manifest.json";
+
+/// How the kept documents are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// WARC records, one gzip member each.
+    #[value(name = "warc.gz")]
+    #[serde(rename = "warc.gz")]
+    WarcGz,
+    /// JSON lines, gzip-compressed.
+    #[value(name = "jsonl.gz")]
+    #[serde(rename = "jsonl.gz")]
+    JsonlGz,
+    /// Apache Parquet, zstd-compressed.
+    Parquet,
+}
+
+impl Format {
+    /// The shards' file extension (and the format's name on the command line).
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::WarcGz => "warc.gz",
+            Format::JsonlGz => "jsonl.gz",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+/// What to write and where.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The format.
+    pub format: Format,
+    /// The output directory.
+    pub dir: PathBuf,
+    /// Target size of a shard in bytes (a shard ends at the first record boundary at or past
+    /// it; WARC.gz shards end before it where the records' sizes are known).
+    pub shard_size: u64,
+    /// Where the input shards are now, if they moved since fingerprinting.
+    pub shard_dir: Option<PathBuf>,
+    /// Paragraphs to drop from each document's text (JSONL.gz and Parquet only).
+    pub drop_labels: Option<Labels>,
+}
+
+/// A kept document and the cluster it stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// The document.
+    pub doc: u32,
+    /// The representative of its cluster (connected component).
+    pub cluster: u32,
+    /// Documents in the cluster.
+    pub cluster_size: u32,
+    /// Documents removed as near-duplicates of this one.
+    pub duplicates: u32,
+}
+
+/// One written shard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardEntry {
+    /// File name within the output directory.
+    pub name: String,
+    /// Documents it holds.
+    pub documents: u64,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// `manifest.json` of a corpus output.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Version of this layout.
+    pub version: u32,
+    /// The shards' format.
+    pub written_as: Format,
+    /// Documents written.
+    pub documents: u64,
+    /// Bytes written, all shards.
+    pub bytes: u64,
+    /// The shards, in order (store order continues from one to the next).
+    pub shards: Vec<ShardEntry>,
+    /// WARC.gz: records copied byte for byte as their own gzip member.
+    #[serde(default)]
+    pub copied: u64,
+    /// WARC.gz: records copied and compressed on their own (from plain WARC, or from a member
+    /// they shared).
+    #[serde(default)]
+    pub recompressed: u64,
+    /// WARC.gz: `resource` records made from documents of other formats.
+    #[serde(default)]
+    pub built: u64,
+    /// Paragraphs dropped as labeled (with `--drop-labeled-chunks`).
+    #[serde(default)]
+    pub dropped_paragraphs: u64,
+    /// Ids of kept documents whose record was not found again where the store said.
+    #[serde(default)]
+    pub missing: Vec<String>,
+    /// Seconds the writing took.
+    pub seconds: f64,
+}
+
+/// Whether `name` is a file a corpus output is made of: its manifest, a shard, a shard's
+/// temporary, the directory's lock.
+fn ours(name: &str) -> bool {
+    let shard = |n: &str| {
+        n.strip_prefix("part-").is_some_and(|rest| {
+            let (num, ext) = rest.split_at(rest.find('.').unwrap_or(rest.len()));
+            num.len() >= 5
+                && num.bytes().all(|b| b.is_ascii_digit())
+                && [".warc.gz", ".jsonl.gz", ".parquet"].contains(&ext)
+        })
+    };
+    name == MANIFEST
+        || name == ".neardup.lock"
+        || shard(name)
+        || name
+            .strip_prefix('.')
+            .and_then(|n| n.split_once(".tmp-"))
+            .is_some_and(|(n, _)| shard(n) || n == MANIFEST)
+}
+
+/// Prepares `dir` for a corpus: creates it, or, when it holds an earlier corpus output (a
+/// manifest and shards, or the shards of a run that died) and `force` is set, removes it: the
+/// manifest first, so a run that dies then never looks finished. A directory holding anything
+/// else is refused, and nothing in it is touched.
+pub fn prepare(dir: &Path, force: bool) -> Result<()> {
+    let mut names = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries {
+            let e = e.map_err(|e| Error::io(dir, e))?;
+            names.push(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    names.retain(|n| n != ".neardup.lock");
+    if !names.is_empty() {
+        if let Some(other) = names.iter().find(|n| !ours(n)) {
+            return Err(Error::Config(format!(
+                "{} holds files that are not a corpus neardup wrote ({other}): choose another output directory",
+                dir.display()
+            )));
+        }
+        if !force {
+            return Err(Error::Config(format!(
+                "{} holds a corpus written earlier: --force replaces it",
+                dir.display()
+            )));
+        }
+        names.sort_by_key(|n| n != MANIFEST);
+        for n in &names {
+            let p = dir.join(n);
+            match std::fs::remove_file(&p) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&p, e)),
+            }
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Reads the manifest of a corpus output.
+pub fn read_manifest(dir: &Path) -> Result<Manifest> {
+    let p = dir.join(MANIFEST);
+    let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
+    let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| Error::Parse {
+        path: p.clone(),
+        offset: e.column() as u64,
+        msg: e.to_string(),
+    })?;
+    if m.format != FORMAT {
+        return Err(Error::store(&p, "not a corpus manifest"));
+    }
+    Ok(m)
+}
+
+/// The name of shard `i`.
+pub fn shard_name(i: usize, format: Format) -> String {
+    format!("part-{i:05}.{}", format.ext())
+}
+
+/// Writes the documents `kept` (in store order) of `stores` as `cfg` says, then the manifest.
+/// The directory must have been made ready with [`prepare`].
+pub fn write(stores: &StoreSet, kept: &[Kept], cfg: &Config) -> Result<Manifest> {
+    let started = Instant::now();
+    if cfg.shard_size == 0 {
+        return Err(Error::Config("the shard size must be above 0".into()));
+    }
+    if cfg.drop_labels.is_some() && cfg.format == Format::WarcGz {
+        return Err(Error::Config(
+            "dropping labeled paragraphs changes the text, and WARC.gz output copies records as they were: write jsonl.gz or parquet".into(),
+        ));
+    }
+    let mut m = match cfg.format {
+        Format::WarcGz => warc::write(stores, kept, cfg)?,
+        Format::JsonlGz | Format::Parquet => rows::write(stores, kept, cfg)?,
+    };
+    m.seconds = started.elapsed().as_secs_f64();
+    let json = serde_json::to_string_pretty(&m).map_err(|e| Error::Config(e.to_string()))?;
+    atomic::write(&cfg.dir.join(MANIFEST), (json + "\n").as_bytes())?;
+    Ok(m)
+}
+
+/// An empty manifest for `format`.
+fn manifest(format: Format) -> Manifest {
+    Manifest {
+        format: FORMAT.into(),
+        version: 1,
+        written_as: format,
+        documents: 0,
+        bytes: 0,
+        shards: Vec::new(),
+        copied: 0,
+        recompressed: 0,
+        built: 0,
+        dropped_paragraphs: 0,
+        missing: Vec::new(),
+        seconds: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_corpus_output_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("c");
+        prepare(&d, false).unwrap();
+        std::fs::write(d.join("part-00000.parquet"), b"x").unwrap();
+        std::fs::write(d.join(MANIFEST), b"{}").unwrap();
+        std::fs::write(d.join(".part-00001.parquet.tmp-99999999"), b"x").unwrap();
+        assert!(prepare(&d, false)
+            .unwrap_err()
+            .to_string()
+            .contains("--force"));
+        prepare(&d, true).unwrap();
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
+        std::fs::write(d.join("part-00000.parquet"), b"x").unwrap();
+        std::fs::write(d.join("notes.txt"), b"mine").unwrap();
+        let e = prepare(&d, true).unwrap_err().to_string();
+        assert!(e.contains("notes.txt"), "{e}");
+        assert!(d.join("part-00000.parquet").exists() && d.join("notes.txt").exists());
+    }
+}
