@@ -266,6 +266,7 @@ impl UnitSink<'_> {
                 | Skip::Garbage
                 | Skip::MalformedRecord
                 | Skip::CorruptGzip
+                | Skip::CorruptParquet
                 | Skip::TooLarge
                 | Skip::EmptyId
         );
