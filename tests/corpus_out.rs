@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::common::{export_tsv, fingerprint, gz, neardup, ok, page, response, stderr};
-use neardup::fingerprint::store::{Store, StoreSet};
+use neardup::fingerprint::store::StoreSet;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -234,6 +234,7 @@ print(json.dumps(ids))
     }
 }
 
+#[cfg(feature = "parquet")]
 #[test]
 fn row_corpora_agree_with_the_lists_and_write_replays_dedup() {
     let dir = tempfile::tempdir().unwrap();
@@ -354,6 +355,7 @@ print(','.join(f'{f.name}:{f.type}:{int(f.nullable)}' for f in t.schema))
 #[cfg(feature = "parquet")]
 mod parquet_in {
     use super::*;
+    use neardup::fingerprint::store::Store;
     use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
     use arrow_schema::{DataType, Field, Schema};
     use parquet::arrow::ArrowWriter;
@@ -551,6 +553,7 @@ mod parquet_in {
     }
 }
 
+#[cfg(feature = "parquet")]
 #[test]
 fn typed_tables_hold_the_tsv_rows() {
     let dir = tempfile::tempdir().unwrap();

@@ -159,8 +159,8 @@ pub fn write_table(t: &Table<'_>, format: TableFormat) -> Result<PathBuf> {
         }
     };
     let mut block: Vec<Vec<&str>> = Vec::with_capacity(BLOCK);
-    let mut line_no = 1u64 + u64::from(t.header.is_none());
-    for line in lines {
+    let first = 1u64 + u64::from(t.header.is_none());
+    for (line_no, line) in (first..).zip(lines) {
         let s = std::str::from_utf8(line).map_err(|_| Error::Parse {
             path: t.source.clone(),
             offset: line_no,
@@ -179,7 +179,6 @@ pub fn write_table(t: &Table<'_>, format: TableFormat) -> Result<PathBuf> {
             });
         }
         block.push(fields);
-        line_no += 1;
         if block.len() == BLOCK {
             sink.block(&block, &t.source)?;
             block.clear();

@@ -228,7 +228,6 @@ fn prepare<'a>(
             }
         }
     }
-    let mut built = built;
     let mut pieces: Vec<Piece<'a>> = batch
         .par_iter()
         .map(|k| {
