@@ -355,9 +355,9 @@ print(','.join(f'{f.name}:{f.type}:{int(f.nullable)}' for f in t.schema))
 #[cfg(feature = "parquet")]
 mod parquet_in {
     use super::*;
-    use neardup::fingerprint::store::Store;
     use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
     use arrow_schema::{DataType, Field, Schema};
+    use neardup::fingerprint::store::Store;
     use parquet::arrow::ArrowWriter;
     use parquet::basic::{Compression, ZstdLevel};
     use parquet::file::properties::WriterProperties;

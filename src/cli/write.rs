@@ -1,6 +1,7 @@
 //! `neardup write`: the kept documents of a finished run written out, from its store, keep
 //! list and clusters.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use anyhow::Context;
@@ -16,9 +17,9 @@ use crate::write::{self, Kept};
 pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let stores = StoreSet::open(&c.stores)?;
     // Ids as the lists write them (tabs and line breaks made spaces; repeated ids qualified).
-    let mut by_id: HashMap<String, u32> = HashMap::with_capacity(stores.len());
+    let mut by_id: HashMap<Cow<'_, str>, u32> = HashMap::with_capacity(stores.len());
     for d in 0..stores.len() as u32 {
-        by_id.insert(tsv_field(stores.id(d)).into_owned(), d);
+        by_id.insert(tsv_field(stores.id(d)), d);
     }
     let keep = std::fs::read_to_string(&c.keep)
         .with_context(|| format!("cannot read {}", c.keep.display()))?;

@@ -219,6 +219,8 @@ fn inflates(member: &[u8], out: &mut [u8]) -> bool {
 #[derive(Clone, Copy)]
 struct Member {
     inflated_start: u64,
+    /// Where its inflated bytes end, once the member has ended.
+    inflated_end: Option<u64>,
     offset: u64,
     length: u64,
 }
@@ -256,12 +258,22 @@ impl Window<'_> {
                 Step::Record(rec) => {
                     let rec_pos = stream_pos + rec.start as u64;
                     let m = member_at(&self.members, rec_pos);
+                    // The member holds this record and nothing else: it began where the
+                    // record (with any whitespace before it) begins, and ended where the
+                    // record's closing line breaks end.
+                    let alone = stream_pos == m.inflated_start
+                        && m.inflated_end == Some(stream_pos + rec.consumed as u64)
+                        && m.length > 0;
                     let loc = SourceLoc {
                         offset: m.offset,
                         length: m.length,
                         inner: rec_pos - m.inflated_start,
                         shard: self.shard,
-                        kind: SourceLoc::GZIP,
+                        kind: if alone {
+                            SourceLoc::GZIP_ALONE
+                        } else {
+                            SourceLoc::GZIP
+                        },
                     };
                     warc::deliver(&rec, loc, m.offset, self.sink);
                     pos += rec.consumed;
@@ -346,6 +358,7 @@ impl Members for Window<'_> {
     fn member_start(&mut self, offset: u64) {
         self.members.push(Member {
             inflated_start: self.inflated,
+            inflated_end: None,
             offset,
             length: 0,
         });
@@ -376,6 +389,7 @@ impl Members for Window<'_> {
     fn member_end(&mut self, length: u64) {
         if let Some(m) = self.members.last_mut() {
             m.length = length;
+            m.inflated_end = Some(self.inflated);
         }
         if self.dropping.is_none() {
             self.drain(false);
@@ -433,6 +447,7 @@ fn member_at(members: &[Member], stream_pos: u64) -> Member {
     let i = members.partition_point(|m| m.inflated_start <= stream_pos);
     members.get(i.saturating_sub(1)).copied().unwrap_or(Member {
         inflated_start: 0,
+        inflated_end: None,
         offset: 0,
         length: 0,
     })

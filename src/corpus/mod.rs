@@ -43,7 +43,8 @@ pub struct SourceLoc {
     /// Index of the shard in the store's shard list.
     pub shard: u32,
     /// 0 = plain bytes, 1 = gzip member, 2 = whole file, 3 = Parquet row (`offset` and
-    /// `length` are its row group's byte range, `inner` the row within the group).
+    /// `length` are its row group's byte range, `inner` the row within the group), 4 = gzip
+    /// member that holds this WARC record and nothing else.
     pub kind: u32,
 }
 
@@ -58,6 +59,20 @@ impl SourceLoc {
     pub const FILE: u32 = 2;
     /// `kind` for a row of a Parquet row group.
     pub const PARQUET: u32 = 3;
+    /// `kind` for a WARC record alone in its gzip member (the member is the record's WARC.gz
+    /// form, copied as it is by the corpus writer). Stores made before this kind existed say
+    /// [`SourceLoc::GZIP`] for such records too.
+    pub const GZIP_ALONE: u32 = 4;
+
+    /// `kind` as records are matched when read again: a record alone in its member is found
+    /// under [`SourceLoc::GZIP`] too, so stores of either age match.
+    pub fn match_kind(&self) -> u32 {
+        if self.kind == Self::GZIP_ALONE {
+            Self::GZIP
+        } else {
+            self.kind
+        }
+    }
 }
 
 /// How a payload should be turned into text.

@@ -2,12 +2,15 @@
 //! document per row, its id, text and URL in columns named by `--id-field`, `--text-field` and
 //! `--url-field`.
 //!
-//! A work unit is one row group, named by its byte range in the file, so row groups are read in
-//! parallel and progress counts bytes as for the other formats. A document's source location
-//! is the row group's byte range (`offset`, `length`) and its row within the group (`inner`),
-//! so later stages read it again by row group. A row group that does not decode is counted as
-//! a skip named by file and row group, and reading goes on with the next; a file whose footer
-//! does not parse, or whose columns are missing or of the wrong type, is an error naming it.
+//! A work unit is a range of rows of one row group, named by a slice of the group's byte range
+//! in proportion (a group of more than [`UNIT_BYTES`] is cut into several units, so that a file
+//! of a few large groups is still read on every core; with the file's offset index, a unit
+//! skips the pages before its rows without decoding them). Progress counts bytes as for the
+//! other formats. A document's source location is its row group's byte range (`offset`,
+//! `length`) and its row within the group (`inner`), so later stages read it again by row
+//! group. Rows that do not decode are counted as one skip per unit, named by file, row group
+//! and rows, and reading goes on with the next unit; a file whose footer does not parse, or
+//! whose columns are missing or of the wrong type, is an error naming it.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -19,14 +22,20 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
-use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
+    RowSelector,
+};
 use parquet::arrow::ProjectionMask;
+use parquet::file::metadata::PageIndexPolicy;
 
 use super::{Document, ReadOptions, Shard, Sink, Skip, SourceLoc, WorkUnit};
 use crate::{Error, Result};
 
 /// Rows decoded at a time.
 const BATCH: usize = 1024;
+/// Compressed bytes of a row group per work unit, about.
+pub const UNIT_BYTES: u64 = 8 << 20;
 
 fn parse_error(path: &Path, offset: u64, msg: String) -> Error {
     Error::Parse {
@@ -39,7 +48,8 @@ fn parse_error(path: &Path, offset: u64, msg: String) -> Error {
 /// Opens `path`'s footer.
 fn metadata(path: &Path) -> Result<(File, ArrowReaderMetadata)> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let meta = ArrowReaderMetadata::load(&file, Default::default()).map_err(|e| {
+    let options = ArrowReaderOptions::new().with_offset_index_policy(PageIndexPolicy::Optional);
+    let meta = ArrowReaderMetadata::load(&file, options).map_err(|e| {
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
         parse_error(
             path,
@@ -64,20 +74,31 @@ fn row_group_ranges(meta: &ArrowReaderMetadata) -> Vec<(u64, u64)> {
         .collect()
 }
 
-/// The work units of a Parquet shard: one per row group (empty row groups left out).
+/// The work units of a Parquet shard: each row group (empty ones left out) as one unit, or as
+/// several slices of its byte range of about [`UNIT_BYTES`] each.
 pub fn units(index: u32, shard: &Shard) -> Result<Vec<WorkUnit>> {
     let (_, meta) = metadata(&shard.path)?;
     let rows = meta.metadata().row_groups().iter().map(|rg| rg.num_rows());
-    Ok(row_group_ranges(&meta)
-        .into_iter()
-        .zip(rows)
-        .filter(|(_, n)| *n > 0)
-        .map(|((start, end), _)| WorkUnit {
+    let mut units = Vec::new();
+    for ((start, end), rows) in row_group_ranges(&meta).into_iter().zip(rows) {
+        if rows <= 0 {
+            continue;
+        }
+        let n = (end - start).div_ceil(UNIT_BYTES).clamp(1, rows as u64);
+        let at = |i: u64| start + ((end - start) as u128 * i as u128 / n as u128) as u64;
+        units.extend((0..n).map(|i| WorkUnit {
             shard: index,
-            start,
-            end,
-        })
-        .collect())
+            start: at(i),
+            end: at(i + 1),
+        }));
+    }
+    Ok(units)
+}
+
+/// The first row of the slice of row group `(start, end)` of `rows` rows that begins at byte
+/// `at` (slices tile the range, so their rows tile the group).
+fn row_at(start: u64, end: u64, rows: u64, at: u64) -> u64 {
+    (rows as u128 * (at - start) as u128 / (end - start) as u128) as u64
 }
 
 /// Where the three fields are among the file's top-level columns.
@@ -193,14 +214,20 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
     let path = &shard.path;
     let (file, meta) = metadata(path)?;
     let ranges = row_group_ranges(&meta);
-    let Some(rg) = ranges.iter().position(|r| r.0 == unit.start) else {
+    let Some(rg) = ranges
+        .iter()
+        .position(|r| r.0 <= unit.start && unit.start < r.1)
+    else {
         return Err(parse_error(
             path,
             unit.start,
-            "no row group starts here (the file changed since it was listed)".into(),
+            "no row group is here (the file changed since it was listed)".into(),
         ));
     };
     let (start, end) = ranges[rg];
+    let rows = meta.metadata().row_group(rg).num_rows().max(0) as u64;
+    let first = row_at(start, end, rows, unit.start);
+    let last = row_at(start, end, rows, unit.end.min(end));
     let f = fields(path, &meta, opts)?;
     let mut roots = vec![f.text];
     roots.extend(f.id);
@@ -212,12 +239,20 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
         sink.skip(
             Skip::CorruptParquet,
             start,
-            &format!("row group {rg} of {total} does not decode: {e}"),
+            &format!("row group {rg} of {total} (rows {first}..{last}) does not decode: {e}"),
         );
     };
+    if first >= last {
+        return Ok(());
+    }
+    let selection = RowSelection::from(vec![
+        RowSelector::skip(first as usize),
+        RowSelector::select((last - first) as usize),
+    ]);
     let mask = ProjectionMask::roots(meta.parquet_schema(), roots.iter().copied());
     let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(file, meta)
         .with_row_groups(vec![rg])
+        .with_row_selection(selection)
         .with_projection(mask)
         .with_batch_size(BATCH)
         .build();
@@ -230,7 +265,7 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
     };
     // The projected batch holds the columns in file order.
     let at = |i: usize| roots.binary_search(&i).unwrap_or(0);
-    let mut row = 0u64;
+    let mut row = first;
     for batch in reader {
         let batch: RecordBatch = match batch {
             Ok(b) => b,
@@ -296,4 +331,32 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_of_a_row_group_tile_its_rows() {
+        let mut rng = crate::base::rng::SplitMix64(5);
+        for _ in 0..2000 {
+            let start = rng.below(1 << 30);
+            let end = start + 1 + rng.below(1 << 32);
+            let rows = 1 + rng.below(1 << 20);
+            let n = 1 + rng.below(rows.min(64));
+            let at = |i: u64| start + ((end - start) as u128 * i as u128 / n as u128) as u64;
+            let mut next = 0;
+            for i in 0..n {
+                let (a, b) = (
+                    row_at(start, end, rows, at(i)),
+                    row_at(start, end, rows, at(i + 1)),
+                );
+                assert_eq!(a, next);
+                assert!(a <= b);
+                next = b;
+            }
+            assert_eq!(next, rows);
+        }
+    }
 }

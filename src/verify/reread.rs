@@ -81,7 +81,7 @@ pub fn for_each_record<S, T: Send>(
         groups
             .entry((si, loc.shard))
             .or_default()
-            .insert((loc.offset, loc.inner, loc.kind), (d, loc.length));
+            .insert((loc.offset, loc.inner, loc.match_kind()), (d, loc.length));
     }
     let mut groups: Vec<_> = groups.into_iter().collect();
     groups.sort_by_key(|(k, _)| *k);
@@ -302,7 +302,7 @@ struct Collect<'f, S, T, F> {
 
 impl<S, T, F: Fn(&mut S, u32, &Document<'_>) -> T> Sink for Collect<'_, S, T, F> {
     fn document(&mut self, doc: Document<'_>) {
-        let key = (doc.loc.offset, doc.loc.inner, doc.loc.kind);
+        let key = (doc.loc.offset, doc.loc.inner, doc.loc.match_kind());
         let Some((d, _)) = self.wanted.remove(&key) else {
             return;
         };

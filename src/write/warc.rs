@@ -34,9 +34,9 @@ use crate::Result;
 const BATCH: usize = 4096;
 
 /// How one record gets into the output.
-enum Piece<'a> {
-    /// A gzip member copied as it is.
-    Copy(&'a [u8]),
+enum Piece {
+    /// A gzip member copied as it is: the input (store, shard) and the byte range.
+    Copy((usize, u32), u64, u64),
     /// A member made here.
     Made(Vec<u8>, How),
     /// Not found where the store said.
@@ -140,13 +140,29 @@ fn write_shard(
     let mut c = Counts::default();
     let mut bytes = 0u64;
     let mut documents = 0u64;
+    // Members copied from consecutive places of one input are written as one range.
+    let mut run: Option<((usize, u32), u64, u64)> = None;
+    let flush = |run: &mut Option<((usize, u32), u64, u64)>, out: &mut AtomicFile| match run.take()
+    {
+        Some((key, start, end)) => out.put(&inputs.maps[&key][start as usize..end as usize]),
+        None => Ok(()),
+    };
     for batch in docs.chunks(BATCH) {
         let pieces = prepare(stores, inputs, batch, cfg)?;
         for (k, p) in batch.iter().zip(&pieces) {
             let b: &[u8] = match p {
-                Piece::Copy(b) => {
+                Piece::Copy(key, start, end) => {
                     c.copied += 1;
-                    b
+                    documents += 1;
+                    bytes += end - start;
+                    match &mut run {
+                        Some((k0, _, e0)) if k0 == key && e0 == start => *e0 = *end,
+                        _ => {
+                            flush(&mut run, &mut out)?;
+                            run = Some((*key, *start, *end));
+                        }
+                    }
+                    continue;
                 }
                 Piece::Made(b, How::Recompressed) => {
                     c.recompressed += 1;
@@ -161,11 +177,13 @@ fn write_shard(
                     continue;
                 }
             };
+            flush(&mut run, &mut out)?;
             out.put(b)?;
             bytes += b.len() as u64;
             documents += 1;
         }
     }
+    flush(&mut run, &mut out)?;
     out.commit()?;
     Ok((
         ShardEntry {
@@ -179,12 +197,7 @@ fn write_shard(
 
 /// The pieces of one batch, in its order: records of other formats read again together,
 /// WARC records cut or checked in parallel.
-fn prepare<'a>(
-    stores: &StoreSet,
-    inputs: &'a Inputs,
-    batch: &[Kept],
-    cfg: &Config,
-) -> Result<Vec<Piece<'a>>> {
+fn prepare(stores: &StoreSet, inputs: &Inputs, batch: &[Kept], cfg: &Config) -> Result<Vec<Piece>> {
     let format = |d: u32| {
         let (si, row) = stores.position(d);
         let s = &stores.stores()[si];
@@ -211,11 +224,18 @@ fn prepare<'a>(
         )?;
         built.extend(found.values);
     }
+    let single: Vec<bool> = batch
+        .par_iter()
+        .map(|k| {
+            let (si, loc, f) = format(k.doc);
+            f == ShardFormat::WarcGz && alone(inputs, si, &loc)
+        })
+        .collect();
     // One multi-record member is inflated once for the records of the batch it holds.
     let mut shared: HashMap<(usize, u32, u64), Vec<u8>> = HashMap::new();
-    for k in batch {
+    for (k, one) in batch.iter().zip(&single) {
         let (si, loc, f) = format(k.doc);
-        if f == ShardFormat::WarcGz && !alone(inputs, si, &loc) {
+        if f == ShardFormat::WarcGz && !one {
             let key = (si, loc.shard, loc.offset);
             if let std::collections::hash_map::Entry::Vacant(e) = shared.entry(key) {
                 let data = &inputs.maps[&(si, loc.shard)];
@@ -228,14 +248,15 @@ fn prepare<'a>(
             }
         }
     }
-    let mut pieces: Vec<Piece<'a>> = batch
+    let mut pieces: Vec<Piece> = batch
         .par_iter()
-        .map(|k| {
+        .zip(&single)
+        .map(|(k, one)| {
             let (si, loc, f) = format(k.doc);
-            let data: &'a [u8] = inputs.maps.get(&(si, loc.shard)).map_or(&[], |m| &m[..]);
+            let data: &[u8] = inputs.maps.get(&(si, loc.shard)).map_or(&[], |m| &m[..]);
             match f {
-                ShardFormat::WarcGz if alone(inputs, si, &loc) => {
-                    Piece::Copy(&data[loc.offset as usize..(loc.offset + loc.length) as usize])
+                ShardFormat::WarcGz if *one => {
+                    Piece::Copy((si, loc.shard), loc.offset, loc.offset + loc.length)
                 }
                 ShardFormat::WarcGz => {
                     let stream = &shared[&(si, loc.shard, loc.offset)];
@@ -268,6 +289,10 @@ fn prepare<'a>(
 /// Whether the record at `loc` of a WARC.gz shard is alone in its gzip member, which can
 /// then be copied as it is.
 fn alone(inputs: &Inputs, si: usize, loc: &SourceLoc) -> bool {
+    if loc.kind == SourceLoc::GZIP_ALONE {
+        return true;
+    }
+    // A store made before records alone in their member were marked: checked here.
     if loc.kind != SourceLoc::GZIP || loc.length == 0 || loc.inner != 0 {
         return false;
     }
