@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::common::{export_tsv, fingerprint, gz, neardup, ok, page, response, stderr};
-use neardup::fingerprint::store::StoreSet;
+use neardup::fingerprint::store::{Store, StoreSet};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -196,6 +196,9 @@ fn warc_gz_corpus_copies_records_and_reads_back_the_same() {
     let back = dir.path().join("back");
     let o = fingerprint(&[&corpus], &back, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The corpus manifest is not taken for a document.
+    let skipped = &Store::open(&back).unwrap().manifest.stats.skipped;
+    assert!(skipped.is_empty(), "{skipped:?}");
     let (orig, again) = (by_id(&out.join("store")), by_id(&back));
     assert_eq!(again.len(), keep.len());
     for id in &keep {
@@ -357,7 +360,6 @@ mod parquet_in {
     use super::*;
     use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
     use arrow_schema::{DataType, Field, Schema};
-    use neardup::fingerprint::store::Store;
     use parquet::arrow::ArrowWriter;
     use parquet::basic::{Compression, ZstdLevel};
     use parquet::file::properties::WriterProperties;

@@ -184,6 +184,16 @@ fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {
     if size == 0 || (size <= 4096 && inflates_to_nothing(&path)) {
         return d.empty.push(path);
     }
+    // A corpus neardup wrote is read as its shards; its manifest is not a document.
+    if path.file_name().is_some_and(|n| n == "manifest.json")
+        && marked(
+            path.parent().unwrap_or(Path::new(".")),
+            "manifest.json",
+            b"\"neardup-corpus\"",
+        )
+    {
+        return d.ignored.push(path);
+    }
     match detect(&path, explicit) {
         Ok(Some(format)) => d.shards.push(Shard {
             path,
