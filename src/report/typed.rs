@@ -258,7 +258,7 @@ mod pq {
     use arrow_schema::{DataType, Field, Schema, SchemaRef};
     use parquet::arrow::ArrowWriter;
     use parquet::basic::{Compression, ZstdLevel};
-    use parquet::file::properties::WriterProperties;
+    use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
     use super::{bad, null, Kind, Sink};
     use crate::base::atomic::AtomicFile;
@@ -291,10 +291,14 @@ mod pq {
                 })
                 .collect();
             let schema = Arc::new(Schema::new(fields));
+            // Ids are mostly distinct: dictionaries would be tried and dropped page by page.
+            // Statistics per column chunk are enough for a table read whole.
             let props = WriterProperties::builder()
                 .set_compression(Compression::ZSTD(
                     ZstdLevel::try_new(3).expect("valid level"),
                 ))
+                .set_dictionary_enabled(false)
+                .set_statistics_enabled(EnabledStatistics::Chunk)
                 .build();
             let file = AtomicFile::create(path)?;
             let w = ArrowWriter::try_new(file, schema.clone(), Some(props))

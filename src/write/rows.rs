@@ -68,7 +68,7 @@ pub fn write(stores: &StoreSet, kept: &[Kept], cfg: &Config) -> Result<Manifest>
     let mut m = manifest(cfg.format);
     let mut cur: Option<(Box<dyn ShardOut>, ShardEntry)> = None;
     let mut from = 0;
-    while from < kept.len() || (kept.is_empty() && m.shards.is_empty() && cur.is_none()) {
+    while from < kept.len() {
         // The next batch: up to BATCH_DOCS documents or BATCH_TEXT bytes of text.
         let mut to = from;
         let mut text = 0u64;
@@ -116,10 +116,8 @@ pub fn write(stores: &StoreSet, kept: &[Kept], cfg: &Config) -> Result<Manifest>
             })
             .collect();
         append(&mut m, &mut cur, &rows, cfg)?;
-        if kept.is_empty() {
-            break;
-        }
     }
+    // No documents: one empty shard, so the corpus is still a readable file of its format.
     if cur.is_none() && m.shards.is_empty() {
         cur = Some(open(cfg, 0)?);
     }

@@ -457,9 +457,8 @@ pub fn warc_date(secs: u64) -> String {
     )
 }
 
-/// Checks that `data` (a WARC.gz file) is a sequence of gzip members each holding one WARC
-/// record, and returns the records' count; used by tests and by `write`'s callers that want to
-/// verify what they made.
+/// The number of WARC records in `data` (a WARC.gz file), or where its inflated stream stops
+/// being records: a check of what the writer made.
 pub fn count_records(data: &[u8]) -> std::result::Result<u64, String> {
     let stream = inflate(data);
     let mut p = Parser::new(usize::MAX);
