@@ -65,6 +65,12 @@ fn on_interrupt() {
 /// Runs a parsed command line.
 pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
     on_interrupt();
+    execute(cli)
+}
+
+/// Runs a parsed command line inside a host process (the Python package): no interrupt
+/// handler is installed, so the host keeps its own; everything else is as [`run_cli`].
+pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
     if let Some(n) = cli.threads {
         anyhow::ensure!(n > 0, "--threads must be at least 1");
         // Thousands of workers on a few cores only thrash: at most four per core.

@@ -1,0 +1,176 @@
+"""neardup: near-duplicate detection for web crawls, from Python.
+
+Every function runs neardup's own commands in this process (no subprocess), with the GIL
+released while they work; keyword options are the command line's, by name (``min_terms=10``
+is ``--min-terms 10``, ``no_verify=True`` is ``--no-verify``, a list is comma-separated).
+Errors raise :class:`NeardupError` with neardup's message. What a command reports is logged on
+the ``neardup`` logger.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from ._neardup import NeardupError, Store, __version__, run as _run
+
+__all__ = [
+    "NeardupError",
+    "Store",
+    "DedupResult",
+    "fingerprint",
+    "join",
+    "dedup",
+    "sweep",
+    "run",
+    "__version__",
+]
+
+log = logging.getLogger("neardup")
+
+PathLike = Union[str, os.PathLike]
+
+
+def _flags(options: Mapping[str, Any]) -> list[str]:
+    """Keyword options as command-line flags."""
+    out: list[str] = []
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(flag)
+        elif isinstance(value, (list, tuple)):
+            out += [flag, ",".join(str(v) for v in value)]
+        else:
+            out += [flag, str(value)]
+    return out
+
+
+def run(args: Sequence[str], threads: Optional[int] = None) -> bool:
+    """Runs one neardup command line (``["dedup", "crawl/", "-o", "out"]``) in this process.
+
+    Returns True when every input was read, False when some could not be (their names are in
+    the outputs); raises NeardupError on an error.
+    """
+    pre = ["--threads", str(threads)] if threads else []
+    return _run(pre + ["-q"] + [str(a) for a in args])
+
+
+def _command(name: str, positional: Iterable[PathLike], options: dict[str, Any]) -> bool:
+    threads = options.pop("threads", None)
+    args = [name, *(os.fspath(p) if isinstance(p, (str, os.PathLike)) else str(p) for p in positional)]
+    args += _flags(options)
+    log.debug("neardup %s", " ".join(args))
+    clean = run(args, threads=threads)
+    if not clean:
+        log.warning("neardup %s: some inputs could not be read (see the outputs)", name)
+    return clean
+
+
+def fingerprint(paths: Iterable[PathLike] | PathLike, out: PathLike, **options: Any) -> Store:
+    """Fingerprints crawl shards (files or directories) into the store ``out``.
+
+    Options are ``neardup fingerprint``'s: ``minhash=True``, ``chunks=True``, ``force=True``,
+    ``id_field="id"``, ``text_field="text"``, ``min_terms=10``, ``threads=4``, ...
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    options = dict(options)
+    _command("fingerprint", [*paths, "-o", out], options)
+    store = Store(os.fspath(out))
+    log.info("fingerprinted %d documents into %s", len(store), os.fspath(out))
+    return store
+
+
+def _stores(stores: Iterable[Union[Store, PathLike]] | Store | PathLike) -> list[str]:
+    if isinstance(stores, (Store, str, os.PathLike)):
+        stores = [stores]
+    return [os.fspath(s.path) if isinstance(s, Store) else os.fspath(s) for s in stores]
+
+
+def join(stores, tau: int = 3, **options: Any):
+    """All pairs of documents within Hamming distance ``tau`` as a ``pyarrow.Table``:
+    ``id_a``, ``id_b`` (strings), ``hamming64``, ``hamming128`` (int64).
+
+    Options are ``neardup join``'s (``tau128=``, ``method=``, ``backend=``, ``threads=``, ...).
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    with tempfile.TemporaryDirectory(prefix="neardup-join-") as tmp:
+        out = Path(tmp) / "pairs.tsv"
+        _command("join", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
+        return pacsv.read_csv(
+            out,
+            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={
+                    "id_a": pa.string(),
+                    "id_b": pa.string(),
+                    "hamming64": pa.int64(),
+                    "hamming128": pa.int64(),
+                }
+            ),
+        )
+
+
+class DedupResult:
+    """What ``dedup`` wrote into its output directory, read on demand."""
+
+    def __init__(self, out: PathLike):
+        self.dir = Path(out)
+
+    @property
+    def summary(self) -> dict:
+        """``summary.json``."""
+        return json.loads((self.dir / "summary.json").read_text())
+
+    def keep(self) -> list[str]:
+        """The kept documents' ids."""
+        return (self.dir / "keep.txt").read_text().splitlines()
+
+    def table(self, name: str):
+        """A table of the run (``clusters``, ``keep``, ``remove``, ``excluded``, ``sweep``,
+        ``pairs``) as a ``pyarrow.Table``."""
+        import pyarrow.parquet as pq
+
+        return pq.read_table(self.dir / f"{name}.parquet")
+
+    def __repr__(self) -> str:
+        return f"DedupResult({os.fspath(self.dir)!r})"
+
+
+def dedup(inputs, out: PathLike, **options: Any) -> DedupResult:
+    """The main job: crawls (or stores) in, clusters and keep/remove lists out, with the tables
+    also as Parquet. Options are ``neardup dedup``'s (``tau=``, ``no_verify=True``,
+    ``write_corpus="parquet"``, ``against=[...]``, ...)."""
+    options = dict(options)
+    tables = options.pop("tables", ["parquet"])
+    if isinstance(tables, str):
+        tables = [tables]
+    if "parquet" not in tables:
+        tables = [*tables, "parquet"]
+    positional = _stores(inputs)
+    _command("dedup", [*positional, "-o", out], {**options, "tables": tables})
+    result = DedupResult(out)
+    c = result.summary.get("clusters") or {}
+    log.info("dedup: %s kept, %s removed -> %s", c.get("keep"), c.get("remove"), os.fspath(out))
+    return result
+
+
+def sweep(stores, out: PathLike, tau_max: int = 6, **options: Any):
+    """Clusters for every threshold 0..=tau_max; returns ``sweep.tsv`` as a ``pyarrow.Table``.
+    Options are ``neardup sweep``'s (``pairs=``, ``verify="s3:0.82"``, ...)."""
+    import pyarrow.csv as pacsv
+
+    _command("sweep", [*_stores(stores), "-o", out, "--tau-max", tau_max], dict(options))
+    return pacsv.read_csv(
+        Path(out) / "sweep.tsv",
+        parse_options=pacsv.ParseOptions(delimiter="\t"),
+        convert_options=pacsv.ConvertOptions(null_values=["-"]),
+    )

@@ -1,0 +1,91 @@
+"""Fingerprinting on a Ray cluster, the join on one machine.
+
+Fingerprinting is the costly stage and is independent per shard: :func:`fingerprint` runs one
+Ray task per group of shards, each writing its own store (a store appears whole or not at all,
+so a task killed mid-shard leaves nothing that looks finished, and its retry replaces what it
+left). The stores, given together in order, are one corpus: :func:`dedup` joins them on the
+driver's machine (with its GPU when it has one). ``out_dir`` must be on a filesystem every node
+can read and write (NFS, a mounted object store).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+import neardup
+
+__all__ = ["shards", "fingerprint", "dedup"]
+
+
+def shards(paths: Iterable[os.PathLike | str]) -> list[str]:
+    """The shard files under ``paths`` that neardup reads, in the order it reads them (its own
+    discovery: directories walked in sorted order, unknown formats and neardup's outputs left
+    out), so that stores of groups of them, in order, are the corpus one store would be."""
+    from ._neardup import shards as _shards
+
+    return [os.fspath(p) for p in _shards([os.fspath(p) for p in paths])]
+
+
+def _task(index: int, group: Sequence[str], out_dir: str, options: dict, kill_once: Optional[str]):
+    store = os.path.join(out_dir, f"store-{index:05d}")
+    if kill_once and not os.path.exists(kill_once):
+        # Test hook: the first attempt dies mid-shard, as a lost node would.
+        Path(kill_once).touch()
+        import threading
+
+        threading.Timer(0.05, lambda: os._exit(1)).start()
+    neardup.fingerprint(group, store, force=True, **options)
+    return store
+
+
+def fingerprint(
+    paths: Iterable[os.PathLike | str],
+    out_dir: os.PathLike | str,
+    *,
+    shards_per_task: int = 1,
+    max_retries: int = 3,
+    num_cpus: float = 1,
+    _kill_once: Optional[str] = None,
+    **options: Any,
+) -> list[str]:
+    """Fingerprints the shards under ``paths`` on the Ray cluster (``ray.init()`` first): one
+    task per ``shards_per_task`` shards, each writing ``out_dir/store-NNNNN``, retried up to
+    ``max_retries`` times when it fails or its worker dies. Returns the stores' paths in
+    corpus order (``neardup.Store`` opens each). Options are ``neardup fingerprint``'s."""
+    import ray
+
+    files = shards(paths)
+    groups = [files[i : i + shards_per_task] for i in range(0, len(files), shards_per_task)]
+    os.makedirs(out_dir, exist_ok=True)
+    task = ray.remote(num_cpus=num_cpus, max_retries=max_retries, retry_exceptions=True)(_task)
+    # A task uses the cores Ray gives it, not every core of its node.
+    options = {"threads": max(1, int(num_cpus)), **options}
+    refs = [
+        task.remote(i, g, os.fspath(out_dir), dict(options), _kill_once)
+        for i, g in enumerate(groups)
+    ]
+    stores = ray.get(refs)
+    neardup.log.info("ray: %d shards fingerprinted into %d stores", len(files), len(stores))
+    return stores
+
+
+def dedup(
+    paths: Iterable[os.PathLike | str],
+    out_dir: os.PathLike | str,
+    *,
+    fingerprint_options: Optional[dict] = None,
+    shards_per_task: int = 1,
+    **options: Any,
+) -> "neardup.DedupResult":
+    """Fingerprints on the cluster (:func:`fingerprint`, into ``out_dir/stores``), then runs
+    ``dedup`` on the stores here, into ``out_dir/dedup``. MinHash keys are made unless
+    ``no_verify`` or ``candidates="simhash"`` is given, as ``neardup dedup`` does."""
+    fopts = dict(fingerprint_options or {})
+    if not options.get("no_verify") and options.get("candidates", "minhash") == "minhash":
+        fopts.setdefault("minhash", True)
+    stores = fingerprint(
+        paths, os.path.join(out_dir, "stores"), shards_per_task=shards_per_task, **fopts
+    )
+    return neardup.dedup(stores, os.path.join(out_dir, "dedup"), **options)

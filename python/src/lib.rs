@@ -1,0 +1,166 @@
+//! `neardup._neardup`: the library for Python. Commands run in this process through the
+//! command line's own validation (so options are the CLI's, by name), with the GIL released;
+//! stores open with their columns as NumPy views of the mapped files.
+
+use numpy::ndarray::{ArrayView1, ArrayView2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+create_exception!(
+    _neardup,
+    NeardupError,
+    PyException,
+    "An error neardup reported: bad arguments, unreadable inputs, outputs it will not replace."
+);
+
+/// The error and its causes, each said once (as the binary prints them).
+fn message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
+    }
+    msg
+}
+
+/// Runs one neardup command line (without the program name), as the `neardup` binary would,
+/// in this process. Returns True when every input was read, False when some could not be (the
+/// binary's exit status 2 with outputs written); raises NeardupError on an error.
+#[pyfunction]
+fn run(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
+    use clap::Parser;
+    let argv = std::iter::once("neardup".to_string()).chain(args);
+    let cli = match neardup::cli::Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            // Help and version are answers, printed as the binary prints them.
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return Ok(true);
+            }
+            return Err(NeardupError::new_err(e.to_string()));
+        }
+    };
+    let outcome = py.detach(|| neardup::cli::execute(cli));
+    match outcome {
+        Ok(o) => Ok(o == neardup::cli::Outcome::Clean),
+        Err(e) => Err(NeardupError::new_err(message(&e))),
+    }
+}
+
+/// The shard files under `paths` that neardup reads, in the order it reads them (directories
+/// walked in sorted order; files of unknown formats, empty files and neardup's own outputs
+/// left out); paths that cannot be read raise NeardupError.
+#[pyfunction]
+fn shards(py: Python<'_>, paths: Vec<std::path::PathBuf>) -> PyResult<Vec<std::path::PathBuf>> {
+    let found = py.detach(|| {
+        neardup::corpus::discover(&paths, &neardup::corpus::ReadOptions::default())
+    });
+    if let Some(e) = found.failed.first() {
+        return Err(NeardupError::new_err(e.to_string()));
+    }
+    Ok(found.shards.into_iter().map(|s| s.path).collect())
+}
+
+/// A fingerprint store, opened read-only: its columns are mapped, not read.
+#[pyclass(module = "neardup._neardup", frozen)]
+struct Store {
+    inner: neardup::fingerprint::store::Store,
+    path: std::path::PathBuf,
+}
+
+#[pymethods]
+impl Store {
+    #[new]
+    fn new(path: std::path::PathBuf) -> PyResult<Self> {
+        let inner = neardup::fingerprint::store::Store::open(&path)
+            .map_err(|e| NeardupError::new_err(e.to_string()))?;
+        Ok(Store { inner, path })
+    }
+
+    /// The store's directory.
+    #[getter]
+    fn path(&self) -> std::path::PathBuf {
+        self.path.clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Store({:?}, {} documents)", self.path, self.inner.len())
+    }
+
+    /// Document ids, in store order.
+    fn ids(&self) -> Vec<&str> {
+        (0..self.inner.len()).map(|i| self.inner.id(i)).collect()
+    }
+
+    /// URLs, in store order (empty where a document has none).
+    fn urls(&self) -> Vec<&str> {
+        (0..self.inner.len()).map(|i| self.inner.url(i)).collect()
+    }
+
+    /// The manifest, as JSON text.
+    fn manifest_json(&self) -> PyResult<String> {
+        serde_json_string(&self.path)
+    }
+
+    /// The fingerprints as NumPy arrays that view the mapped columns (no copy; read-only):
+    /// `simhash64` (uint64, one per document) and `simhash128` (uint64, shape (n, 2): low and
+    /// high words; the low word equals simhash64).
+    fn fingerprints<'py>(this: Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let py = this.py();
+        let s = this.get();
+        let fp64 = ArrayView1::from(s.inner.fp64());
+        let words: &[u64] = bytemuck_words(s.inner.fp128());
+        let fp128 = ArrayView2::from_shape((s.inner.len(), 2), words)
+            .map_err(|e| NeardupError::new_err(e.to_string()))?;
+        let owner = this.clone().into_any();
+        // SAFETY: both views borrow the store's mapped columns, which stay mapped and unchanged
+        // while the Store object lives; `owner` keeps it alive as long as the arrays, and the
+        // arrays are made read-only below, so nothing writes through them.
+        let (a64, a128) = unsafe {
+            (
+                PyArray1::borrow_from_array(&fp64, owner.clone()),
+                PyArray2::borrow_from_array(&fp128, owner),
+            )
+        };
+        a64.readwrite().make_nonwriteable();
+        a128.readwrite().make_nonwriteable();
+        let d = PyDict::new(py);
+        d.set_item("simhash64", a64)?;
+        d.set_item("simhash128", a128)?;
+        Ok(d)
+    }
+}
+
+/// The 128-bit column as its u64 words (low, high per document).
+fn bytemuck_words(fp: &[[u64; 2]]) -> &[u64] {
+    fp.as_flattened()
+}
+
+fn serde_json_string(dir: &std::path::Path) -> PyResult<String> {
+    let p = dir.join("manifest.json");
+    std::fs::read_to_string(&p)
+        .map_err(|e| NeardupError::new_err(format!("{}: {e}", p.display())))
+}
+
+/// The Python module.
+#[pymodule]
+fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(shards, m)?)?;
+    m.add_class::<Store>()?;
+    m.add("NeardupError", m.py().get_type::<NeardupError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

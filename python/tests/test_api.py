@@ -1,0 +1,95 @@
+"""The Python API against the command line: the same stores, pairs and lists."""
+
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import neardup
+
+
+def test_fingerprint_store_and_zero_copy_columns(sample, tmp_path):
+    store = neardup.fingerprint([sample], tmp_path / "store")
+    assert isinstance(store, neardup.Store) and len(store) == 100
+    again = neardup.Store(tmp_path / "store")
+    assert again.ids() == store.ids() and len(set(store.ids())) == 100
+    fp = store.fingerprints()
+    a64, a128 = fp["simhash64"], fp["simhash128"]
+    assert a64.dtype == np.uint64 and a64.shape == (100,)
+    assert a128.dtype == np.uint64 and a128.shape == (100, 2)
+    # Views of the mapped files, not copies: the bytes are the columns' own.
+    raw64 = np.fromfile(tmp_path / "store" / "fp64.u64", dtype="<u8")
+    raw128 = np.fromfile(tmp_path / "store" / "fp128.u128", dtype="<u8").reshape(-1, 2)
+    assert (a64 == raw64).all() and (a128 == raw128).all()
+    assert (a128[:, 0] == a64).all()
+    assert not a64.flags.owndata and not a64.flags.writeable
+    with pytest.raises(ValueError):
+        a64[0] = 1
+    # The arrays keep the store alive.
+    del store, again, fp
+    assert int(a64.sum(dtype=np.uint64)) == int(raw64.sum(dtype=np.uint64))
+    # The same fingerprints as the command line's export.
+    tsv = tmp_path / "fps.tsv"
+    assert neardup.run(["export", str(tmp_path / "store"), "-o", str(tsv)])
+    rows = [l.split("\t") for l in tsv.read_text().splitlines()[1:]]
+    assert [r[0] for r in rows] == neardup.Store(tmp_path / "store").ids()
+    assert [int(r[2], 16) for r in rows] == [int(x) for x in raw64]
+    assert [int(r[3], 16) for r in rows] == [(int(h) << 64) | int(l) for l, h in raw128]
+
+
+def test_join_equals_the_cli_pairs(sample, tmp_path):
+    store = neardup.fingerprint(sample, tmp_path / "s")
+    t = neardup.join([store], tau=6)
+    assert isinstance(t, pa.Table)
+    assert t.schema.names == ["id_a", "id_b", "hamming64", "hamming128"]
+    assert t.schema.field("hamming64").type == pa.int64()
+    out = tmp_path / "pairs.tsv"
+    neardup.run(["join", str(tmp_path / "s"), "--tau", "6", "-o", str(out)])
+    lines = out.read_text().splitlines()[1:]
+    assert t.num_rows == len(lines) > 0
+    first = lines[0].split("\t")
+    assert t.column("id_a")[0].as_py() == first[0]
+    assert t.column("hamming64")[0].as_py() == int(first[2])
+    assert max(t.column("hamming64").to_pylist()) <= 6
+
+
+def test_dedup_and_sweep_return_tables(sample, tmp_path, caplog):
+    with caplog.at_level(logging.INFO, logger="neardup"):
+        r = neardup.dedup([sample], tmp_path / "out", no_verify=True, tau=3, tau_max=6)
+    assert any("dedup:" in m for m in caplog.messages)
+    assert r.summary["clusters"]["keep"] == len(r.keep())
+    removed = r.table("remove")
+    assert removed.num_rows == r.summary["clusters"]["remove"] > 0
+    assert r.table("clusters").num_rows == 100
+    sw = neardup.sweep(tmp_path / "out" / "store", tmp_path / "sweep", tau_max=6)
+    assert sw.column("tau").to_pylist() == list(range(7))
+
+
+def test_errors_are_exceptions_with_the_message(tmp_path):
+    with pytest.raises(neardup.NeardupError, match="missing"):
+        neardup.Store(tmp_path / "missing")
+    with pytest.raises(neardup.NeardupError, match="--tau"):
+        neardup.run(["join", str(tmp_path), "--tau", "many"])
+    with pytest.raises(neardup.NeardupError):
+        neardup.fingerprint([tmp_path / "nothing-here"], tmp_path / "s")
+
+
+def test_python_m_neardup_runs_the_cli(sample, tmp_path):
+    o = subprocess.run(
+        [sys.executable, "-m", "neardup", "-q", "fingerprint", str(sample), "-o", str(tmp_path / "s")],
+        capture_output=True,
+        text=True,
+    )
+    assert o.returncode == 0, o.stderr
+    assert len(neardup.Store(tmp_path / "s")) == 100
+    o = subprocess.run([sys.executable, "-m", "neardup", "--help"], capture_output=True, text=True)
+    assert o.returncode == 0 and "dedup" in o.stdout
+    o = subprocess.run(
+        [sys.executable, "-m", "neardup", "info", str(tmp_path / "none")], capture_output=True, text=True
+    )
+    assert o.returncode == 2 and o.stderr.startswith("error")
