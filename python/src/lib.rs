@@ -60,9 +60,8 @@ fn run(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
 /// left out); paths that cannot be read raise NeardupError.
 #[pyfunction]
 fn shards(py: Python<'_>, paths: Vec<std::path::PathBuf>) -> PyResult<Vec<std::path::PathBuf>> {
-    let found = py.detach(|| {
-        neardup::corpus::discover(&paths, &neardup::corpus::ReadOptions::default())
-    });
+    let found =
+        py.detach(|| neardup::corpus::discover(&paths, &neardup::corpus::ReadOptions::default()));
     if let Some(e) = found.failed.first() {
         return Err(NeardupError::new_err(e.to_string()));
     }
@@ -150,8 +149,7 @@ fn bytemuck_words(fp: &[[u64; 2]]) -> &[u64] {
 
 fn serde_json_string(dir: &std::path::Path) -> PyResult<String> {
     let p = dir.join("manifest.json");
-    std::fs::read_to_string(&p)
-        .map_err(|e| NeardupError::new_err(format!("{}: {e}", p.display())))
+    std::fs::read_to_string(&p).map_err(|e| NeardupError::new_err(format!("{}: {e}", p.display())))
 }
 
 /// The Python module.
