@@ -36,7 +36,7 @@ def _task(index: int, group: Sequence[str], out_dir: str, options: dict, kill_on
         import threading
 
         threading.Timer(0.05, lambda: os._exit(1)).start()
-    neardup.fingerprint(group, store, force=True, **options)
+    neardup.fingerprint(group, store, **{**options, "force": True})
     return store
 
 
