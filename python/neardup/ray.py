@@ -71,21 +71,34 @@ def fingerprint(
     return stores
 
 
+def _dedup_task(stores: list, out: str, options: dict) -> str:
+    neardup.dedup(stores, out, **options)
+    return out
+
+
 def dedup(
     paths: Iterable[os.PathLike | str],
     out_dir: os.PathLike | str,
     *,
     fingerprint_options: Optional[dict] = None,
     shards_per_task: int = 1,
+    node: Optional[str] = None,
     **options: Any,
 ) -> "neardup.DedupResult":
     """Fingerprints on the cluster (:func:`fingerprint`, into ``out_dir/stores``), then runs
-    ``dedup`` on the stores here, into ``out_dir/dedup``. MinHash keys are made unless
-    ``no_verify`` or ``candidates="simhash"`` is given, as ``neardup dedup`` does."""
+    ``dedup`` on the stores into ``out_dir/dedup``: here, or on the node whose IP address is
+    ``node`` (a GPU box, say; it then needs the stores' filesystem too). MinHash keys are made
+    unless ``no_verify`` or ``candidates="simhash"`` is given, as ``neardup dedup`` does."""
     fopts = dict(fingerprint_options or {})
     if not options.get("no_verify") and options.get("candidates", "minhash") == "minhash":
         fopts.setdefault("minhash", True)
     stores = fingerprint(
         paths, os.path.join(out_dir, "stores"), shards_per_task=shards_per_task, **fopts
     )
-    return neardup.dedup(stores, os.path.join(out_dir, "dedup"), **options)
+    out = os.path.join(out_dir, "dedup")
+    if node is None:
+        return neardup.dedup(stores, out, **options)
+    import ray
+
+    task = ray.remote(num_cpus=0, resources={f"node:{node}": 0.001})(_dedup_task)
+    return neardup.DedupResult(ray.get(task.remote(stores, out, dict(options))))

@@ -38,3 +38,7 @@ def test_ray_dedup_equals_one_process(cluster, crawl, tmp_path):
     assert lists(dist.dir) == lists(one.dir)
     r = ndray.dedup([crawl], tmp_path / "both")
     assert lists(r.dir) == lists(one.dir)
+    # The join placed on a chosen node (here the only one) gives the same lists.
+    ip = ray.util.get_node_ip_address()
+    r = ndray.dedup([crawl], tmp_path / "placed", node=ip)
+    assert lists(r.dir) == lists(one.dir)

@@ -125,16 +125,21 @@ pub fn write_dir(
 }
 
 /// Rows per block.
-const BLOCK: usize = 1 << 16;
+const BLOCK: usize = 1 << 14;
 
 /// Writes one table in one format; returns the file written.
 pub fn write_table(t: &Table<'_>, format: TableFormat) -> Result<PathBuf> {
     let path = t.stem.with_extension(format.ext());
-    let mut lines = t.tsv.split(|b| *b == b'\n').filter(|l| !l.is_empty());
+    let text = std::str::from_utf8(t.tsv).map_err(|e| Error::Parse {
+        path: t.source.clone(),
+        offset: e.valid_up_to() as u64,
+        msg: format!("not UTF-8 at byte {}", e.valid_up_to()),
+    })?;
+    let mut lines = text.split('\n').filter(|l| !l.is_empty());
     let header: Vec<String> = match t.header {
         Some(h) => h.iter().map(|s| s.to_string()).collect(),
         None => match lines.next() {
-            Some(h) => String::from_utf8_lossy(h)
+            Some(h) => h
                 .trim_end_matches('\r')
                 .split('\t')
                 .map(str::to_string)
@@ -158,34 +163,30 @@ pub fn write_table(t: &Table<'_>, format: TableFormat) -> Result<PathBuf> {
             ))
         }
     };
-    let mut block: Vec<Vec<&str>> = Vec::with_capacity(BLOCK);
+    // The block's fields, row after row (`header.len()` per row).
+    let cols = header.len();
+    let mut block: Vec<&str> = Vec::with_capacity(BLOCK * cols);
     let first = 1u64 + u64::from(t.header.is_none());
     for (line_no, line) in (first..).zip(lines) {
-        let s = std::str::from_utf8(line).map_err(|_| Error::Parse {
-            path: t.source.clone(),
-            offset: line_no,
-            msg: format!("line {line_no} is not UTF-8"),
-        })?;
-        let fields: Vec<&str> = s.trim_end_matches('\r').split('\t').collect();
-        if fields.len() != header.len() {
+        let before = block.len();
+        block.extend(line.trim_end_matches('\r').split('\t'));
+        if block.len() - before != cols {
             return Err(Error::Parse {
                 path: t.source.clone(),
                 offset: line_no,
                 msg: format!(
-                    "line {line_no} has {} fields, the header {}",
-                    fields.len(),
-                    header.len()
+                    "line {line_no} has {} fields, the header {cols}",
+                    block.len() - before
                 ),
             });
         }
-        block.push(fields);
-        if block.len() == BLOCK {
-            sink.block(&block, &t.source)?;
+        if block.len() == BLOCK * cols {
+            sink.block(&block, cols, &t.source)?;
             block.clear();
         }
     }
     if !block.is_empty() {
-        sink.block(&block, &t.source)?;
+        sink.block(&block, cols, &t.source)?;
     }
     sink.finish()?;
     Ok(path)
@@ -204,8 +205,9 @@ fn bad(source: &Path, field: &str, col: &str, what: &str) -> Error {
     }
 }
 
+/// Receives blocks of rows: `fields` holds `cols` fields per row, row after row.
 trait Sink {
-    fn block(&mut self, rows: &[Vec<&str>], source: &Path) -> Result<()>;
+    fn block(&mut self, fields: &[&str], cols: usize, source: &Path) -> Result<()>;
     fn finish(self: Box<Self>) -> Result<()>;
 }
 
@@ -216,9 +218,9 @@ struct JsonLines {
 }
 
 impl Sink for JsonLines {
-    fn block(&mut self, rows: &[Vec<&str>], source: &Path) -> Result<()> {
+    fn block(&mut self, fields: &[&str], cols: usize, source: &Path) -> Result<()> {
         let mut out = Vec::new();
-        for r in rows {
+        for r in fields.chunks(cols) {
             let mut obj = serde_json::Map::with_capacity(r.len());
             for ((f, name), k) in r.iter().zip(&self.header).zip(&self.kinds) {
                 let v = if null(f) && *k != Kind::Str {
@@ -314,20 +316,22 @@ mod pq {
     }
 
     impl Sink for Writer {
-        fn block(&mut self, rows: &[Vec<&str>], source: &Path) -> Result<()> {
+        fn block(&mut self, fields: &[&str], ncols: usize, source: &Path) -> Result<()> {
+            let rows: Vec<&[&str]> = fields.chunks(ncols).collect();
             let mut cols: Vec<ArrayRef> = Vec::with_capacity(self.kinds.len());
             for (c, (k, name)) in self.kinds.iter().zip(&self.header).enumerate() {
                 let col: ArrayRef = match k {
                     Kind::Str => {
-                        let mut b = StringBuilder::new();
-                        for r in rows {
+                        let bytes = rows.iter().map(|r| r[c].len()).sum();
+                        let mut b = StringBuilder::with_capacity(rows.len(), bytes);
+                        for r in &rows {
                             b.append_value(r[c]);
                         }
                         Arc::new(b.finish())
                     }
                     Kind::Int => {
                         let mut b = Int64Builder::with_capacity(rows.len());
-                        for r in rows {
+                        for r in &rows {
                             if null(r[c]) {
                                 b.append_null();
                             } else {
@@ -341,7 +345,7 @@ mod pq {
                     }
                     Kind::Float => {
                         let mut b = Float64Builder::with_capacity(rows.len());
-                        for r in rows {
+                        for r in &rows {
                             if null(r[c]) {
                                 b.append_null();
                             } else {
