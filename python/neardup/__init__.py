@@ -93,30 +93,39 @@ def _stores(stores: Iterable[Union[Store, PathLike]] | Store | PathLike) -> list
     return [os.fspath(s.path) if isinstance(s, Store) else os.fspath(s) for s in stores]
 
 
-def join(stores, tau: int = 3, **options: Any):
+def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: float = 0.82, **options: Any):
     """All pairs of documents within Hamming distance ``tau`` as a ``pyarrow.Table``:
-    ``id_a``, ``id_b`` (strings), ``hamming64``, ``hamming128`` (int64).
+    ``id_a``, ``id_b`` (strings), ``hamming64``, ``hamming128`` (int64); with ``verify=True``,
+    each pair also compared on its text (``neardup verify``): ``score`` (the ``measure``, s3 by
+    default) and ``near_duplicate`` (score at least ``min``).
 
-    Options are ``neardup join``'s (``tau128=``, ``method=``, ``backend=``, ``threads=``, ...).
+    Options are ``neardup join``'s (``tau128=``, ``method=``, ``backend=``, ``threads=``, ...),
+    or ``neardup verify``'s with ``verify=True`` (``shingle=``, ``shard_dir=``, ...).
     """
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
+    types = {"id_a": pa.string(), "id_b": pa.string(), "hamming64": pa.int64(), "hamming128": pa.int64()}
     with tempfile.TemporaryDirectory(prefix="neardup-join-") as tmp:
         out = Path(tmp) / "pairs.tsv"
-        _command("join", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
-        return pacsv.read_csv(
+        if verify:
+            options = {"measure": measure, "min": min, **options}
+            _command("verify", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
+            types.update({"s3": pa.float64(), "jaccard": pa.float64(), "containment": pa.float64()})
+        else:
+            _command("join", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
+        t = pacsv.read_csv(
             out,
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={
-                    "id_a": pa.string(),
-                    "id_b": pa.string(),
-                    "hamming64": pa.int64(),
-                    "hamming128": pa.int64(),
-                }
-            ),
+            convert_options=pacsv.ConvertOptions(column_types=types),
         )
+    if not verify:
+        return t
+    keep = ["id_a", "id_b", "hamming64", "hamming128"]
+    return t.select(keep).append_column("score", t.column(measure)).append_column(
+        "near_duplicate", pc.equal(t.column("near_duplicate"), 1)
+    )
 
 
 class DedupResult:

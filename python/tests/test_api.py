@@ -56,6 +56,15 @@ def test_join_equals_the_cli_pairs(sample, tmp_path):
     assert t.column("id_a")[0].as_py() == first[0]
     assert t.column("hamming64")[0].as_py() == int(first[2])
     assert max(t.column("hamming64").to_pylist()) <= 6
+    # Verified: the same pairs with their S3 score, as `neardup verify` reports them.
+    v = neardup.join([store], tau=6, verify=True)
+    assert v.schema.names == ["id_a", "id_b", "hamming64", "hamming128", "score", "near_duplicate"]
+    assert v.num_rows == t.num_rows
+    vout = tmp_path / "verified.tsv"
+    neardup.run(["verify", str(tmp_path / "s"), "--tau", "6", "-o", str(vout)])
+    rows = [l.split("\t") for l in vout.read_text().splitlines()[1:]]
+    assert v.column("score").to_pylist() == [float(r[4]) for r in rows]
+    assert v.column("near_duplicate").to_pylist() == [r[7] == "1" for r in rows]
 
 
 def test_dedup_and_sweep_return_tables(sample, tmp_path, caplog):
