@@ -6,7 +6,8 @@ set -euo pipefail
 N=${NEARDUP:-$(cd "$(dirname "$0")/.." && pwd)/target/release/neardup}
 W=${1:-/tmp/bench-corpus}
 mkdir -p "$W" && cd "$W"
-t() { /usr/bin/time -f "$1 %e s %M KB" "${@:2}" 2>&1 | tail -1; }
+# The time line, after the command's own report (the writer's MB/s).
+t() { /usr/bin/time -f "$1 %e s %M KB" "${@:2}" 2>&1 | grep -v "^$" | tail -3; }
 [ -d crawl ] || "$N" -q synth-crawl --docs 1000000 --shards 10 -o crawl
 "$N" -q fingerprint crawl -o store --force
 rm -rf D && "$N" -q dedup store -o D --no-verify
