@@ -16,24 +16,10 @@ fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {}", message(&e));
+            eprintln!("error: {}", neardup::cli::message(&e));
             ExitCode::from(2)
         }
     }
-}
-
-/// The error and its causes, each said once: a cause whose words the message already holds
-/// (an I/O error the library's message quotes, say) is not repeated.
-fn message(e: &anyhow::Error) -> String {
-    let mut msg = e.to_string();
-    for cause in e.chain().skip(1) {
-        let c = cause.to_string();
-        if !msg.contains(&c) {
-            msg.push_str(": ");
-            msg.push_str(&c);
-        }
-    }
-    msg
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

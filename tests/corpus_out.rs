@@ -9,7 +9,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::common::{export_tsv, fingerprint, gz, neardup, ok, page, response, stderr};
+use crate::common::{export_tsv, fingerprint, gz, neardup, ok, page, python, response, stderr};
 use neardup::fingerprint::store::{Store, StoreSet};
 
 fn s(p: &Path) -> &str {
@@ -55,31 +55,9 @@ fn by_id(store: &Path) -> HashMap<String, Vec<String>> {
         .collect()
 }
 
-/// Whether python3 can import `modules`; when NEARDUP_REQUIRE_PYIO is set it must.
+/// Whether python3 can import `modules` (required in CI: NEARDUP_REQUIRE_PYIO).
 fn python_has(modules: &str) -> bool {
-    let have = std::process::Command::new("python3")
-        .args(["-c", &format!("import {modules}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        assert!(
-            std::env::var_os("NEARDUP_REQUIRE_PYIO").is_none(),
-            "NEARDUP_REQUIRE_PYIO is set but python3 cannot import {modules}"
-        );
-        eprintln!("python3 cannot import {modules}: skipped");
-    }
-    have
-}
-
-fn python(script: &str, args: &[&str]) -> String {
-    let o = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    String::from_utf8(o.stdout).unwrap()
+    crate::common::python_has(modules, "NEARDUP_REQUIRE_PYIO")
 }
 
 /// A crawl of every kind of source a WARC.gz corpus copies from: the sample's WARC.gz (one

@@ -347,16 +347,7 @@ fn inspect_equals_a_brute_force_over_every_pair_within_a_topic() {
 /// failure.
 #[test]
 fn outputs_are_read_by_pytrec_eval() {
-    let have = std::process::Command::new("python3")
-        .args(["-c", "import pytrec_eval"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        assert!(
-            std::env::var("NEARDUP_REQUIRE_PYTREC").is_err(),
-            "NEARDUP_REQUIRE_PYTREC is set but python3 cannot import pytrec_eval"
-        );
-        eprintln!("pytrec_eval not installed: skipped");
+    if !crate::common::python_has("pytrec_eval", "NEARDUP_REQUIRE_PYTREC") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -400,11 +391,7 @@ ev = pytrec_eval.RelevanceEvaluator(qrel, {'P_5'})
 for q, m in sorted(ev.evaluate(run).items()):
     print(q, len(run[q]), round(m['P_5'] * 5))
 "#;
-    let o = std::process::Command::new("python3")
-        .args(["-c", script, s(&q_out), s(&run_out)])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = crate::common::python(script, &[s(&q_out), s(&run_out)]);
     // Our own count: relevant among the first 5 of each topic, as written.
     let rels: HashMap<(String, String), i32> = fs::read_to_string(&q_out)
         .unwrap()
@@ -440,10 +427,7 @@ for q, m in sorted(ev.evaluate(run).items()):
             .count();
         mine.push(format!("{q} {} {hits}", lines.len()));
     }
-    let theirs: Vec<String> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(String::from)
-        .collect();
+    let theirs: Vec<String> = o.lines().map(String::from).collect();
     assert_eq!(theirs, mine);
 }
 

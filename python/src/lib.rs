@@ -16,19 +16,6 @@ create_exception!(
     "An error neardup reported: bad arguments, unreadable inputs, outputs it will not replace."
 );
 
-/// The error and its causes, each said once (as the binary prints them).
-fn message(e: &anyhow::Error) -> String {
-    let mut msg = e.to_string();
-    for cause in e.chain().skip(1) {
-        let c = cause.to_string();
-        if !msg.contains(&c) {
-            msg.push_str(": ");
-            msg.push_str(&c);
-        }
-    }
-    msg
-}
-
 /// Runs one neardup command line (without the program name), as the `neardup` binary would,
 /// in this process. Returns True when every input was read, False when some could not be (the
 /// binary's exit status 2 with outputs written); raises NeardupError on an error.
@@ -51,7 +38,7 @@ fn run(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
     let outcome = py.detach(|| neardup::cli::execute(cli));
     match outcome {
         Ok(o) => Ok(o == neardup::cli::Outcome::Clean),
-        Err(e) => Err(NeardupError::new_err(message(&e))),
+        Err(e) => Err(NeardupError::new_err(neardup::cli::message(&e))),
     }
 }
 

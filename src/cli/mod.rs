@@ -62,6 +62,21 @@ fn on_interrupt() {
     });
 }
 
+/// An error and its causes, each said once: a cause whose words the message already holds
+/// (an I/O error the library's message quotes, say) is not repeated. What the binary prints
+/// after `error: `, and what the Python package raises.
+pub fn message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
+    }
+    msg
+}
+
 /// Runs a parsed command line.
 pub fn run_cli(cli: Cli) -> anyhow::Result<Outcome> {
     on_interrupt();

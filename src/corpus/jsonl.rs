@@ -196,15 +196,11 @@ fn line(
         Some(Value::String(s)) => s,
         _ => String::new(),
     };
-    sink.document(Document {
-        id: Cow::Owned(id),
-        url: Cow::Owned(url),
+    sink.document(Document::row(
+        Cow::Owned(id),
+        Cow::Owned(url),
         loc,
-        http_status: None,
-        content_type: None,
-        charset: Some(Cow::Borrowed("utf-8")),
-        link: None,
-        kind: opts.jsonl_kind,
-        payload: Cow::Owned(body.into_bytes()),
-    });
+        opts.jsonl_kind,
+        Cow::Owned(body.into_bytes()),
+    ));
 }

@@ -109,6 +109,30 @@ pub struct Document<'a> {
     pub payload: Cow<'a, [u8]>,
 }
 
+impl<'a> Document<'a> {
+    /// A document from a row of a table (a JSON line, a Parquet row): UTF-8 text of the kind
+    /// `kind` says, no HTTP response around it.
+    pub fn row(
+        id: Cow<'a, str>,
+        url: Cow<'a, str>,
+        loc: SourceLoc,
+        kind: PayloadKind,
+        payload: Cow<'a, [u8]>,
+    ) -> Document<'a> {
+        Document {
+            id,
+            url,
+            loc,
+            http_status: None,
+            content_type: None,
+            charset: Some(Cow::Borrowed("utf-8")),
+            link: None,
+            kind,
+            payload,
+        }
+    }
+}
+
 /// Receives a reader's output. Implemented by the fingerprinting pipeline and by tests.
 pub trait Sink {
     /// A document was read.

@@ -317,17 +317,7 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
                 None => Cow::Owned(format!("{}@{rg}:{}", shard.rel, row - 1)),
             };
             let url = url.and_then(|c| value(c, r)).map(lossy).unwrap_or_default();
-            sink.document(Document {
-                id,
-                url,
-                loc,
-                http_status: None,
-                content_type: None,
-                charset: Some(Cow::Borrowed("utf-8")),
-                link: None,
-                kind: opts.jsonl_kind,
-                payload,
-            });
+            sink.document(Document::row(id, url, loc, opts.jsonl_kind, payload));
         }
     }
     Ok(())

@@ -47,7 +47,8 @@ impl<'a> Record<'a> {
     }
 }
 
-fn header_field<'a>(header: &'a [u8], name: &str) -> Option<&'a [u8]> {
+/// The value of the header field `name` (case-insensitive) in WARC header lines, trimmed.
+pub fn header_field<'a>(header: &'a [u8], name: &str) -> Option<&'a [u8]> {
     header.split(|b| *b == b'\n').find_map(|line| {
         let colon = memchr::memchr(b':', line)?;
         line[..colon]

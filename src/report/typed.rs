@@ -197,12 +197,27 @@ fn null(f: &str) -> bool {
     f.is_empty() || f == "-"
 }
 
-fn bad(source: &Path, field: &str, col: &str, what: &str) -> Error {
-    Error::Parse {
+/// A field of a numeric column: None when null; an error naming the file and the column when
+/// it is not a number of type `T`.
+fn number<T: std::str::FromStr>(
+    field: &str,
+    source: &Path,
+    col: &str,
+    kind: Kind,
+) -> Result<Option<T>> {
+    if null(field) {
+        return Ok(None);
+    }
+    let what = if kind == Kind::Int {
+        "an integer"
+    } else {
+        "a number"
+    };
+    field.parse().map(Some).map_err(|_| Error::Parse {
         path: source.to_path_buf(),
         offset: 0,
         msg: format!("column {col}: {field:?} is not {what}"),
-    }
+    })
 }
 
 /// Receives blocks of rows: `fields` holds `cols` fields per row, row after row.
@@ -223,20 +238,10 @@ impl Sink for JsonLines {
         for r in fields.chunks(cols) {
             let mut obj = serde_json::Map::with_capacity(r.len());
             for ((f, name), k) in r.iter().zip(&self.header).zip(&self.kinds) {
-                let v = if null(f) && *k != Kind::Str {
-                    serde_json::Value::Null
-                } else {
-                    match k {
-                        Kind::Str => serde_json::Value::from(*f),
-                        Kind::Int => serde_json::Value::from(
-                            f.parse::<i64>()
-                                .map_err(|_| bad(source, f, name, "an integer"))?,
-                        ),
-                        Kind::Float => serde_json::Value::from(
-                            f.parse::<f64>()
-                                .map_err(|_| bad(source, f, name, "a number"))?,
-                        ),
-                    }
+                let v = match k {
+                    Kind::Str => serde_json::Value::from(*f),
+                    Kind::Int => serde_json::Value::from(number::<i64>(f, source, name, *k)?),
+                    Kind::Float => serde_json::Value::from(number::<f64>(f, source, name, *k)?),
                 };
                 obj.insert(name.clone(), v);
             }
@@ -255,14 +260,15 @@ mod pq {
     use std::path::{Path, PathBuf};
     use std::sync::Arc;
 
-    use arrow_array::builder::{Float64Builder, Int64Builder, StringBuilder};
+    use arrow_array::builder::{PrimitiveBuilder, StringBuilder};
+    use arrow_array::types::{ArrowPrimitiveType, Float64Type, Int64Type};
     use arrow_array::{ArrayRef, RecordBatch};
     use arrow_schema::{DataType, Field, Schema, SchemaRef};
     use parquet::arrow::ArrowWriter;
     use parquet::basic::{Compression, ZstdLevel};
     use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
-    use super::{bad, null, Kind, Sink};
+    use super::{number, Kind, Sink};
     use crate::base::atomic::AtomicFile;
     use crate::{Error, Result};
 
@@ -315,6 +321,24 @@ mod pq {
         }
     }
 
+    /// Column `c` of `rows` as a numeric Arrow array (nulls where the field is null).
+    fn numbers<T: ArrowPrimitiveType>(
+        rows: &[&[&str]],
+        c: usize,
+        name: &str,
+        kind: Kind,
+        source: &Path,
+    ) -> Result<ArrayRef>
+    where
+        T::Native: std::str::FromStr,
+    {
+        let mut b = PrimitiveBuilder::<T>::with_capacity(rows.len());
+        for r in rows {
+            b.append_option(number::<T::Native>(r[c], source, name, kind)?);
+        }
+        Ok(Arc::new(b.finish()))
+    }
+
     impl Sink for Writer {
         fn block(&mut self, fields: &[&str], ncols: usize, source: &Path) -> Result<()> {
             let rows: Vec<&[&str]> = fields.chunks(ncols).collect();
@@ -329,34 +353,8 @@ mod pq {
                         }
                         Arc::new(b.finish())
                     }
-                    Kind::Int => {
-                        let mut b = Int64Builder::with_capacity(rows.len());
-                        for r in &rows {
-                            if null(r[c]) {
-                                b.append_null();
-                            } else {
-                                let v = r[c]
-                                    .parse::<i64>()
-                                    .map_err(|_| bad(source, r[c], name, "an integer"))?;
-                                b.append_value(v);
-                            }
-                        }
-                        Arc::new(b.finish())
-                    }
-                    Kind::Float => {
-                        let mut b = Float64Builder::with_capacity(rows.len());
-                        for r in &rows {
-                            if null(r[c]) {
-                                b.append_null();
-                            } else {
-                                let v = r[c]
-                                    .parse::<f64>()
-                                    .map_err(|_| bad(source, r[c], name, "a number"))?;
-                                b.append_value(v);
-                            }
-                        }
-                        Arc::new(b.finish())
-                    }
+                    Kind::Int => numbers::<Int64Type>(&rows, c, name, *k, source)?,
+                    Kind::Float => numbers::<Float64Type>(&rows, c, name, *k, source)?,
                 };
                 cols.push(col);
             }

@@ -221,10 +221,7 @@ struct Jsonl {
 
 impl ShardOut for Jsonl {
     fn append(&mut self, rows: &[Row<'_>]) -> Result<()> {
-        let member = jsonl_member(rows);
-        self.file.put(&member)?;
-        self.bytes += member.len() as u64;
-        Ok(())
+        self.append_member(&jsonl_member(rows))
     }
     fn append_member(&mut self, member: &[u8]) -> Result<()> {
         self.file.put(member)?;

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use super::{manifest, shard_name, Config, Kept, Manifest, ShardEntry};
 use crate::base::atomic::AtomicFile;
 use crate::base::mmap::{self, Mapped};
-use crate::corpus::warc::{Parser, Step};
+use crate::corpus::warc::{header_field, Parser, Step};
 use crate::corpus::{Document, PayloadKind, ShardFormat, SourceLoc};
 use crate::fingerprint::store::StoreSet;
 use crate::verify::reread;
@@ -344,19 +344,10 @@ pub fn single_record(member: &[u8]) -> bool {
 
 /// The declared Content-Length of a WARC header.
 fn content_length(header: &[u8]) -> Option<u64> {
-    header.split(|b| *b == b'\n').find_map(|line| {
-        let colon = memchr::memchr(b':', line)?;
-        if !line[..colon]
-            .trim_ascii()
-            .eq_ignore_ascii_case(b"Content-Length")
-        {
-            return None;
-        }
-        std::str::from_utf8(line[colon + 1..].trim_ascii())
-            .ok()?
-            .parse()
-            .ok()
-    })
+    std::str::from_utf8(header_field(header, "Content-Length")?)
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// The whole inflated stream of gzip data (as much as inflates).

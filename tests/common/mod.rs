@@ -136,6 +136,36 @@ pub fn export_tsv(store: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Whether python3 can import `modules`; when the environment variable `require` is set, it
+/// must (CI sets it after installing them), and a test that needs them otherwise says it is
+/// skipped.
+pub fn python_has(modules: &str, require: &str) -> bool {
+    let have = Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var_os(require).is_none(),
+            "{require} is set but python3 cannot import {modules}"
+        );
+        eprintln!("python3 cannot import {modules}: skipped");
+    }
+    have
+}
+
+/// Runs a python3 script with arguments, requires success, and returns its standard output.
+pub fn python(script: &str, args: &[&str]) -> String {
+    let o = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run python3");
+    assert!(o.status.success(), "{}", stderr(&o));
+    String::from_utf8(o.stdout).unwrap()
+}
+
 /// stderr as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
