@@ -613,6 +613,57 @@ for p in sys.argv[1:]:
     }
 }
 
+/// The typed pairs equal `neardup join`'s TSV row for row, and each Parquet table holds the
+/// same rows as its JSON lines twin.
+#[cfg(feature = "parquet")]
+#[test]
+fn typed_pairs_equal_the_join_and_parquet_equals_jsonl() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    assert!(fingerprint(&[&sample()], &store, &[]).status.success());
+    let out = dir.path().join("out");
+    ok(&[
+        "-q",
+        "dedup",
+        s(&store),
+        "--no-verify",
+        "--tau",
+        "3",
+        "-o",
+        s(&out),
+        "--tables",
+        "jsonl,parquet",
+    ]);
+    let tsv = dir.path().join("pairs.tsv");
+    ok(&["-q", "join", s(&store), "--tau", "3", "-o", s(&tsv)]);
+    let t = lines(&tsv);
+    let rows = lines(&out.join("pairs.jsonl"));
+    assert!(t.len() > 2, "the sample should have pairs");
+    assert_eq!(rows.len(), t.len() - 1);
+    for (r, l) in rows.iter().zip(&t[1..]) {
+        let r: serde_json::Value = serde_json::from_str(r).unwrap();
+        let f: Vec<&str> = l.split('\t').collect();
+        assert_eq!(r["id_a"], f[0]);
+        assert_eq!(r["id_b"], f[1]);
+        assert_eq!(r["hamming64"].to_string(), f[2]);
+        assert_eq!(r["hamming128"].to_string(), f[3]);
+    }
+    if python_has("pyarrow.parquet") {
+        let script = r#"
+import json, sys, pyarrow.parquet as pq
+d = sys.argv[1]
+for stem in ["clusters", "keep", "remove", "excluded", "pairs", "sweep"]:
+    a = pq.read_table(f"{d}/{stem}.parquet").to_pylist()
+    with open(f"{d}/{stem}.jsonl") as f:
+        b = [json.loads(l) for l in f]
+    assert a == b, (stem, len(a), len(b), [x for x in zip(a, b) if x[0] != x[1]][:2])
+    print(stem, len(a))
+"#;
+        let o = python(script, &[s(&out)]);
+        assert!(o.contains("pairs ") && o.lines().count() == 6, "{o}");
+    }
+}
+
 #[test]
 fn labeled_paragraphs_are_dropped_from_the_written_text() {
     let dir = tempfile::tempdir().unwrap();

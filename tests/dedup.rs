@@ -662,8 +662,33 @@ fn dedup_against_an_older_collection_removes_only_new_documents() {
     let old = dir.path().join("old");
     ok(&["-q", "fingerprint", s(&shard0), "--minhash", "-o", s(&old)]);
     let out = dir.path().join("out");
-    let o = neardup(&["dedup", s(&crawl), "--against", s(&old), "-o", s(&out)]);
+    let o = neardup(&[
+        "dedup",
+        s(&crawl),
+        "--against",
+        s(&old),
+        "-o",
+        s(&out),
+        "--tables",
+        "jsonl",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The typed remove list holds the TSV's rows, its kept_in column included.
+    let typed: Vec<serde_json::Value> = lines(&out.join("remove.jsonl"))
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let tsv = lines(&out.join("remove.tsv"));
+    assert_eq!(tsv[0], "id\tkept\thamming64\tscore\tkept_in");
+    assert_eq!(typed.len(), tsv.len() - 1);
+    for (r, l) in typed.iter().zip(&tsv[1..]) {
+        let f: Vec<&str> = l.split('\t').collect();
+        assert_eq!(
+            (r["id"].as_str(), r["kept_in"].as_str()),
+            (Some(f[0]), Some(f[4]))
+        );
+        assert_eq!(r["score"].as_f64(), f[3].parse::<f64>().ok(), "{l}");
+    }
     let new_ids: Vec<String> = crate::common::export_tsv(&out.join("store"))
         .into_iter()
         .map(|r| r[0].clone())

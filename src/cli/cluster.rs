@@ -33,7 +33,7 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
             (sg.verified(spec), Some(sg.verified_scores(spec)))
         }
     };
-    let (clusters, _) = pipeline::write_clusters(
+    let (clusters, _, _) = pipeline::write_clusters(
         &c.output,
         &stores,
         &g,
@@ -43,6 +43,7 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
         scores.as_deref(),
         None,
         None,
+        &[],
     )?;
     let join = pipeline::join_summary(&c.join, c.at, &g, ran);
     let mut s = pipeline::summary(Command::Cluster, &stores, &c.stores, &g, join);

@@ -533,7 +533,8 @@ pub fn write_clusters(
     scores: Option<&[f64]>,
     prepared: Option<&Prepared>,
     protect: Option<u32>,
-) -> anyhow::Result<(ClustersSummary, Assigned)> {
+    tables: &[TableFormat],
+) -> anyhow::Result<(ClustersSummary, Assigned, Vec<PathBuf>)> {
     let keep = |e: &Edge| e.within(at.tau, at.tau128);
     let dsu = clusters_at(g, keep);
     warn_qualified(stores);
@@ -570,7 +571,7 @@ pub fn write_clusters(
         (star::NO_EDGE, _) => None,
         (e, s) => s.map(|s| s[e as usize]),
     };
-    let counts = lists::write(dir, stores, &c, &kept, score, protect)?;
+    let (counts, files) = lists::write(dir, stores, &c, &kept, score, protect, tables)?;
     let summary = ClustersSummary {
         tau: at.tau,
         tau128: at.tau128,
@@ -585,7 +586,7 @@ pub fn write_clusters(
         excluded: counts.excluded,
         qualified_ids: stores.qualified() as u64,
     };
-    Ok((summary, Assigned { kept, clusters: c }))
+    Ok((summary, Assigned { kept, clusters: c }, files))
 }
 
 /// Writes the kept documents of `assigned` into `dir/corpus` as `corpus` says (replacing a
@@ -667,25 +668,29 @@ pub fn report_corpus(s: &summary::CorpusSummary, m: &crate::write::Manifest) {
     }
 }
 
-/// Writes the typed tables of `dir` (and the pairs of `g`) in `formats`.
+/// Writes the typed tables that [`write_clusters`] does not: the sweep of `dir` and the
+/// pairs of `g`, in `formats`.
 pub fn write_tables(
     dir: &Path,
     stores: &StoreSet,
     g: &PairGraph,
     formats: &[TableFormat],
 ) -> anyhow::Result<Vec<PathBuf>> {
-    if formats.is_empty() {
-        return Ok(Vec::new());
+    let mut files = crate::report::pairs_tsv::write_typed(&dir.join("pairs"), formats, stores, g)?;
+    let sweep = dir.join("sweep.tsv");
+    if !formats.is_empty() && sweep.is_file() {
+        let text = crate::base::mmap::map(&sweep)?;
+        for f in formats {
+            let t = typed::Table {
+                tsv: &text,
+                header: None,
+                stem: dir.join("sweep"),
+                source: sweep.clone(),
+            };
+            files.push(typed::write_table(&t, *f)?);
+        }
     }
-    let mut pairs = Vec::new();
-    crate::report::pairs_tsv::write(&mut pairs, stores, g, None, false)?;
-    let extra = vec![typed::Table {
-        tsv: &pairs,
-        header: None,
-        stem: dir.join("pairs"),
-        source: dir.join("pairs"),
-    }];
-    Ok(typed::write_dir(dir, extra, formats)?)
+    Ok(files)
 }
 
 /// Says, once per command, that some ids repeat and how the lists name them.
@@ -966,17 +971,26 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     if !quiet {
         eprintln!("[4/4] clusters at tau {}", cfg.at.tau);
     }
-    let (clusters, assigned) = write_clusters(
-        dir,
-        &stores,
-        &g,
-        cfg.at,
-        cfg.representative,
-        cfg.remove_by,
-        scores.as_deref(),
-        Some(&prepared),
-        protect,
-    )?;
+    // The pairs and the sweep are typed while the lists are written (which types theirs).
+    let (written, other_tables) = rayon::join(
+        || {
+            write_clusters(
+                dir,
+                &stores,
+                &g,
+                cfg.at,
+                cfg.representative,
+                cfg.remove_by,
+                scores.as_deref(),
+                Some(&prepared),
+                protect,
+                &cfg.tables,
+            )
+        },
+        || write_tables(dir, &stores, &g, &cfg.tables),
+    );
+    let (clusters, assigned, mut tables) = written?;
+    tables.extend(other_tables?);
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
     let mut s = summary(summary::Command::Dedup, &stores, &all_paths, &g, join);
     if let Some(p) = protect {
@@ -990,7 +1004,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         s.against = Some(a);
     }
     s.canonical = canonical_stats;
-    s.tables = write_tables(dir, &stores, &g, &cfg.tables)?;
+    s.tables = tables;
     if let Some(corpus) = &cfg.corpus {
         if !quiet {
             eprintln!(

@@ -12,6 +12,7 @@ use std::path::Path;
 use crate::base::atomic::AtomicFile;
 use crate::cluster::Clusters;
 use crate::fingerprint::store::{flags, StoreSet};
+use crate::report::typed::{encode_each, Column, Encoded, TableFormat, Writer};
 use crate::Result;
 
 /// Replaces tabs and line breaks so an id stays one TSV field.
@@ -38,7 +39,8 @@ pub struct ListCounts {
     pub remove_for_old: u64,
 }
 
-/// One block of documents' lines for each file, formatted in parallel with other blocks.
+/// One block of documents' lines for each file, formatted in parallel with other blocks,
+/// and its row groups of the typed tables.
 #[derive(Default)]
 struct Block {
     clusters: Vec<u8>,
@@ -46,6 +48,59 @@ struct Block {
     remove: Vec<u8>,
     excluded: Vec<u8>,
     counts: ListCounts,
+    /// Per table, per format.
+    typed: Vec<Vec<Encoded>>,
+}
+
+/// The typed copies of the four lists (clusters, keep, remove, excluded), each in every
+/// format asked for.
+struct Typed {
+    tables: [Vec<Writer>; 4],
+}
+
+impl Typed {
+    fn create(dir: &Path, formats: &[TableFormat], against: bool) -> Result<Typed> {
+        let remove: &[&str] = if against {
+            &["id", "kept", "hamming64", "score", "kept_in"]
+        } else {
+            &["id", "kept", "hamming64", "score"]
+        };
+        let heads: [(&str, &[&str]); 4] = [
+            (
+                "clusters",
+                &["id", "representative", "cluster_size", "kept"],
+            ),
+            ("keep", &["id"]),
+            ("remove", remove),
+            ("excluded", &["id", "reason"]),
+        ];
+        let make = |(stem, header): (&str, &[&str])| {
+            formats
+                .iter()
+                .map(|f| Writer::create(&dir.join(stem), *f, header))
+                .collect::<Result<Vec<Writer>>>()
+        };
+        let [a, b, c, d] = heads;
+        Ok(Typed {
+            tables: [make(a)?, make(b)?, make(c)?, make(d)?],
+        })
+    }
+
+    /// Empty columns for a block of `n` documents (clusters, keep, remove, excluded).
+    fn columns(&self, n: usize) -> Option<[Vec<Column>; 4]> {
+        let t = &self.tables;
+        let cols = |i: usize, rows: usize| t[i].first().map(|w| w.columns(rows));
+        Some([cols(0, n)?, cols(1, n)?, cols(2, n / 4)?, cols(3, 0)?])
+    }
+
+    /// Encodes a block's columns for every format.
+    fn encode(&self, cols: [Vec<Column>; 4]) -> Result<Vec<Vec<Encoded>>> {
+        self.tables
+            .iter()
+            .zip(cols)
+            .map(|(w, c)| encode_each(w, c))
+            .collect()
+    }
 }
 
 /// Documents per block, and blocks formatted at a time per thread (bounds the memory held).
@@ -55,7 +110,8 @@ const BLOCKS_PER_THREAD: usize = 4;
 /// Writes the four files into `dir`: `c` the clusters (components), `kept` each document's
 /// kept document (itself when kept), `score` the score of a removed document against its kept
 /// one where known. Blocks of documents are formatted in parallel and written in order, so
-/// the files are the same for any thread count.
+/// the files are the same for any thread count. With `tables`, typed copies of the four are
+/// written too (`clusters.parquet`, ...; a row group per block), and their paths returned.
 ///
 /// With `against` (the first document of an older collection deduplicated against), only the
 /// documents before it are listed, and `remove.tsv` gains a `kept_in` column: `new` or `old`,
@@ -67,9 +123,11 @@ pub fn write(
     kept: &[u32],
     score: impl Fn(u32) -> Option<f64> + Sync,
     against: Option<u32>,
-) -> Result<ListCounts> {
+    tables: &[TableFormat],
+) -> Result<(ListCounts, Vec<std::path::PathBuf>)> {
     use rayon::prelude::*;
     let mut counts = ListCounts::default();
+    let mut typed = Typed::create(dir, tables, against.is_some())?;
     let mut clusters = AtomicFile::create(&dir.join("clusters.tsv"))?;
     let mut keep = AtomicFile::create(&dir.join("keep.txt"))?;
     let mut remove = AtomicFile::create(&dir.join("remove.tsv"))?;
@@ -87,10 +145,15 @@ pub fn write(
             .par_iter()
             .map(|b| {
                 let docs = b * BLOCK..n.min((b + 1) * BLOCK);
-                block(corpus, c, kept, &score, docs, against)
+                block(corpus, c, kept, &score, docs, against, &typed)
             })
-            .collect();
+            .collect::<Result<_>>()?;
         for p in parts {
+            for (ws, es) in typed.tables.iter_mut().zip(p.typed) {
+                for (w, e) in ws.iter_mut().zip(es) {
+                    w.append(e)?;
+                }
+            }
             clusters
                 .write_all(&p.clusters)
                 .map_err(|e| io(&clusters, e))?;
@@ -109,7 +172,13 @@ pub fn write(
     for f in [clusters, keep, remove, excluded] {
         f.commit()?;
     }
-    Ok(counts)
+    let files = typed
+        .tables
+        .into_iter()
+        .flatten()
+        .map(Writer::finish)
+        .collect::<Result<_>>()?;
+    Ok((counts, files))
 }
 
 /// The lines of documents `docs`. A document's own id is looked up once and reused where it
@@ -122,8 +191,10 @@ fn block(
     score: &impl Fn(u32) -> Option<f64>,
     docs: std::ops::Range<u32>,
     against: Option<u32>,
-) -> Block {
+    typed: &Typed,
+) -> Result<Block> {
     let mut b = Block::default();
+    let mut cols = typed.columns(docs.len());
     let fp = corpus.fp64();
     let name = |d: u32| tsv_field(corpus.id(d));
     for d in docs {
@@ -134,11 +205,8 @@ fn block(
         let line = &mut b.clusters;
         line.extend_from_slice(id.as_bytes());
         line.push(b'\t');
-        if rep == d {
-            line.extend_from_slice(id.as_bytes());
-        } else {
-            line.extend_from_slice(name(rep).as_bytes());
-        }
+        let rep_id = if rep == d { id.clone() } else { name(rep) };
+        line.extend_from_slice(rep_id.as_bytes());
         let _ = write!(line, "\t{size}\t");
         let kept_id = if k == d { id.clone() } else { name(k) };
         line.extend_from_slice(kept_id.as_bytes());
@@ -146,29 +214,54 @@ fn block(
         if rep == d && size > 1 {
             b.counts.clusters += 1;
         }
+        if let Some([cl, ..]) = &mut cols {
+            cl[0].push_str(&id);
+            cl[1].push_str(&rep_id);
+            cl[2].push_int(Some(i64::from(size)));
+            cl[3].push_str(&kept_id);
+        }
         if k == d {
             b.keep.extend_from_slice(id.as_bytes());
             b.keep.push(b'\n');
             b.counts.keep += 1;
+            if let Some([_, keep, ..]) = &mut cols {
+                keep[0].push_str(&id);
+            }
         } else {
             let distance = (fp[d as usize] ^ fp[k as usize]).count_ones();
             let r = &mut b.remove;
             r.extend_from_slice(id.as_bytes());
             r.push(b'\t');
             r.extend_from_slice(kept_id.as_bytes());
-            let _ = match score(d) {
+            let s = score(d);
+            let _ = match s {
                 Some(s) => write!(r, "\t{distance}\t{s:.6}"),
                 None => write!(r, "\t{distance}\t-"),
             };
-            match against {
+            let kept_in = match against {
                 Some(old) if k >= old => {
-                    r.extend_from_slice(b"\told\n");
                     b.counts.remove_for_old += 1;
+                    Some("old")
                 }
-                Some(_) => r.extend_from_slice(b"\tnew\n"),
-                None => r.push(b'\n'),
+                Some(_) => Some("new"),
+                None => None,
+            };
+            if let Some(k) = kept_in {
+                r.push(b'\t');
+                r.extend_from_slice(k.as_bytes());
             }
+            r.push(b'\n');
             b.counts.remove += 1;
+            if let Some([_, _, rm, _]) = &mut cols {
+                rm[0].push_str(&id);
+                rm[1].push_str(&kept_id);
+                rm[2].push_int(Some(i64::from(distance)));
+                // The score as the TSV gives it (six decimals), so both read the same.
+                rm[3].push_float(s.and_then(|s| format!("{s:.6}").parse().ok()));
+                if let Some(k) = kept_in {
+                    rm[4].push_str(k);
+                }
+            }
         }
         let f = corpus.flags(d);
         if f & (flags::SHORT | flags::NO_FEATURES) != 0 {
@@ -179,7 +272,14 @@ fn block(
             };
             let _ = writeln!(b.excluded, "{id}\t{why}");
             b.counts.excluded += 1;
+            if let Some([.., ex]) = &mut cols {
+                ex[0].push_str(&id);
+                ex[1].push_str(why);
+            }
         }
     }
-    b
+    if let Some(cols) = cols {
+        b.typed = typed.encode(cols)?;
+    }
+    Ok(b)
 }

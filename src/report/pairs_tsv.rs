@@ -7,13 +7,80 @@
 //! finding each one's place need no sort or search.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 use super::lists::tsv_field;
+use super::typed::{encode_each, Encoded, TableFormat, Writer};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::PairGraph;
 use crate::join::Pair;
+
+/// The pairs of `g` sorted by document index, with their documents' ids looked up once each,
+/// in document order (the id columns are read front to back rather than at random).
+struct Named {
+    pairs: Vec<Pair>,
+    set: DocSet,
+    /// Ids of the documents of `set` in blocks of [`Named::BLOCK`]: the text and where each
+    /// id ends.
+    blocks: Vec<(String, Vec<usize>)>,
+}
+
+impl Named {
+    const BLOCK: usize = 4096;
+
+    /// With `cross`, only pairs with one side below that index and one at or above it; with
+    /// `collapse`, each group of identical fingerprints as its first member paired with each
+    /// other member.
+    fn new(stores: &StoreSet, g: &PairGraph, cross: Option<u32>, collapse: bool) -> Named {
+        let mut pairs = Vec::new();
+        let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
+        if collapse {
+            let link = |(a, b): (u32, u32), d64, d128| Pair::new(a, b, d64, d128);
+            pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
+            pairs.extend(g.edges.iter().map(|e| link(g.edge_link(e), e.d64, e.d128)));
+            pairs.retain(|p| keep(p.a, p.b));
+            pairs.sort_unstable();
+        } else {
+            pairs = g.pairs_where(keep);
+        }
+        let set = DocSet::new(g.docs, &pairs);
+        // Copied into compact buffers (in parallel, a block of documents each), so formatting
+        // reads them rather than the mapped column.
+        let blocks = set
+            .docs()
+            .par_chunks(Self::BLOCK)
+            .map(|c| {
+                let (mut text, mut ends) = (String::new(), Vec::with_capacity(c.len() + 1));
+                ends.push(0);
+                for d in c {
+                    text.push_str(&tsv_field(stores.id(*d)));
+                    ends.push(text.len());
+                }
+                (text, ends)
+            })
+            .collect();
+        Named { pairs, set, blocks }
+    }
+
+    /// The id of document `d`, one of the pairs'.
+    fn id(&self, d: u32) -> &str {
+        let i = self.set.rank(d);
+        let (text, ends) = &self.blocks[i / Self::BLOCK];
+        &text[ends[i % Self::BLOCK]..ends[i % Self::BLOCK + 1]]
+    }
+
+    /// The ids of a pair, the lesser first.
+    fn ids(&self, p: &Pair) -> (&str, &str) {
+        let (x, y) = (self.id(p.a), self.id(p.b));
+        if x <= y {
+            (x, y)
+        } else {
+            (y, x)
+        }
+    }
+}
 
 /// Writes the pairs of `g` to `w` as TSV sorted by document index; with `cross`, only pairs
 /// with one side below that index and one at or above it; with `collapse`, each group of
@@ -26,50 +93,15 @@ pub fn write(
     cross: Option<u32>,
     collapse: bool,
 ) -> std::io::Result<u64> {
-    let mut pairs = Vec::new();
-    let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
-    if collapse {
-        let link = |(a, b): (u32, u32), d64, d128| Pair::new(a, b, d64, d128);
-        pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
-        pairs.extend(g.edges.iter().map(|e| link(g.edge_link(e), e.d64, e.d128)));
-        pairs.retain(|p| keep(p.a, p.b));
-        pairs.sort_unstable();
-    } else {
-        pairs = g.pairs_where(keep);
-    }
-    // Ids are looked up once per document, in document order (the id columns are read front
-    // to back rather than at random), and lines are formatted in parallel batches.
-    let set = DocSet::new(g.docs, &pairs);
-    let docs = set.docs();
-    // Copied into compact buffers (in parallel, a block of documents each), so formatting
-    // reads them rather than the mapped column.
-    const BLOCK: usize = 4096;
-    let blocks: Vec<(String, Vec<usize>)> = docs
-        .par_chunks(BLOCK)
-        .map(|c| {
-            let (mut text, mut ends) = (String::new(), Vec::with_capacity(c.len() + 1));
-            ends.push(0);
-            for d in c {
-                text.push_str(&tsv_field(stores.id(*d)));
-                ends.push(text.len());
-            }
-            (text, ends)
-        })
-        .collect();
-    let id = |d: u32| {
-        let i = set.rank(d);
-        let (text, ends) = &blocks[i / BLOCK];
-        &text[ends[i % BLOCK]..ends[i % BLOCK + 1]]
-    };
+    let named = Named::new(stores, g, cross, collapse);
     writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
-    for batch in pairs.chunks(1 << 20) {
+    for batch in named.pairs.chunks(1 << 20) {
         let text: Vec<Vec<u8>> = batch
             .par_chunks(4096)
             .map(|c| {
                 let mut out = Vec::with_capacity(c.len() * 48);
                 for p in c {
-                    let (x, y) = (id(p.a), id(p.b));
-                    let (x, y) = if x <= y { (x, y) } else { (y, x) };
+                    let (x, y) = named.ids(p);
                     for field in [x.as_bytes(), b"\t", y.as_bytes(), b"\t"] {
                         out.extend_from_slice(field);
                     }
@@ -86,7 +118,53 @@ pub fn write(
         }
     }
     w.flush()?;
-    Ok(pairs.len() as u64)
+    Ok(named.pairs.len() as u64)
+}
+
+/// Pairs per row group of the typed pairs table.
+const ROW_GROUP: usize = 1 << 16;
+
+/// Writes the pairs of `g` as the typed table `stem` (plus each format's extension), the same
+/// rows as [`write`]'s TSV: row groups are encoded in parallel and appended in order. Returns
+/// the files written.
+pub fn write_typed(
+    stem: &Path,
+    formats: &[TableFormat],
+    stores: &StoreSet,
+    g: &PairGraph,
+) -> crate::Result<Vec<PathBuf>> {
+    if formats.is_empty() {
+        return Ok(Vec::new());
+    }
+    let named = Named::new(stores, g, None, false);
+    let header = ["id_a", "id_b", "hamming64", "hamming128"];
+    let mut writers = formats
+        .iter()
+        .map(|f| Writer::create(stem, *f, &header))
+        .collect::<crate::Result<Vec<Writer>>>()?;
+    let window = rayon::current_num_threads().max(1) * 4 * ROW_GROUP;
+    for batch in named.pairs.chunks(window) {
+        let groups: Vec<Vec<Encoded>> = batch
+            .par_chunks(ROW_GROUP)
+            .map(|c| {
+                let mut cols = writers[0].columns(c.len());
+                for p in c {
+                    let (x, y) = named.ids(p);
+                    cols[0].push_str(x);
+                    cols[1].push_str(y);
+                    cols[2].push_int(Some(i64::from(p.d64)));
+                    cols[3].push_int(Some(i64::from(p.d128)));
+                }
+                encode_each(&writers, cols)
+            })
+            .collect::<crate::Result<_>>()?;
+        for g in groups {
+            for (w, e) in writers.iter_mut().zip(g) {
+                w.append(e)?;
+            }
+        }
+    }
+    writers.into_iter().map(Writer::finish).collect()
 }
 
 /// The documents of a list of pairs, as a bitmap over the corpus with a running count per
