@@ -129,7 +129,7 @@ pub fn write(
     let mut counts = ListCounts::default();
     let mut typed = Typed::create(dir, tables, against.is_some())?;
     let mut clusters = AtomicFile::create(&dir.join("clusters.tsv"))?;
-    let mut keep = AtomicFile::create(&dir.join("keep.txt"))?;
+    let keep = AtomicFile::create(&dir.join("keep.txt"))?;
     let mut remove = AtomicFile::create(&dir.join("remove.tsv"))?;
     let mut excluded = AtomicFile::create(&dir.join("excluded.tsv"))?;
     let io = |f: &AtomicFile, e: std::io::Error| crate::Error::io(f.path(), e);
@@ -140,36 +140,47 @@ pub fn write(
     let n = against.unwrap_or(c.len() as u32).min(c.len() as u32);
     let blocks: Vec<u32> = (0..n.div_ceil(BLOCK)).collect();
     let window = rayon::current_num_threads().max(1) * BLOCKS_PER_THREAD;
-    for w in blocks.chunks(window) {
-        let parts: Vec<Block> = w
-            .par_iter()
-            .map(|b| {
-                let docs = b * BLOCK..n.min((b + 1) * BLOCK);
-                block(corpus, c, kept, &score, docs, against, &typed)
-            })
-            .collect::<Result<_>>()?;
+    // The files get one window's lines while the next window is formatted.
+    let mut files = [clusters, keep, remove, excluded];
+    let write = |files: &mut [AtomicFile; 4], parts: Vec<Block>| -> Result<()> {
         for p in parts {
-            for (ws, es) in typed.tables.iter_mut().zip(p.typed) {
+            for (f, text) in files.iter_mut().zip([p.clusters, p.keep, p.remove, p.excluded]) {
+                f.write_all(&text).map_err(|e| io(f, e))?;
+            }
+        }
+        Ok(())
+    };
+    let mut pending: Vec<Block> = Vec::new();
+    for w in blocks.chunks(window) {
+        let (written, parts) = rayon::join(
+            || write(&mut files, std::mem::take(&mut pending)),
+            || {
+                w.par_iter()
+                    .map(|b| {
+                        let docs = b * BLOCK..n.min((b + 1) * BLOCK);
+                        block(corpus, c, kept, &score, docs, against, &typed)
+                    })
+                    .collect::<Result<Vec<Block>>>()
+            },
+        );
+        written?;
+        let mut parts = parts?;
+        for p in &mut parts {
+            for (ws, es) in typed.tables.iter_mut().zip(std::mem::take(&mut p.typed)) {
                 for (w, e) in ws.iter_mut().zip(es) {
                     w.append(e)?;
                 }
             }
-            clusters
-                .write_all(&p.clusters)
-                .map_err(|e| io(&clusters, e))?;
-            keep.write_all(&p.keep).map_err(|e| io(&keep, e))?;
-            remove.write_all(&p.remove).map_err(|e| io(&remove, e))?;
-            excluded
-                .write_all(&p.excluded)
-                .map_err(|e| io(&excluded, e))?;
             counts.keep += p.counts.keep;
             counts.remove += p.counts.remove;
             counts.excluded += p.counts.excluded;
             counts.clusters += p.counts.clusters;
             counts.remove_for_old += p.counts.remove_for_old;
         }
+        pending = parts;
     }
-    for f in [clusters, keep, remove, excluded] {
+    write(&mut files, pending)?;
+    for f in files {
         f.commit()?;
     }
     let files = typed
