@@ -3,8 +3,11 @@
 Every function runs neardup's own commands in this process (no subprocess), with the GIL
 released while they work; keyword options are the command line's, by name (``min_terms=10``
 is ``--min-terms 10``, ``no_verify=True`` is ``--no-verify``, a list is comma-separated).
-Errors raise :class:`NeardupError` with neardup's message. What a command reports is logged on
-the ``neardup`` logger.
+Errors raise :class:`NeardupError` with neardup's message. What a command says while it runs
+goes to the ``neardup`` logger as it happens: its steps and figures and fingerprinting's
+progress (every 5 s, :func:`set_progress_interval`) at INFO, skipped or replaced things at
+WARNING, shards that could not be read at ERROR. ``logging.basicConfig(level=logging.INFO)``
+shows them.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-from ._neardup import NeardupError, Store, __version__, run as _run
+from ._neardup import NeardupError, Store, __version__, run as _run, set_progress_interval
 
 __all__ = [
     "NeardupError",
@@ -27,6 +30,7 @@ __all__ = [
     "dedup",
     "sweep",
     "run",
+    "set_progress_interval",
     "__version__",
 ]
 
@@ -51,22 +55,26 @@ def _flags(options: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def run(args: Sequence[str], threads: Optional[int] = None) -> bool:
+def run(args: Sequence[str], threads: Optional[int] = None, quiet: bool = False) -> bool:
     """Runs one neardup command line (``["dedup", "crawl/", "-o", "out"]``) in this process.
 
     Returns True when every input was read, False when some could not be (their names are in
-    the outputs); raises NeardupError on an error.
+    the outputs); raises NeardupError on an error. What the command says goes to the
+    ``neardup`` logger as it runs; ``quiet=True`` keeps only warnings and errors.
     """
     pre = ["--threads", str(threads)] if threads else []
-    return _run(pre + ["-q"] + [str(a) for a in args])
+    if quiet:
+        pre.append("-q")
+    return _run(pre + [str(a) for a in args])
 
 
 def _command(name: str, positional: Iterable[PathLike], options: dict[str, Any]) -> bool:
     threads = options.pop("threads", None)
+    quiet = options.pop("quiet", False)
     args = [name, *(os.fspath(p) if isinstance(p, (str, os.PathLike)) else str(p) for p in positional)]
     args += _flags(options)
     log.debug("neardup %s", " ".join(args))
-    clean = run(args, threads=threads)
+    clean = run(args, threads=threads, quiet=quiet)
     if not clean:
         log.warning("neardup %s: some inputs could not be read (see the outputs)", name)
     return clean

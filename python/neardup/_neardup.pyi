@@ -16,6 +16,9 @@ def run(args: Sequence[str]) -> bool:
     """Runs one neardup command line (without the program name) in this process; True when
     every input was read, False when some could not be; raises NeardupError on an error."""
 
+def set_progress_interval(seconds: float) -> None:
+    """How often fingerprinting logs how far it is on the ``neardup`` logger (default 5 s)."""
+
 def shards(paths: Sequence[str | os.PathLike]) -> list[os.PathLike]:
     """The shard files under ``paths`` that neardup reads, in its order."""
 

@@ -139,10 +139,55 @@ fn serde_json_string(dir: &std::path::Path) -> PyResult<String> {
     std::fs::read_to_string(&p).map_err(|e| NeardupError::new_err(format!("{}: {e}", p.display())))
 }
 
+/// neardup's messages (steps, progress, warnings, shards not read) as records of the
+/// `neardup` logger: INFO, WARNING and ERROR. Called from any of the command's threads, each
+/// taking the GIL for its record.
+struct PyLog {
+    logger: Py<PyAny>,
+}
+
+impl neardup::cli::say::Sink for PyLog {
+    fn say(&self, level: neardup::cli::say::Level, msg: &str) {
+        use neardup::cli::say::Level;
+        // logging's numeric levels.
+        let n = match level {
+            Level::Info => 20,
+            Level::Warning => 30,
+            Level::Error => 40,
+        };
+        Python::attach(|py| {
+            // A handler that raises is logging's to report (it prints and goes on); nothing
+            // of it reaches the command.
+            if let Err(e) = self.logger.bind(py).call_method1("log", (n, msg)) {
+                e.print(py);
+            }
+        });
+    }
+}
+
+/// How often fingerprinting logs how far it is, in seconds (default 5).
+#[pyfunction]
+fn set_progress_interval(seconds: f64) -> PyResult<()> {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(NeardupError::new_err(format!(
+            "progress interval {seconds}: give seconds, 0 or more"
+        )));
+    }
+    neardup::cli::say::set_progress_interval(std::time::Duration::from_secs_f64(seconds));
+    Ok(())
+}
+
 /// The Python module.
 #[pymodule]
 fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let logger = m
+        .py()
+        .import("logging")?
+        .call_method1("getLogger", ("neardup",))?
+        .unbind();
+    neardup::cli::say::set_sink(Box::new(PyLog { logger }));
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;
     m.add_class::<Store>()?;
     m.add("NeardupError", m.py().get_type::<NeardupError>())?;

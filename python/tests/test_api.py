@@ -102,3 +102,40 @@ def test_python_m_neardup_runs_the_cli(sample, tmp_path):
         [sys.executable, "-m", "neardup", "info", str(tmp_path / "none")], capture_output=True, text=True
     )
     assert o.returncode == 2 and o.stderr.startswith("error")
+
+
+def test_messages_go_to_logging_while_the_command_runs(crawl, sample, tmp_path, caplog):
+    neardup.set_progress_interval(0)
+    try:
+        with caplog.at_level(logging.INFO, logger="neardup"):
+            neardup.fingerprint([crawl], tmp_path / "store", threads=2)
+        progress = [r for r in caplog.records if " MB read (" in r.getMessage()]
+        assert progress, caplog.messages
+        # Said by the command's worker threads as it read, not gathered at its end.
+        assert {r.threadName for r in progress} - {"MainThread"}, [r.threadName for r in progress]
+        assert any("MB of input to read" in m for m in caplog.messages)
+        assert any("documents from 6 shards" in m for m in caplog.messages)
+        assert all(r.levelno == logging.INFO for r in caplog.records)
+    finally:
+        neardup.set_progress_interval(5)
+    # dedup's steps, and a shard that cannot be read as an ERROR record (the rest is done).
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for f in sample.glob("*.warc.gz"):
+        (bad / f.name).symlink_to(f)
+    # A shard cut short in its first gzip member.
+    first = sorted(sample.glob("*.warc.gz"))[0].read_bytes()
+    (bad / "broken.warc.gz").write_bytes(first[:3000])
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="neardup"):
+        neardup.dedup([bad], tmp_path / "out", no_verify=True)
+    msgs = caplog.messages
+    assert any(m.startswith("[2/4] join at tau") for m in msgs), msgs
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("broken.warc.gz" in m for m in errors), errors
+    # quiet: warnings and errors only.
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="neardup"):
+        neardup.fingerprint([sample], tmp_path / "q", quiet=True)
+    info = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+    assert info == [f"fingerprinted 100 documents into {tmp_path / 'q'}"], info

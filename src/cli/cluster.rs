@@ -50,7 +50,7 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
     s.pairs_file = c.pairs.clone();
     s.seconds = started.elapsed().as_secs_f64();
     if !quiet {
-        eprintln!(
+        say!(
             "{} clusters ({} of two or more): keep {}, remove {}, excluded {}; written to {}",
             clusters.clusters,
             clusters.clusters_of_two_or_more,

@@ -43,7 +43,7 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
     };
     let (_, truth) = write_crawl(&crawl, &cfg)?;
     if !quiet {
-        eprintln!(
+        say!(
             "synthetic crawl: {} pages ({:.1} MB of HTML) in 4 WARC.gz shards, {:.1} s",
             truth.ids.len(),
             truth.html_bytes as f64 / 1e6,

@@ -65,7 +65,7 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
         (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
     )?;
     if !quiet {
-        eprintln!(
+        say!(
             "evaluate: {} documents, {} pairs compared on their text, {} with {} >= {} (word {}-grams), in {:.1} s",
             e.sample,
             e.compared,
@@ -77,7 +77,7 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
         );
         eprint!("{tsv}");
         if let Some(r) = &removal {
-            eprintln!(
+            say!(
                 "removal: {} removed, {} of them near-duplicates of the document they name (precision {:.4}); the greedy removal over the truth removes {} (recall {:.4})",
                 r.removed, r.correct, r.precision, r.greedy_truth_removed, r.recall
             );

@@ -23,7 +23,7 @@ pub fn run(c: JoinCommand, quiet: bool) -> anyhow::Result<Outcome> {
         .with_context(|| format!("cannot write {}", c.output.display()))?;
     w.finish()?;
     if !quiet {
-        eprintln!("{n} pairs written to {}", c.output.display());
+        say!("{n} pairs written to {}", c.output.display());
     }
     Ok(Outcome::Clean)
 }

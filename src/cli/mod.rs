@@ -4,6 +4,27 @@
 //! calls another). Nothing here computes; it only wires, reports and maps outcomes to exit
 //! codes.
 
+/// Says a message (formatted like `format!`) at info level: see [`say`].
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::say::say($crate::cli::say::Level::Info, &format!($($arg)*))
+    };
+}
+
+/// Says a warning (shown after `warning: ` on a terminal): see [`say`].
+macro_rules! say_warning {
+    ($($arg:tt)*) => {
+        $crate::cli::say::say($crate::cli::say::Level::Warning, &format!($($arg)*))
+    };
+}
+
+/// Says an error the command went on after (shown after `error: `): see [`say`].
+macro_rules! say_error {
+    ($($arg:tt)*) => {
+        $crate::cli::say::say($crate::cli::say::Level::Error, &format!($($arg)*))
+    };
+}
+
 pub mod args;
 mod bench;
 mod cluster;
@@ -20,6 +41,7 @@ mod output;
 mod pipeline;
 mod progress;
 mod reuse;
+pub mod say;
 mod sweep;
 mod synth;
 mod trec;
@@ -92,7 +114,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let cap = 4 * cores;
         if n > cap && !cli.quiet {
-            eprintln!("--threads {n}: capped at {cap} (four per core on this machine)");
+            say!("--threads {n}: capped at {cap} (four per core on this machine)");
         }
         // A pool built earlier in this process (tests) keeps its size; that is harmless.
         let _ = rayon::ThreadPoolBuilder::new()

@@ -43,7 +43,7 @@ pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildRepor
     let secs = started.elapsed().as_secs_f64();
     let s = &report.manifest.stats;
     if !quiet {
-        eprintln!(
+        say!(
             "{} documents from {} shards ({:.1} MB) in {secs:.2} s: {:.1} MB/s input, {:.1} MB/s payload, {:.0} docs/s",
             report.manifest.docs,
             report.manifest.shards.len(),
@@ -52,18 +52,18 @@ pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildRepor
             s.payload_bytes as f64 / 1e6 / secs.max(1e-9),
             report.manifest.docs as f64 / secs.max(1e-9),
         );
-        eprintln!("{}", skip_summary(&report.manifest));
+        say!("{}", skip_summary(&report.manifest));
         if !report.ignored.is_empty() {
-            eprintln!(
+            say!(
                 "{} files in the input directories are not a known format and were ignored (first: {})",
                 report.ignored.len(),
                 report.ignored[0].display()
             );
         }
-        eprintln!("store written to {}", report.path.display());
+        say!("store written to {}", report.path.display());
     }
     for e in &report.failed {
-        eprintln!("error: shard not read: {e}");
+        say_error!("shard not read: {e}");
     }
     let outcome = if report.failed.is_empty() {
         Outcome::Clean
@@ -78,13 +78,13 @@ pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildRepor
 pub fn spec(cfg: &JoinConfig, n: usize, at: Thresholds, quiet: bool) -> anyhow::Result<JoinSpec> {
     let plan = cfg.plan.plan(n, at.tau)?;
     if !quiet {
-        eprintln!("plan: {}", plan.name);
+        say!("plan: {}", plan.name);
         if cfg.plan.method == Method::Random {
             let (bits, its) = (cfg.plan.bits, cfg.plan.iterations);
             let recall: Vec<String> = (0..=at.tau)
                 .map(|h| format!("{h}: {:.4}", random_recall(bits, its, h)))
                 .collect();
-            eprintln!("recall by distance: {}", recall.join(", "));
+            say!("recall by distance: {}", recall.join(", "));
         }
     }
     Ok(JoinSpec::new(plan, at.tau, at.tau128)?)
@@ -95,12 +95,15 @@ pub fn backend(cfg: &JoinConfig, quiet: bool) -> anyhow::Result<Backend> {
     let (b, why) = Backend::open(cfg.backend, cfg.adapter.as_deref())?;
     if !quiet {
         match (&b, why) {
-            (Backend::Cpu, Some(why)) => eprintln!("backend: cpu ({why})"),
+            (Backend::Cpu, Some(why)) => say!("backend: cpu ({why})"),
             (Backend::Gpu { gpu, .. }, _) => {
                 let a = gpu.adapter();
-                eprintln!(
+                say!(
                     "backend: gpu: {} ({}, {}, {})",
-                    a.name, a.backend, a.device_type, a.driver
+                    a.name,
+                    a.backend,
+                    a.device_type,
+                    a.driver
                 );
             }
             _ => {}
@@ -128,7 +131,7 @@ pub fn join(
     let out = join::run(input, &spec, backend)?;
     if !quiet {
         let s = &out.stats;
-        eprintln!(
+        say!(
             "join: {} pairs ({} identical) among {n} documents ({} distinct fingerprints, {} excluded) in {:.2} s on {}; {} comparisons, largest key run {}",
             s.pairs,
             s.exact_pairs,
@@ -177,7 +180,7 @@ pub fn lsh_join(stores: &StoreSet, quiet: bool) -> anyhow::Result<JoinOutput> {
         seconds: t.elapsed().as_secs_f64(),
     };
     if !quiet {
-        eprintln!(
+        say!(
             "candidates: {} pairs ({} identical fingerprints) among {} documents from {} in {:.2} s",
             out.stats.pairs,
             out.stats.exact_pairs,
@@ -247,7 +250,7 @@ pub fn join_or_load(
         );
     }
     if !quiet {
-        eprintln!(
+        say!(
             "pairs: {} (tau {}), {} units, {} edges{}",
             path.display(),
             p.tau,
@@ -312,7 +315,7 @@ pub fn score(
     let sg = score_graph(stores, g, prior, spec, mode)?;
     if !quiet {
         let c = sg.counts(spec, |_| true);
-        eprintln!(
+        say!(
             "verify: {} of {} candidate pairs have {} >= {} on word {}-grams ({} text comparisons{}, {} documents read again, {:.1} MB of payload) in {:.2} s",
             c.verified,
             c.candidates,
@@ -446,7 +449,7 @@ pub fn write_sweep(
     if !quiet {
         eprint!("{}", table::sweep_text(&levels, axis, q));
         if excluded > 0 {
-            eprintln!("({excluded} documents excluded from the join count as kept singletons)");
+            say!("({excluded} documents excluded from the join count as kept singletons)");
         }
     }
     let summary = SweepSummary {
@@ -637,7 +640,7 @@ pub fn corpus_summary(dir: &Path, m: &crate::write::Manifest) -> summary::Corpus
 
 /// Prints what a corpus writer did.
 pub fn report_corpus(s: &summary::CorpusSummary, m: &crate::write::Manifest) {
-    eprintln!(
+    say!(
         "corpus: {} documents, {:.1} MB in {} {} shards in {:.1} s ({:.0} MB/s) -> {}",
         s.documents,
         s.bytes as f64 / 1e6,
@@ -648,20 +651,20 @@ pub fn report_corpus(s: &summary::CorpusSummary, m: &crate::write::Manifest) {
         s.dir.display()
     );
     if m.written_as == crate::write::Format::WarcGz {
-        eprintln!(
+        say!(
             "        records: {} copied as they were, {} compressed on their own, {} made from other formats",
             m.copied, m.recompressed, m.built
         );
     }
     if s.dropped_paragraphs > 0 {
-        eprintln!(
+        say!(
             "        {} labeled paragraphs dropped",
             s.dropped_paragraphs
         );
     }
     if !m.missing.is_empty() {
-        eprintln!(
-            "warning: {} kept documents were not found again in their shards (listed in manifest.json's missing), e.g. {}",
+        say_warning!(
+            "{} kept documents were not found again in their shards (listed in manifest.json's missing), e.g. {}",
             m.missing.len(),
             m.missing[0]
         );
@@ -699,8 +702,8 @@ pub fn warn_qualified(stores: &StoreSet) {
     let n = stores.qualified();
     if n > 0 {
         SAID.call_once(|| {
-            eprintln!(
-                "warning: {n} documents share their id with another; lists and tables name each of them ID#N, N its position among the stores (its row in `neardup export`)"
+            say_warning!(
+                "{n} documents share their id with another; lists and tables name each of them ID#N, N its position among the stores (its row in `neardup export`)"
             )
         });
     }
@@ -845,13 +848,13 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     let (store_paths, report, outcome) = if cfg.stores.is_empty() {
         let store = cfg.build.output.clone();
         if !quiet {
-            eprintln!("[1/4] fingerprint -> {}", store.display());
+            say!("[1/4] fingerprint -> {}", store.display());
         }
         let (report, outcome) = build_store(&cfg.build, quiet)?;
         (vec![store], Some(report), outcome)
     } else {
         if !quiet {
-            eprintln!(
+            say!(
                 "[1/4] {} stores given, used as they are (not fingerprinted again)",
                 cfg.stores.len()
             );
@@ -865,7 +868,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     let stores = StoreSet::open(&all_paths)?.against(store_paths.len());
     let protect = stores.old_from();
     if let (Some(p), false) = (protect, quiet) {
-        eprintln!(
+        say!(
             "      against {} old documents in {} stores: only the {} new ones can be removed",
             stores.len() as u32 - p,
             cfg.against.len(),
@@ -881,7 +884,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         },
     };
     if !quiet {
-        eprintln!("[2/4] join at tau {}", cfg.tau_max);
+        say!("[2/4] join at tau {}", cfg.tau_max);
     }
     let out = match cfg.candidates {
         Candidates::Simhash => join(&stores, &cfg.join, &backend, at_max, quiet)?,
@@ -899,7 +902,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         let mut st = canonical::add(&mut out.graph, &stores, &classes);
         st.documents_with_link = with_link;
         if !quiet {
-            eprintln!(
+            say!(
                 "      canonical links: {} pages name one; {} classes give {} pairs, {} new candidate edges",
                 st.documents_with_link, st.classes, st.pairs, st.new_edges
             );
@@ -920,7 +923,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         Some(v) => {
             let spec = &v.spec;
             if !quiet {
-                eprintln!(
+                say!(
                     "[2/4] verify: {} >= {} on word {}-grams",
                     spec.measure.name(),
                     spec.min,
@@ -959,7 +962,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         }
     };
     if !quiet {
-        eprintln!("[3/4] sweep tau 0..={}", cfg.tau_max);
+        say!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
     let at = SweepAt {
         axis: Axis::D64,
@@ -969,7 +972,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     };
     let (sweep, prepared) = write_sweep(dir, &stores, &g, at, quality, quiet)?;
     if !quiet {
-        eprintln!("[4/4] clusters at tau {}", cfg.at.tau);
+        say!("[4/4] clusters at tau {}", cfg.at.tau);
     }
     // The pairs and the sweep are typed while the lists are written (which types theirs).
     let (written, other_tables) = rayon::join(
@@ -996,7 +999,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     if let Some(p) = protect {
         let a = against_summary(&g, cfg, &clusters, p, stores.len() as u64);
         if !quiet {
-            eprintln!(
+            say!(
                 "against: {} cross pairs, {} within the new collection; {} new documents removed for an old one, {} for a new one",
                 a.cross_pairs, a.new_pairs, a.removed_for_old, a.removed_for_new
             );
@@ -1007,7 +1010,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     s.tables = tables;
     if let Some(corpus) = &cfg.corpus {
         if !quiet {
-            eprintln!(
+            say!(
                 "      writing the kept documents as {}",
                 corpus.format.ext()
             );
@@ -1028,7 +1031,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     });
     s.seconds = started.elapsed().as_secs_f64();
     if !quiet {
-        eprintln!(
+        say!(
             "done in {:.1} s: {} documents{}, {} kept at tau {} ({} removed, {} excluded from the join and kept); outputs in {}",
             s.seconds,
             protect.unwrap_or(stores.len() as u32),

@@ -321,7 +321,7 @@ fn discover(a: ReuseDiscoverArgs, quiet: bool) -> anyhow::Result<Outcome> {
         &serde_json::to_vec_pretty(&summary)?,
     )?;
     if !quiet {
-        eprintln!(
+        say!(
             "{} chunks ({} distinct) in {} documents: {} labeled (seen more than {} times), {} frequent stop chunks{}; {} pass(es), {:.1} s",
             d.chunks,
             d.distinct,
@@ -483,7 +483,7 @@ fn detect(a: ReuseDetectArgs, quiet: bool) -> anyhow::Result<Outcome> {
         &serde_json::to_vec_pretty(&summary)?,
     )?;
     if !quiet {
-        eprintln!(
+        say!(
             "{} pages: {} hold labeled chunks, {} partial targets (containment > {:.3}); {} of {} neighbourhoods bad (badness > {:.3}); {:.1} s",
             d.pages.len(),
             with_labeled,

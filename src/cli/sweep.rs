@@ -32,7 +32,7 @@ pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
             let t = Instant::now();
             let (q, sample) = quality::sampled(&stores, &g, spec, c.axis, c.max, n, c.sample_seed)?;
             if !quiet {
-                eprintln!(
+                say!(
                     "verify: {} pairs drawn per distance, {} text comparisons, {} documents read again in {:.2} s",
                     n,
                     sample.compared,
@@ -58,7 +58,7 @@ pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
     s.seconds = started.elapsed().as_secs_f64();
     s.write(&c.output)?;
     if !quiet {
-        eprintln!("sweep written to {}", c.output.display());
+        say!("sweep written to {}", c.output.display());
     }
     Ok(Outcome::Clean)
 }

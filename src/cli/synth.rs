@@ -40,7 +40,7 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
     }
     w.flush()?;
     if !quiet {
-        eprintln!(
+        say!(
             "wrote {} documents ({:.1} MB of HTML) in {} shards to {}",
             truth.ids.len(),
             truth.html_bytes as f64 / 1e6,
@@ -66,7 +66,7 @@ pub fn run_store(a: SynthArgs, quiet: bool) -> anyhow::Result<Outcome> {
         a.force,
     )?;
     if !quiet {
-        eprintln!("wrote {} fingerprints to {}", a.docs, a.output.display());
+        say!("wrote {} fingerprints to {}", a.docs, a.output.display());
     }
     Ok(Outcome::Clean)
 }

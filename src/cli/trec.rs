@@ -30,7 +30,7 @@ pub fn run(c: TrecCommand, quiet: bool) -> anyhow::Result<Outcome> {
 fn report_bad(path: &Path, bad: &[BadLine], quiet: bool) -> Outcome {
     if !quiet {
         for b in bad.iter().take(5) {
-            eprintln!(
+            say!(
                 "{}: line {}: {} (skipped)",
                 path.display(),
                 b.line,
@@ -38,7 +38,7 @@ fn report_bad(path: &Path, bad: &[BadLine], quiet: bool) -> Outcome {
             );
         }
         if bad.len() > 5 {
-            eprintln!(
+            say!(
                 "{}: {} more bad lines skipped",
                 path.display(),
                 bad.len() - 5
@@ -71,7 +71,7 @@ fn check_output(out: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<(
 fn groups(g: &GroupOpts, ids: HashSet<&str>, quiet: bool) -> anyhow::Result<clusters::Groups> {
     let groups = clusters::read(&g.clusters, &ids, g.by)?;
     if !groups.has_kept && g.by == crate::cluster::star::RemoveBy::Star && !quiet {
-        eprintln!(
+        say!(
             "{}: no kept column (an older output): documents are mapped to their cluster's representative",
             groups.path.display()
         );
@@ -112,7 +112,7 @@ fn runs(a: TrecRunArgs, quiet: bool) -> anyhow::Result<Outcome> {
         let target = a.output.join(r.file_name().unwrap_or_default());
         atomic::write(&target, format::run_text(&out).as_bytes())?;
         if !quiet {
-            eprintln!(
+            say!(
                 "{}: {} entries, {} topics: {} near-duplicates {}, {} replaced by their group's document, {} ids not in the corpus -> {}",
                 r.display(),
                 st.entries,
@@ -160,7 +160,7 @@ fn qrels(a: TrecQrelsArgs, quiet: bool) -> anyhow::Result<Outcome> {
         (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
     )?;
     if !quiet {
-        eprintln!(
+        say!(
             "{}: {} records, {} topics: {} merged into their group's record ({} relevant), {} ids not in the corpus -> {}",
             a.qrels.display(),
             st.records,
@@ -282,7 +282,7 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
     )?;
     if !quiet {
         for (i, t) in totals.iter().enumerate() {
-            eprintln!(
+            say!(
                 "{}: {} entries, {} found in the store, {} near-duplicates ({:.1} %)",
                 a.files[i].display(),
                 t.entries,
@@ -291,7 +291,7 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
                 100.0 * share(t.near_duplicates, t.found)
             );
         }
-        eprintln!("report written to {}", a.output.display());
+        say!("report written to {}", a.output.display());
     }
     Ok(outcome)
 }
@@ -366,7 +366,7 @@ fn transfer(a: TrecTransferArgs, quiet: bool) -> anyhow::Result<Outcome> {
     )?;
     if !quiet {
         eprint!("{tsv}");
-        eprintln!(
+        say!(
             "{} judgments, {} transferred ({} records for the new crawl) -> {}",
             total.judgments,
             moved,

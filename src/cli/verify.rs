@@ -26,7 +26,7 @@ pub fn run(c: VerifyCommand, quiet: bool) -> anyhow::Result<Outcome> {
     w.finish()?;
     if !quiet {
         let stats = &sg.stats;
-        eprintln!(
+        say!(
             "verify: {passed} of {} candidate pairs have {} >= {} on word {}-grams; {} text comparisons, {} documents read again ({:.1} MB of payload, {:.1} MB/s on {} threads) in {:.2} s; written to {}",
             pairs.len(),
             c.verify.measure.name(),

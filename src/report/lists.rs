@@ -144,7 +144,10 @@ pub fn write(
     let mut files = [clusters, keep, remove, excluded];
     let write = |files: &mut [AtomicFile; 4], parts: Vec<Block>| -> Result<()> {
         for p in parts {
-            for (f, text) in files.iter_mut().zip([p.clusters, p.keep, p.remove, p.excluded]) {
+            for (f, text) in files
+                .iter_mut()
+                .zip([p.clusters, p.keep, p.remove, p.excluded])
+            {
                 f.write_all(&text).map_err(|e| io(f, e))?;
             }
         }
