@@ -9,6 +9,7 @@ import neardup
 
 ray = pytest.importorskip("ray") if not os.environ.get("NEARDUP_REQUIRE_RAY") else __import__("ray")
 import neardup.ray as ndray
+import neardup.remote
 
 
 @pytest.fixture(scope="module")
@@ -42,3 +43,62 @@ def test_ray_dedup_equals_one_process(cluster, crawl, tmp_path):
     ip = ray.util.get_node_ip_address()
     r = ndray.dedup([crawl], tmp_path / "placed", node=ip)
     assert lists(r.dir) == lists(one.dir)
+
+
+def _s3():
+    """A local S3 service (moto) and the fsspec options that reach it, or a skip."""
+    need = bool(os.environ.get("NEARDUP_REQUIRE_S3"))
+    try:
+        import s3fs  # noqa: F401
+        from moto.server import ThreadedMotoServer
+    except ImportError:
+        if need:
+            raise
+        pytest.skip("moto[server] and s3fs are not installed")
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    opts = {
+        "key": "test",
+        "secret": "test",
+        "client_kwargs": {"endpoint_url": f"http://{host}:{port}", "region_name": "us-east-1"},
+    }
+    return server, opts
+
+
+def test_ray_dedup_with_stores_and_outputs_on_object_storage(cluster, crawl, tmp_path):
+    import fsspec
+
+    server, opts = _s3()
+    try:
+        fs = fsspec.filesystem("s3", **opts)
+        fs.call_s3("create_bucket", Bucket="crawl-run")
+        one = neardup.dedup([crawl], tmp_path / "one")
+        r = ndray.dedup([crawl], "s3://crawl-run/day1", storage_options=opts, local_dir=tmp_path / "got")
+        assert lists(r.dir) == lists(one.dir)
+        # Six whole stores, each with its manifest; the outputs uploaded beside them.
+        manifests = [f for f in fs.find("crawl-run/day1/stores") if f.endswith("/manifest.json")]
+        assert len(manifests) == 6, manifests
+        assert fs.cat("crawl-run/day1/dedup/keep.txt") == (one.dir / "keep.txt").read_bytes()
+        # The stores downloaded again hold the crawl's documents once each, in order.
+        ids = []
+        for i in range(6):
+            got = neardup.remote.download(f"s3://crawl-run/day1/stores/store-{i:05d}", tmp_path / f"s{i}", opts)
+            ids += neardup.Store(got).ids()
+        assert ids == neardup.Store(one.dir / "store").ids()
+        # A store whose upload did not finish (no manifest) is refused, not read in part.
+        fs.rm("crawl-run/day1/stores/store-00003/manifest.json")
+        with pytest.raises(FileNotFoundError, match="not a whole store"):
+            neardup.remote.download("s3://crawl-run/day1/stores/store-00003", tmp_path / "part", opts)
+    finally:
+        server.stop()
+
+
+def test_ray_fingerprint_to_a_file_url(cluster, crawl, tmp_path):
+    url = f"file://{tmp_path}/bucket/stores"
+    stores = ndray.fingerprint([crawl], url, minhash=True)
+    assert stores == [f"{url}/store-{i:05d}" for i in range(6)]
+    ids = []
+    for i, s in enumerate(stores):
+        ids += neardup.Store(neardup.remote.download(s, tmp_path / "got" / str(i))).ids()
+    assert ids == neardup.fingerprint([crawl], tmp_path / "one").ids()
