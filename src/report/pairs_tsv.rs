@@ -125,7 +125,7 @@ pub fn write(
 const ROW_GROUP: usize = 1 << 16;
 
 /// Writes the pairs of `g` as the typed table `stem` (plus each format's extension), the same
-/// rows as [`write`]'s TSV: row groups are encoded in parallel and appended in order. Returns
+/// rows as [`write()`]'s TSV: row groups are encoded in parallel and appended in order. Returns
 /// the files written.
 pub fn write_typed(
     stem: &Path,
