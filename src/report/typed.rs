@@ -598,7 +598,7 @@ mod tests {
     }
 
     #[test]
-    fn row_groups_encoded_in_parallel_are_written_in_order() {
+    fn row_groups_encoded_on_any_thread_are_appended_in_sequence() {
         use rayon::prelude::*;
         let dir = tempfile::tempdir().unwrap();
         let header = ["id", "hamming64", "score"];
