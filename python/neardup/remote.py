@@ -53,13 +53,26 @@ def upload_dir(
     storage_options: Optional[dict] = None,
     last: Optional[str] = None,
 ) -> str:
-    """Copies the files under ``local`` to ``url`` (replacing what is there), ``last`` (a
-    file name) after all the others. Returns ``url``."""
+    """Copies the files under ``local`` to ``url``, ``last`` (a file name) after all the
+    others. What is at ``url`` already is replaced when it is only files of the same names
+    (an earlier upload, whole or cut short); anything else raises FileExistsError. Returns
+    ``url``."""
     fs, root = _fs(url, storage_options)
     local = Path(local)
-    if fs.exists(root):
-        fs.rm(root, recursive=True)
     files = _files(local)
+    if fs.exists(root):
+        # Replaced only when everything there is a file this upload writes (an earlier run's,
+        # or what a killed attempt left): anything else is not neardup's to delete.
+        ours = {p.relative_to(local).as_posix() for p in files}
+        prefix = root.rstrip("/") + "/"
+        there = [f[len(prefix):] if f.startswith(prefix) else f for f in fs.find(root)]
+        foreign = sorted(set(there) - ours)
+        if foreign:
+            raise FileExistsError(
+                f"{url}: holds files neardup would not write there ({', '.join(foreign[:3])}); "
+                "give an empty location"
+            )
+        fs.rm(root, recursive=True)
     files.sort(key=lambda p: p.name == last)
     made = set()
     for p in files:

@@ -86,6 +86,11 @@ def test_ray_dedup_with_stores_and_outputs_on_object_storage(cluster, crawl, tmp
             got = neardup.remote.download(f"s3://crawl-run/day1/stores/store-{i:05d}", tmp_path / f"s{i}", opts)
             ids += neardup.Store(got).ids()
         assert ids == neardup.Store(one.dir / "store").ids()
+        # A user's object where a store would go is left alone: the upload refuses.
+        fs.pipe("crawl-run/mine/store-00000/notes.txt", b"mine")
+        with pytest.raises(FileExistsError, match="notes.txt"):
+            neardup.remote.upload_store(tmp_path / "s0", "s3://crawl-run/mine/store-00000", opts)
+        assert fs.cat("crawl-run/mine/store-00000/notes.txt") == b"mine"
         # A store whose upload did not finish (no manifest) is refused, not read in part.
         fs.rm("crawl-run/day1/stores/store-00003/manifest.json")
         with pytest.raises(FileNotFoundError, match="not a whole store"):
