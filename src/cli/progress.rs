@@ -15,8 +15,6 @@ use crate::fingerprint::build::Progress;
 pub struct Bar {
     bar: ProgressBar,
     docs: AtomicU64,
-    bytes: AtomicU64,
-    total: AtomicU64,
     started: Instant,
     /// Lines to the sink instead of a bar (a host process, not quiet).
     lines: bool,
@@ -44,8 +42,6 @@ impl Bar {
         Bar {
             bar,
             docs: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
-            total: AtomicU64::new(0),
             started: Instant::now(),
             lines,
             last_line: AtomicU64::new(0),
@@ -60,10 +56,8 @@ impl Bar {
     /// The progress as one line.
     fn line(&self) -> String {
         let secs = self.started.elapsed().as_secs_f64().max(1e-3);
-        let (bytes, total) = (
-            self.bytes.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-        );
+        // The bar counts the bytes even where it is not drawn.
+        let (bytes, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
         let docs = self.docs.load(Ordering::Relaxed);
         let pct = if total > 0 {
             100.0 * bytes as f64 / total as f64
@@ -83,7 +77,6 @@ impl Bar {
 impl Progress for Bar {
     fn start(&self, total_bytes: u64) {
         self.bar.set_length(total_bytes);
-        self.total.store(total_bytes, Ordering::Relaxed);
         if self.lines {
             say::say(
                 Level::Info,
@@ -99,7 +92,6 @@ impl Progress for Bar {
         let total = self.docs.fetch_add(docs, Ordering::Relaxed) + docs;
         if bytes > 0 {
             self.bar.inc(bytes);
-            self.bytes.fetch_add(bytes, Ordering::Relaxed);
         }
         if self.lines {
             // One thread says a line per interval: the one that moves the mark.

@@ -218,11 +218,6 @@ impl Writer {
         })
     }
 
-    /// The columns' types, in order.
-    pub fn kinds(&self) -> &[Kind] {
-        &self.kinds
-    }
-
     /// Empty columns for a row group of about `rows` rows.
     pub fn columns(&self, rows: usize) -> Vec<Column> {
         self.kinds.iter().map(|k| Column::of(*k, rows)).collect()
