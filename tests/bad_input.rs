@@ -215,7 +215,8 @@ fn unreadable_inputs_fail_the_shard_not_the_run() {
     let s = Store::open(&store).unwrap();
     assert_eq!(s.len(), 1);
     assert_eq!(s.manifest.stats.failed_shards.len(), 1);
-    // A dangling link inside a walked directory is reported the same way.
+    // A link inside a walked directory is not followed unless asked (and said so); followed,
+    // a dangling one is reported as an unreadable shard.
     #[cfg(unix)]
     {
         let walked = dir.path().join("walked");
@@ -223,6 +224,13 @@ fn unreadable_inputs_fail_the_shard_not_the_run() {
         fs::copy(&good, walked.join("a.warc")).unwrap();
         std::os::unix::fs::symlink(dir.path().join("nowhere"), walked.join("b.warc")).unwrap();
         let out = fingerprint(&[&walked], &store, &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("1 symbolic links"),
+            "{}",
+            stderr(&out)
+        );
+        let out = fingerprint(&[&walked], &store, &["--follow"]);
         assert_eq!(out.status.code(), Some(2));
         assert!(stderr(&out).contains("b.warc"), "{}", stderr(&out));
         assert_eq!(Store::open(&store).unwrap().len(), 1);

@@ -207,22 +207,31 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
         assert_eq!(lists(&out), whole_a, "{bad:?}");
         assert!(out.join("summary.json").is_file());
     }
-    // A rerun that fails once the new store is in place (a directory stands where pairs.bin
-    // goes) leaves no summary.json beside the new store: the output does not look finished.
+    // A directory of the user's standing where neardup wrote pairs.bin is not neardup's:
+    // the rerun is refused before anything is replaced or removed.
     fs::remove_file(out.join("pairs.bin")).unwrap();
     fs::create_dir(out.join("pairs.bin")).unwrap();
+    fs::write(out.join("pairs.bin").join("mine.txt"), "mine").unwrap();
     let o = go(rerun(&out, ["--tau-max", "6"]));
     assert!(!o.status.success());
-    assert_eq!(lists(&out)[0], lists(&rb)[0], "the new store is in place");
     assert!(
-        !out.join("summary.json").exists(),
-        "a mix that looks finished"
+        stderr(&o).contains("not one neardup made"),
+        "{}",
+        stderr(&o)
     );
+    let but_pairs = |l: Vec<(String, Vec<u8>)>| -> Vec<(String, Vec<u8>)> {
+        l.into_iter().filter(|(n, _)| n != "pairs.bin").collect()
+    };
+    assert_eq!(but_pairs(lists(&out)), but_pairs(whole_a.clone()));
+    assert!(out.join("summary.json").is_file());
+    assert!(out.join("pairs.bin").join("mine.txt").is_file());
     // Killed at several moments over the earlier output: the old run whole, the new run
     // whole, or no summary.json.
     for ms in [20u64, 60, 120, 200, 300, 450, 700] {
         let run = d.join(format!("k{ms}"));
         ok(&["-q", "dedup", s(&a), "-o", s(&run), "--tau-max", "6"]);
+        // A user's file beside the outputs: never touched, whenever the run dies.
+        fs::write(run.join("notes.txt"), "mine").unwrap();
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_neardup"))
             .args(rerun(&run, ["--tau-max", "6"]))
             .spawn()
@@ -237,6 +246,14 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
                 "a mix with a summary at {ms} ms"
             );
         }
+        assert_eq!(fs::read_to_string(run.join("notes.txt")).unwrap(), "mine");
+        // A rerun recovers: what the killed run made is neardup's to replace.
+        ok(&rerun(&run, ["--tau-max", "6"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>());
+        assert_eq!(lists(&run), whole_b, "the rerun after a kill at {ms} ms");
+        assert_eq!(fs::read_to_string(run.join("notes.txt")).unwrap(), "mine");
     }
 }
 
@@ -295,10 +312,22 @@ fn the_same_store_twice_is_refused_and_threads_are_capped() {
 }
 
 #[test]
-fn outputs_inside_an_input_directory_are_not_read_back() {
+fn outputs_inside_an_input_are_refused_and_stores_inside_one_not_read() {
     let dir = tempfile::tempdir().unwrap();
     let input = crawl(dir.path());
-    let out = input.join("out");
+    let before = fs::read_dir(&input).unwrap().count();
+    // An output that is, or lies inside, an input is refused before anything is written.
+    for out in [input.join("out"), input.clone()] {
+        let o = neardup(&["dedup", s(&input), "-o", s(&out), "--force"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("never writes where it reads"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(fs::read_dir(&input).unwrap().count(), before);
+    }
+    let out = dir.path().join("out");
     ok(&["-q", "dedup", s(&input), "-o", s(&out)]);
     let docs = |o: &Path| {
         let v: serde_json::Value =
@@ -309,18 +338,12 @@ fn outputs_inside_an_input_directory_are_not_read_back() {
         )
     };
     let first = docs(&out);
+    // A store beside the crawl, inside the input directory, is not read.
+    ok(&["-q", "fingerprint", s(&input), "-o", s(&input.join("s"))]);
     let o = neardup(&["dedup", s(&input), "-o", s(&out), "--force"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("not read as input"), "{}", stderr(&o));
-    assert_eq!(
-        docs(&out),
-        first,
-        "the first run's lists were read as documents"
-    );
-    // A store beside the crawl, inside the input directory, is not read either.
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&input.join("s"))]);
-    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--force"]);
-    assert_eq!(docs(&out), first);
+    assert_eq!(docs(&out), first, "the store was read as documents");
 }
 
 /// An error says its cause once, and names the file (it printed "...(os error 2): ...(os

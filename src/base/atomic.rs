@@ -21,6 +21,8 @@ pub struct AtomicFile {
     /// The target is a device, a pipe or a socket (`-o /dev/null`, a FIFO): written straight
     /// to, never replaced by a rename or removed.
     direct: bool,
+    /// Renamed into place: the temporary is gone.
+    committed: bool,
     _interrupt: Option<super::interrupt::Temporary>,
 }
 
@@ -40,10 +42,12 @@ impl AtomicFile {
                     tmp: target.to_path_buf(),
                     w: Some(BufWriter::with_capacity(1 << 20, f)),
                     direct: true,
+                    committed: false,
                     _interrupt: None,
                 });
             }
         }
+        super::claim::admit(target)?;
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -60,6 +64,7 @@ impl AtomicFile {
             tmp,
             w: Some(BufWriter::with_capacity(1 << 20, f)),
             direct: false,
+            committed: false,
         })
     }
 
@@ -68,7 +73,8 @@ impl AtomicFile {
         &self.target
     }
 
-    /// Flushes and renames into place.
+    /// Flushes and renames into place. On failure (a full disk at the last flush, say) the
+    /// temporary is removed as the file is dropped.
     pub fn commit(mut self) -> Result<()> {
         let w = self.w.take().expect("written once");
         let f = w
@@ -78,7 +84,9 @@ impl AtomicFile {
             return Ok(());
         }
         f.sync_all().map_err(|e| Error::io(&self.target, e))?;
-        fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))
+        fs::rename(&self.tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
+        self.committed = true;
+        Ok(())
     }
 
     /// Writes the whole of `bytes`, naming the file on failure.
@@ -101,7 +109,7 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.w.is_some() && !self.direct {
+        if !self.committed && !self.direct {
             let _ = fs::remove_file(&self.tmp);
         }
     }
@@ -171,5 +179,22 @@ mod tests {
         assert!(!gone.exists(), "a dead run's temporary stays");
         assert!(live.exists() && other.exists() && unrelated.exists());
         assert_eq!(fs::read(d.join("out.tsv")).unwrap(), b"done");
+    }
+
+    #[test]
+    fn a_commit_that_fails_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        // The rename fails: the target is a directory with something in it.
+        let target = dir.path().join("out.tsv");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("inner"), "x").unwrap();
+        let mut f = AtomicFile::create(&target).unwrap();
+        f.put(b"data").unwrap();
+        assert!(f.commit().is_err());
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("out.tsv")]);
     }
 }

@@ -463,6 +463,10 @@ pub struct DedupArgs {
     /// unscored in pairs.bin and the sweep's precision is bounded rather than exact.
     #[arg(long, conflicts_with = "no_verify")]
     pub skip_joined: bool,
+    /// Where the shards of the stores given (inputs or --against) are now, if they moved
+    /// since fingerprinting: a shard is looked for there by its file name.
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
     /// How pairs are compared on their text.
     #[command(flatten)]
     pub similarity: SimilarityOpts,
@@ -710,6 +714,11 @@ pub struct FingerprintArgs {
 /// Fingerprinting options shared by `fingerprint` and `dedup`.
 #[derive(Clone, Debug, Args)]
 pub struct FingerprintOpts {
+    /// Follow symbolic links inside input directories, to files and directories alike (each
+    /// file is read once, however many links lead to it). Without it such links are passed
+    /// over and counted; a path named on the command line is always read.
+    #[arg(long)]
+    pub follow: bool,
     /// Feature mode: term n-grams, or the python `simhash` package's character 4-grams.
     #[arg(long, value_enum, default_value_t = Features::Native)]
     pub features: Features,
@@ -814,6 +823,20 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     })
 }
 
+/// A memory budget for counting chunks: a size of at least [`crate::reuse::count::MIN_MEMORY`]
+/// (below it, passes multiply and every pass reads every hash again).
+pub fn parse_count_memory(s: &str) -> Result<u64, String> {
+    let m = parse_size(s)?;
+    let min = crate::reuse::count::MIN_MEMORY;
+    if m < min {
+        return Err(format!(
+            "{s:?} is below the {} MiB that counting needs to work in (each pass reads every chunk hash again: a smaller budget multiplies the passes)",
+            min >> 20
+        ));
+    }
+    Ok(m)
+}
+
 /// Feature modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Features {
@@ -854,7 +877,7 @@ pub struct ExportArgs {
     /// Output file (`-` for standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
-    /// Output format (default: from the extension of -o).
+    /// Output format (default: from the extension of -o; TSV for `-`).
     #[arg(long, value_enum)]
     pub format: Option<ExportFormat>,
 }
@@ -923,8 +946,8 @@ pub struct ReuseBenchArgs {
     /// Chunk hashes to count.
     #[arg(long, default_value_t = 100_000_000)]
     pub chunks: u64,
-    /// Memory for counting: bytes, or with K, M or G.
-    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_size)]
+    /// Memory for counting: bytes, or with K, M or G (at least 16M).
+    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_count_memory)]
     pub memory: u64,
     /// Discovery threshold.
     #[arg(long, default_value_t = 1000)]
@@ -978,8 +1001,8 @@ pub struct ReuseDiscoverArgs {
     pub stop_sites: Option<u64>,
     #[command(flatten)]
     pub stop: StopOpts,
-    /// Memory for counting: bytes, or with K, M or G.
-    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_size)]
+    /// Memory for counting: bytes, or with K, M or G (at least 16M).
+    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_count_memory)]
     pub memory: u64,
     /// Replace an earlier reuse output in OUT.
     #[arg(long)]
@@ -1023,8 +1046,8 @@ pub struct ReuseTopArgs {
     /// How many chunks.
     #[arg(short, default_value_t = 100, value_name = "N")]
     pub n: usize,
-    /// Memory for counting: bytes, or with K, M or G.
-    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_size)]
+    /// Memory for counting: bytes, or with K, M or G (at least 16M).
+    #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_count_memory)]
     pub memory: u64,
     #[command(flatten)]
     pub stop: StopOpts,

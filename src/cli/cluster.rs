@@ -13,7 +13,7 @@ use crate::verify::Compare;
 pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _lock = pipeline::out_dir(&c.output)?;
+    let _out = pipeline::out_dir(&c.output, &c.stores)?;
     let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let ran = loaded.ran.clone();
     let mut verification = None;

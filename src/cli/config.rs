@@ -417,6 +417,8 @@ pub struct DedupCommand {
     pub canonical: bool,
     /// Write the kept documents out into `output/corpus`.
     pub corpus: Option<CorpusConfig>,
+    /// Where the shards of given stores are now, if they moved since fingerprinting.
+    pub shard_dir: Option<PathBuf>,
     /// Typed table formats written next to the TSVs.
     pub tables: Vec<TableFormat>,
 }
@@ -608,6 +610,7 @@ impl DedupCommand {
                 .map(|f| CorpusConfig::new(f, &a.corpus))
                 .transpose()?,
             tables: a.tables.clone(),
+            shard_dir: a.shard_dir.clone(),
             canonical: a.canonical,
             against: a.against.clone(),
             candidates,
@@ -623,7 +626,10 @@ impl DedupCommand {
                 None
             } else {
                 Some(DedupVerify {
-                    spec: verify_spec(&a.similarity)?,
+                    spec: VerifySpec {
+                        shard_dir: a.shard_dir.clone(),
+                        ..verify_spec(&a.similarity)?
+                    },
                     skip_joined: a.skip_joined,
                 })
             },
@@ -670,6 +676,7 @@ impl DedupCommand {
             against: Vec::new(),
             canonical: false,
             corpus: None,
+            shard_dir: None,
             tables: Vec::new(),
         })
     }
@@ -718,6 +725,7 @@ pub fn build_config(
             },
             split_bytes: a.split_mib << 20,
             max_record: usize::try_from(a.max_record_size).unwrap_or(usize::MAX),
+            follow: a.follow,
         },
         params,
         filters: Filters {

@@ -14,7 +14,7 @@ use crate::verify::evaluate::{self, EvalRow};
 pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _lock = pipeline::out_dir(&c.output)?;
+    let _out = pipeline::out_dir(&c.output, &c.stores)?;
     // The remove list is read before the long part, so a bad one fails at once.
     let removed = c
         .removal

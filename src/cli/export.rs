@@ -15,6 +15,10 @@ fn format_of(a: &ExportArgs) -> anyhow::Result<ExportFormat> {
     if let Some(f) = a.format {
         return Ok(f);
     }
+    // Standard output has no name to tell by: text, which a terminal or a pipe reads.
+    if a.output.as_os_str() == "-" {
+        return Ok(ExportFormat::Tsv);
+    }
     match a.output.extension().and_then(|e| e.to_str()) {
         Some("tsv") => Ok(ExportFormat::Tsv),
         Some("u64") => Ok(ExportFormat::U64),

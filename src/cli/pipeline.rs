@@ -13,7 +13,7 @@ use super::config::{CorpusConfig, DedupCommand, JoinConfig, Thresholds};
 use super::progress::Bar;
 use super::Outcome;
 use crate::base::atomic;
-use crate::base::lock::Lock;
+use crate::base::claim::OutDir;
 use crate::cluster::star::{self, RemoveBy};
 use crate::cluster::sweep::removed_by_star;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
@@ -600,6 +600,7 @@ pub fn write_corpus(
     assigned: &Assigned,
     corpus: &CorpusConfig,
     protect: Option<u32>,
+    shard_dir: Option<&Path>,
     quiet: bool,
 ) -> anyhow::Result<summary::CorpusSummary> {
     let out = dir.join("corpus");
@@ -607,16 +608,17 @@ pub fn write_corpus(
         Some(p) => Some(super::reuse::read_labels(p)?.0),
         None => None,
     };
-    crate::write::prepare(&out, true)?;
+    let claimed = crate::write::claim(&out, stores, shard_dir, true)?;
     let kept = assigned.kept_docs(protect.unwrap_or(stores.len() as u32));
     let cfg = crate::write::Config {
         format: corpus.format,
         dir: out.clone(),
         shard_size: corpus.shard_size,
-        shard_dir: None,
+        shard_dir: shard_dir.map(Path::to_path_buf),
         drop_labels: labels,
     };
     let m = crate::write::write(stores, &kept, &cfg)?;
+    claimed.finish()?;
     let s = corpus_summary(&out, &m);
     if !quiet {
         report_corpus(&s, &m);
@@ -701,28 +703,46 @@ pub fn warn_qualified(stores: &StoreSet) {
     static SAID: std::sync::Once = std::sync::Once::new();
     let n = stores.qualified();
     if n > 0 {
-        SAID.call_once(|| {
-            say_warning!(
+        SAID.call_once(|| match stores.old_from() {
+            None => say_warning!(
                 "{n} documents share their id with another; lists and tables name each of them ID#N, N its position among the stores (its row in `neardup export`)"
-            )
+            ),
+            Some(_) => say_warning!(
+                "{n} documents share their id with another; lists and tables name an old document whose id a new one has old:ID, and documents whose id repeats within one collection ID#N (old:ID#N), N its position among the stores (its row in `neardup export`)"
+            ),
         });
     }
 }
 
-/// Creates the output directory, or readies an earlier run's for this one, and locks it for
-/// this run (a second run into it is refused while the lock is held). The earlier run's
-/// `summary.json` (one neardup wrote) is removed before any other file is replaced, so that an
-/// output whose rerun fails or is killed halfway never looks finished; the new summary is
-/// written last.
-pub fn out_dir(dir: &Path) -> anyhow::Result<Lock> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let lock = Lock::acquire(&dir.join(".neardup.lock"), dir)?;
-    if Summary::read(dir).is_ok() {
-        let path = dir.join("summary.json");
-        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
-    }
-    Ok(lock)
+/// Claims the output directory for a run reading `inputs` (refused where it is, holds or lies
+/// in one), and locks it for this run (a second run into it is refused while the lock is
+/// held). The earlier run's `summary.json` is removed before any other file is replaced, so
+/// that an output whose rerun fails or is killed halfway never looks finished; the new summary
+/// is written last. Files neardup did not make there are never replaced ([`OutDir`]).
+pub fn out_dir(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<OutDir> {
+    let out = OutDir::claim(dir, inputs)?;
+    out.remove_previous("summary.json")?;
+    Ok(out)
 }
+
+/// What `dedup` may write into its output directory, refused before anything is read where a
+/// user's file has the name (the corpus directory is reserved when one is written).
+pub const DEDUP_OUTPUTS: &[&str] = &[
+    "store",
+    "pairs.bin",
+    "summary.json",
+    "clusters.tsv",
+    "keep.txt",
+    "remove.tsv",
+    "excluded.tsv",
+    "sweep.tsv",
+    "sweep.json",
+    "sweep.svg",
+    "cluster_sizes.tsv",
+    "cluster_sizes.svg",
+    "distances.tsv",
+    "distances.svg",
+];
 
 /// Drops the edges whose units hold only documents from `old` on (pairs within the older
 /// collection of `dedup --against`).
@@ -844,7 +864,37 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     // The backend opens first: an adapter that cannot be had fails the run before the
     // output directory or its store is touched.
     let backend = backend(&cfg.join, quiet)?;
-    let _lock = out_dir(dir)?;
+    // Older stores that cannot be joined with this run's are refused before anything is
+    // written, so that the corrected rerun needs no --force.
+    if !cfg.against.is_empty() {
+        let old = crate::fingerprint::store::open_many(&cfg.against)?;
+        if cfg.stores.is_empty() {
+            let d = cfg.build.params.diff(&old[0].manifest.params);
+            if !d.is_empty() {
+                return Err(crate::Error::Mismatch {
+                    a: cfg.build.output.clone(),
+                    b: old[0].path().to_path_buf(),
+                    what: d.join("; "),
+                }
+                .into());
+            }
+        } else {
+            let mut all = cfg.stores.clone();
+            all.extend(cfg.against.iter().cloned());
+            StoreSet::open(&all)?;
+        }
+    }
+    let mut inputs = cfg.build.inputs.clone();
+    inputs.extend(cfg.stores.iter().cloned());
+    inputs.extend(cfg.against.iter().cloned());
+    let claimed = OutDir::claim(dir, &inputs)?;
+    claimed.reserve(DEDUP_OUTPUTS)?;
+    if cfg.corpus.is_some() {
+        claimed.reserve(&["corpus"])?;
+    }
+    // A rerun replaces the earlier run's outputs (a store it may reuse aside): a corpus or
+    // tables this run does not write are not left beside its lists.
+    claimed.replace_previous(&["store"], "summary.json")?;
     let (store_paths, report, outcome) = if cfg.stores.is_empty() {
         let store = cfg.build.output.clone();
         if !quiet {
@@ -1016,7 +1066,13 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
             );
         }
         s.corpus = Some(write_corpus(
-            dir, &stores, &assigned, corpus, protect, quiet,
+            dir,
+            &stores,
+            &assigned,
+            corpus,
+            protect,
+            cfg.shard_dir.as_deref(),
+            quiet,
         )?);
     }
     s.inputs = cfg.build.inputs.clone();
@@ -1048,6 +1104,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     s.sweep = Some(sweep);
     s.clusters = Some(clusters);
     s.write(dir)?;
+    claimed.finish()?;
     Ok(DedupRun {
         stores,
         graph: g,

@@ -15,7 +15,7 @@ use super::args::{
 };
 use super::Outcome;
 use crate::base::atomic;
-use crate::base::lock::Lock;
+use crate::base::claim::OutDir;
 use crate::fingerprint::store::{Store, StoreSet};
 use crate::report::plot;
 use crate::reuse::count::{Slices, Synthetic};
@@ -138,33 +138,16 @@ fn stop_chunks(o: &StopOpts) -> anyhow::Result<StopChunks> {
     Ok(s)
 }
 
-/// Readies OUT: a new or empty directory, or (with --force) an earlier reuse output; a
-/// directory holding anything else is never written into.
-fn out_dir(dir: &Path, force: bool) -> anyhow::Result<Lock> {
-    if let Ok(mut entries) = std::fs::read_dir(dir) {
-        if entries.next().is_some() {
-            let ours = std::fs::read(dir.join("summary.json"))
-                .ok()
-                .and_then(|j| serde_json::from_slice::<serde_json::Value>(&j).ok())
-                .and_then(|v| v.get("command")?.as_str().map(|c| c.starts_with("reuse ")))
-                .unwrap_or(false);
-            anyhow::ensure!(
-                ours,
-                "{} holds files that are not a reuse output: choose another output",
-                dir.display()
-            );
-            anyhow::ensure!(
-                force,
-                "{} holds an earlier reuse output: --force replaces it",
-                dir.display()
-            );
-        }
-    }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let lock = Lock::acquire(&dir.join(".neardup.lock"), dir)?;
-    // The earlier summary goes first: a rerun that dies never looks finished.
-    let _ = std::fs::remove_file(dir.join("summary.json"));
-    Ok(lock)
+/// Claims OUT for a reuse output reading `inputs`: a new or empty directory, or (with
+/// --force) an earlier reuse output; a directory holding anything else is never written into.
+fn out_dir(dir: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<OutDir> {
+    Ok(OutDir::claim_whole(
+        dir,
+        inputs,
+        force,
+        "a reuse output",
+        "summary.json",
+    )?)
 }
 
 fn open_with_chunks(paths: &[PathBuf]) -> anyhow::Result<StoreSet> {
@@ -237,7 +220,7 @@ fn discover(a: ReuseDiscoverArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = open_with_chunks(&a.stores)?;
     let stop = stop_chunks(&a.stop)?;
-    let _lock = out_dir(&a.output, a.force)?;
+    let _out = out_dir(&a.output, &a.stores, a.force)?;
     let stop_sites = a.auto_stop.then(|| {
         a.stop_sites.unwrap_or_else(|| {
             let sites: HashSet<String> = (0..stores.len() as u32)
@@ -386,7 +369,7 @@ fn detect(a: ReuseDetectArgs, quiet: bool) -> anyhow::Result<Outcome> {
             anyhow::ensure!((0.0..=1.0).contains(&v), "{name} takes a share from 0 to 1");
         }
     }
-    let _lock = out_dir(&a.output, a.force)?;
+    let _out = out_dir(&a.output, &a.stores, a.force)?;
     let t = Thresholds {
         containment: a.containment,
         badness: a.badness,

@@ -14,7 +14,7 @@ use crate::verify::{quality, Compare};
 pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _lock = pipeline::out_dir(&c.output)?;
+    let _out = pipeline::out_dir(&c.output, &c.stores)?;
     let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let ran = loaded.ran.clone();
     let mut verification = None;

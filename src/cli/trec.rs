@@ -110,7 +110,7 @@ fn runs(a: TrecRunArgs, quiet: bool) -> anyhow::Result<Outcome> {
     for (r, p) in a.runs.iter().zip(&parsed) {
         let (out, st) = dedup::run(&p.entries, |d| groups.of(d).map(str::to_string), a.rule);
         let target = a.output.join(r.file_name().unwrap_or_default());
-        atomic::write(&target, format::run_text(&out).as_bytes())?;
+        atomic::write(&target, &format::bytes(&format::run_text(&out)))?;
         if !quiet {
             say!(
                 "{}: {} entries, {} topics: {} near-duplicates {}, {} replaced by their group's document, {} ids not in the corpus -> {}",
@@ -150,7 +150,7 @@ fn qrels(a: TrecQrelsArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let ids: HashSet<&str> = p.entries.iter().map(|q| q.docno.as_str()).collect();
     let groups = groups(&a.groups, ids, quiet)?;
     let (out, st) = dedup::qrels(&p.entries, |d| groups.of(d).map(str::to_string));
-    atomic::write(&a.output, format::qrels_text(&out).as_bytes())?;
+    atomic::write(&a.output, &format::bytes(&format::qrels_text(&out)))?;
     let json = serde_json::json!({
         "input": a.qrels, "output": a.output, "clusters": groups.path, "by": a.groups.by,
         "kept_column": groups.has_kept, "stats": st, "bad_lines": p.bad,
@@ -179,7 +179,7 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let mut spec = config::verify_spec(&a.similarity)?;
     spec.shard_dir = a.shard_dir.clone();
     let stores = StoreSet::open(&a.store)?;
-    let _lock = pipeline::out_dir(&a.output)?;
+    let _out = pipeline::out_dir(&a.output, &a.store)?;
     let mut outcome = Outcome::Clean;
     let mut inputs = Vec::new();
     let mut bad = Vec::new();
@@ -238,6 +238,7 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
         s.near_duplicates += t.near_duplicates;
         s.relevant += t.relevant;
         s.relevant_near_duplicates += t.relevant_near_duplicates;
+        s.pairs_not_listed += t.pairs_not_listed;
     }
     let mut pairs = String::from("file\tqid\tfirst\tsecond\tscore\n");
     for p in &r.pairs {
@@ -267,6 +268,7 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
                 "irrelevant_share": (r.kinds[i] == Kind::Qrels).then(|| share(
                     t.near_duplicates - t.relevant_near_duplicates, irrelevant)),
                 "bad_lines": bad[i],
+                "pairs_not_listed": t.pairs_not_listed,
             })
         })
         .collect();
@@ -280,6 +282,16 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
         &a.output.join("inspect.json"),
         (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
     )?;
+    for (i, t) in totals.iter().enumerate() {
+        if t.pairs_not_listed > 0 {
+            say_warning!(
+                "{}: {} near-duplicate pairs not listed in pairs.tsv (at most {} a topic; the counts are exact)",
+                a.files[i].display(),
+                t.pairs_not_listed,
+                inspect::MAX_PAIRS
+            );
+        }
+    }
     if !quiet {
         for (i, t) in totals.iter().enumerate() {
             say!(
@@ -313,7 +325,7 @@ fn transfer(a: TrecTransferArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let p = format::parse_qrels(&format::read(&a.qrels)?);
     let outcome = report_bad(&a.qrels, &p.bad, quiet);
     let t = xfer::transfer(&stores, split, &p.entries, &spec)?;
-    atomic::write(&a.output, format::qrels_text(&t.qrels).as_bytes())?;
+    atomic::write(&a.output, &format::bytes(&format::qrels_text(&t.qrels)))?;
     let mut tsv = String::from(
         "rel\tjudgments\tunknown\turl\tcanonical\tnear_duplicate\ttransferred\tshare\n",
     );

@@ -8,7 +8,6 @@ use anyhow::Context;
 
 use super::config::WriteCommand;
 use super::{pipeline, Outcome};
-use crate::base::lock::Lock;
 use crate::fingerprint::store::StoreSet;
 use crate::report::lists::tsv_field;
 use crate::write::{self, Kept};
@@ -92,10 +91,7 @@ pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
         Some(p) => Some(super::reuse::read_labels(p)?.0),
         None => None,
     };
-    std::fs::create_dir_all(&c.output)
-        .with_context(|| format!("cannot create {}", c.output.display()))?;
-    let _lock = Lock::acquire(&c.output.join(".neardup.lock"), &c.output)?;
-    write::prepare(&c.output, c.force)?;
+    let out = write::claim(&c.output, &stores, c.shard_dir.as_deref(), c.force)?;
     let cfg = write::Config {
         format: c.corpus.format,
         dir: c.output.clone(),
@@ -104,6 +100,7 @@ pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
         drop_labels: labels,
     };
     let m = write::write(&stores, &kept, &cfg)?;
+    out.finish()?;
     if !quiet {
         pipeline::report_corpus(&pipeline::corpus_summary(&c.output, &m), &m);
     }

@@ -92,18 +92,31 @@ pub struct Discovery {
     /// Files with no content (no bytes, or a gzip stream that inflates to none): counted as
     /// shards that hold no record, never read as a document.
     pub empty: Vec<PathBuf>,
+    /// Symbolic links inside walked directories, passed over (without `follow`).
+    pub links: Vec<PathBuf>,
+    /// Files reached a second time (named twice, or through a link or a directory as well):
+    /// read once, at their first place.
+    pub repeated: Vec<PathBuf>,
+    /// The files taken, by where they really are.
+    seen: std::collections::HashSet<PathBuf>,
 }
 
-/// Walks `inputs` and detects every shard.
+/// Walks `inputs` and detects every shard. Inside a directory, symbolic links are followed
+/// only with `opts.follow`; a file is read once, by where it really is, however many ways lead
+/// to it.
 pub fn discover(inputs: &[PathBuf], opts: &ReadOptions) -> Discovery {
     let mut d = Discovery::default();
+    let mut dirs = std::collections::HashSet::new();
     for input in inputs {
         match std::fs::metadata(input) {
             Err(e) => d.failed.push(Error::io(input, e)),
             Ok(m) if m.is_dir() && neardup_output(input) => d.outputs.push(input.clone()),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
-                walk(input, &mut files, &mut d);
+                if let Ok(c) = input.canonicalize() {
+                    dirs.insert(c);
+                }
+                walk(input, &mut files, &mut d, opts.follow, &mut dirs);
                 files.sort();
                 for f in files {
                     let rel = f
@@ -129,7 +142,13 @@ pub fn discover(inputs: &[PathBuf], opts: &ReadOptions) -> Discovery {
     d
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, d: &mut Discovery) {
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    d: &mut Discovery,
+    follow: bool,
+    dirs: &mut std::collections::HashSet<PathBuf>,
+) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => return d.failed.push(Error::io(dir, e)),
@@ -143,12 +162,39 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, d: &mut Discovery) {
             }
         };
         let path = entry.path();
-        match entry.file_type() {
-            Ok(t) if t.is_dir() && neardup_output(&path) => d.outputs.push(path),
-            Ok(t) if t.is_dir() => walk(&path, out, d),
-            Ok(t) if t.is_file() || t.is_symlink() => out.push(path),
-            Ok(_) => {}
-            Err(e) => d.failed.push(Error::io(&path, e)),
+        // neardup's record of an output directory and its lock are bookkeeping, not shards.
+        let name = entry.file_name();
+        if name == crate::base::claim::RECORD || name == crate::base::claim::LOCK {
+            continue;
+        }
+        let t = match entry.file_type() {
+            Ok(t) if t.is_symlink() && !follow => {
+                d.links.push(path);
+                continue;
+            }
+            // Followed: what the link leads to, a broken link an unreadable file.
+            Ok(t) if t.is_symlink() => match std::fs::metadata(&path) {
+                Ok(m) => m.file_type(),
+                Err(e) => {
+                    d.failed.push(Error::io(&path, e));
+                    continue;
+                }
+            },
+            Ok(t) => t,
+            Err(e) => {
+                d.failed.push(Error::io(&path, e));
+                continue;
+            }
+        };
+        if t.is_dir() {
+            if neardup_output(&path) {
+                d.outputs.push(path);
+            } else if path.canonicalize().is_ok_and(|c| dirs.insert(c)) {
+                // Each directory once: a link back up the tree does not loop.
+                walk(&path, out, d, follow, dirs);
+            }
+        } else if t.is_file() {
+            out.push(path);
         }
     }
 }
@@ -170,13 +216,18 @@ fn marked(dir: &Path, name: &str, mark: &[u8]) -> bool {
 /// Whether `dir` is one neardup wrote: a store (its manifest), or an output directory (its
 /// lock, summary or pairs file). Told by the files' own marks, not their names alone.
 fn neardup_output(dir: &Path) -> bool {
-    dir.join(".neardup.lock").is_file()
+    dir.join(crate::base::claim::LOCK).is_file()
         || is_store(dir)
         || marked(dir, "summary.json", b"\"created_by\": \"neardup")
         || marked(dir, "pairs.bin", b"NDPAIRS\0")
 }
 
 fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {
+    if let Ok(real) = path.canonicalize() {
+        if !d.seen.insert(real) {
+            return d.repeated.push(path);
+        }
+    }
     let size = match std::fs::metadata(&path) {
         Ok(m) => m.len(),
         Err(e) => return d.failed.push(Error::io(&path, e)),

@@ -199,6 +199,9 @@ pub struct ReadOptions {
     /// Records (WARC blocks, whole HTML or text files, JSON lines) larger than this are
     /// skipped and counted, in bounded memory.
     pub max_record: usize,
+    /// Follow symbolic links met while walking a directory (to files and directories alike);
+    /// without it they are passed over and counted. Paths named as inputs are always read.
+    pub follow: bool,
 }
 
 impl Default for ReadOptions {
@@ -210,6 +213,7 @@ impl Default for ReadOptions {
             jsonl_kind: PayloadKind::Unknown,
             split_bytes: 64 << 20,
             max_record: warc::DEFAULT_MAX_RECORD,
+            follow: false,
         }
     }
 }

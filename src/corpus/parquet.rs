@@ -21,6 +21,7 @@ use arrow_array::types::{
     Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_buffer::ArrowNativeType;
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
@@ -108,20 +109,27 @@ struct Fields {
     url: Option<usize>,
 }
 
+/// A column of strings or bytes: plain, or dictionary-encoded (as pyarrow writes a column it
+/// read as categorical), or all null (Arrow's `Null` type, as pyarrow types a column of `None`s).
 fn is_text(t: &DataType) -> bool {
-    matches!(
-        t,
+    match t {
         DataType::Utf8
-            | DataType::LargeUtf8
-            | DataType::Utf8View
-            | DataType::Binary
-            | DataType::LargeBinary
-            | DataType::BinaryView
-    )
+        | DataType::LargeUtf8
+        | DataType::Utf8View
+        | DataType::Binary
+        | DataType::LargeBinary
+        | DataType::BinaryView
+        | DataType::Null => true,
+        DataType::Dictionary(_, v) => is_text(v),
+        _ => false,
+    }
 }
 
 fn is_id(t: &DataType) -> bool {
-    is_text(t) || t.is_integer()
+    match t {
+        DataType::Dictionary(_, v) => is_id(v),
+        t => is_text(t) || t.is_integer(),
+    }
 }
 
 /// Finds the fields in the file's schema; a missing text column, or a column of a type that
@@ -185,7 +193,23 @@ fn value<'a>(col: &'a ArrayRef, row: usize) -> Option<Cow<'a, [u8]>> {
             }
         )*};
     }
+    // A dictionary column: the row's key names its value among the dictionary's values.
+    macro_rules! dictionary {
+        ($($t:ty),*) => {$(
+            if let Some(d) = col.as_dictionary_opt::<$t>() {
+                let key = d.keys().value(row).as_usize();
+                return value(d.values(), key);
+            }
+        )*};
+    }
     Some(match col.data_type() {
+        DataType::Dictionary(..) => {
+            dictionary!(
+                Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type,
+                UInt64Type
+            );
+            return None;
+        }
         DataType::Utf8 => Cow::Borrowed(col.as_string::<i32>().value(row).as_bytes()),
         DataType::LargeUtf8 => Cow::Borrowed(col.as_string::<i64>().value(row).as_bytes()),
         DataType::Utf8View => Cow::Borrowed(col.as_string_view().value(row).as_bytes()),

@@ -117,6 +117,20 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
             o.display()
         ));
     }
+    if let Some(first) = found.links.first() {
+        progress.warn(&format!(
+            "{} symbolic links in the input directories were not followed (first: {}); --follow follows them",
+            found.links.len(),
+            first.display()
+        ));
+    }
+    if let Some(first) = found.repeated.first() {
+        progress.warn(&format!(
+            "{} files were reached more than once (first: {}): each is read once, at its first place",
+            found.repeated.len(),
+            first.display()
+        ));
+    }
     let mut writer = StoreWriter::create(&cfg.output, cfg.force)?;
     if let Some(m) = &cfg.minhash {
         writer = writer.with_minhash(m.bands as usize)?;

@@ -15,14 +15,7 @@ use crate::fingerprint::store::{flags, StoreSet};
 use crate::report::typed::{encode_each, Column, Encoded, TableFormat, Writer};
 use crate::Result;
 
-/// Replaces tabs and line breaks so an id stays one TSV field.
-pub fn tsv_field(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.contains(['\t', '\n', '\r']) {
-        s.replace(['\t', '\n', '\r'], " ").into()
-    } else {
-        s.into()
-    }
-}
+pub use crate::base::tsv::{tsv_field, tsv_value};
 
 /// Counts of what the lists hold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]

@@ -98,6 +98,10 @@ impl Blocks for Synthetic {
 /// Bytes a pass needs per hash it holds: the hash, once gathered per block and once joined.
 const BYTES_PER_HASH: u64 = 32;
 
+/// The smallest memory budget counting accepts: a pass of 512 Ki hashes. Below it the
+/// passes, each of which reads every hash, would make the count quadratic in the corpus.
+pub const MIN_MEMORY: u64 = 16 << 20;
+
 /// Passes needed to count `total` hashes within `memory` bytes (at least one).
 pub fn passes_for(total: u64, memory: u64) -> usize {
     let per_pass = (memory / BYTES_PER_HASH).max(1);

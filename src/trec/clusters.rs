@@ -9,6 +9,7 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+use crate::base::tsv::tsv_value;
 use crate::cluster::star::RemoveBy;
 use crate::{Error, Result};
 
@@ -80,8 +81,8 @@ pub fn read(dir: &Path, wanted: &HashSet<&str>, by: RemoveBy) -> Result<Groups> 
         }
         let l = line.trim_end_matches(['\n', '\r']);
         let mut f = l.split('\t');
-        let id = f.next().unwrap_or("");
-        if wanted.contains(id) {
+        let id = tsv_value(f.next().unwrap_or(""));
+        if wanted.contains(id.as_ref()) {
             let stands = l.split('\t').nth(col).filter(|s| !s.is_empty());
             let Some(stands) = stands else {
                 return Err(bad(
@@ -89,7 +90,7 @@ pub fn read(dir: &Path, wanted: &HashSet<&str>, by: RemoveBy) -> Result<Groups> 
                     format!("line for {id:?} has no column {}", col + 1),
                 ));
             };
-            of.insert(id.to_string(), stands.to_string());
+            of.insert(id.into_owned(), tsv_value(stands).into_owned());
         }
         offset += n as u64;
     }

@@ -153,11 +153,40 @@ pub fn kind(text: &str) -> Option<Kind> {
         .map(|(_, f)| if f.len() >= 6 { Kind::Run } else { Kind::Qrels })
 }
 
-/// Reads a file as text, naming it on failure (bytes that are not UTF-8 are replaced, and the
-/// lines holding them reported by the parsers only if they no longer parse).
+/// First of the 128 private-use characters that stand for bytes 0x80..=0xFF that are not part
+/// of UTF-8 (as Python's `surrogateescape` does with surrogates, which Rust strings cannot hold).
+const RAW: u32 = 0x10_FF80;
+
+/// Reads a file as text, naming it on failure. A byte that is not part of UTF-8 (a docid in
+/// Latin-1, say) is kept: it stands as a private-use character that [`bytes`] writes back as
+/// the byte it was, so a run or qrels file written again matches the one read.
 pub fn read(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(decode(&bytes))
+}
+
+/// `bytes` as text, each byte that is not part of UTF-8 kept as its stand-in character.
+pub fn decode(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for &b in chunk.invalid() {
+            s.push(char::from_u32(RAW + u32::from(b - 0x80).min(0x7F)).expect("a valid char"));
+        }
+    }
+    s
+}
+
+/// Text made by [`decode`] as the bytes it was read from.
+pub fn bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u32::from(c) {
+            u @ RAW..=0x10_FFFF => out.push((u - RAW + 0x80) as u8),
+            _ => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
 }
 
 /// Topics in order of first appearance, each with the indices of its entries.
@@ -248,5 +277,16 @@ mod tests {
             .map(|i| p.entries[*i].docno.as_str())
             .collect();
         assert_eq!(o, ["c", "b", "d", "a"]);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_written_back_as_they_were() {
+        let raw: &[u8] = b"1 Q0 caf\xe9-\xff\x80 1 2.5 tag\n2 Q0 \xc3\xa9t\xc3 1 1 tag\n";
+        let text = decode(raw);
+        let p = parse_run(&text);
+        assert_eq!(p.entries.len(), 2);
+        assert_ne!(p.entries[0].docno, p.entries[1].docno);
+        assert_eq!(bytes(&run_text(&p.entries)), raw);
+        assert_eq!(bytes("plain é"), "plain é".as_bytes());
     }
 }

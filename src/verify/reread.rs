@@ -5,7 +5,8 @@
 //! parallel, and a shard read by seeking (WARC, JSONL, WARC.gz of one member per record) in
 //! parts of consecutive records, also in parallel. A record whose location is wanted has its text extracted the way fingerprinting
 //! did it ([`crate::text::extract`]); every other record is passed over without extraction.
-//! A shard that is gone, or whose size is not the one fingerprinted, is an error naming it.
+//! A shard that is gone, or whose size is not the one fingerprinted, is an error naming it, and
+//! so is a text read again that is not the one fingerprinted (its content hash differs).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -47,7 +48,10 @@ pub fn for_each_text<S, T: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &str) -> T + Sync,
 ) -> Result<Found<T>> {
-    for_each_record(
+    // Every text read again is checked against the content hash the store kept: a shard
+    // edited in place where its sampled checksum does not look is caught here.
+    let changed = std::sync::Mutex::new(Vec::new());
+    let found = for_each_record(
         stores,
         docs,
         shard_dir,
@@ -59,9 +63,31 @@ pub fn for_each_text<S, T: Send>(
                 PayloadKind::Unknown => None,
             };
             extract::payload_text(&doc.payload, doc.charset.as_deref(), html, text);
+            let h = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+            if [h as u64, (h >> 64) as u64] != stores.content_hash(d) {
+                changed.lock().unwrap().push(d);
+            }
             f(state, d, text)
         },
-    )
+    )?;
+    let mut changed = changed.into_inner().unwrap();
+    if let Some(&d) = changed.iter().min() {
+        changed.sort_unstable();
+        let (si, row) = stores.position(d);
+        let store = &stores.stores()[si];
+        let shard = store.source()[row].shard as usize;
+        let path = store
+            .manifest
+            .shards
+            .get(shard)
+            .map_or_else(String::new, |s| s.path.clone());
+        return Err(Error::Config(format!(
+            "{} documents read again from their shards are not the text that was fingerprinted (the first, {:?}, in {path}): the shards changed since; fingerprint them again",
+            changed.len(),
+            stores.id(d)
+        )));
+    }
+    Ok(found)
 }
 
 /// Reads the documents `docs` again as [`for_each_text`] does, and calls `f(state, doc,
@@ -281,11 +307,11 @@ pub fn locate_shard(
             .is_some_and(|c| *c != shard_checksum(&data));
     if changed {
         return Err(Error::Config(format!(
-            "the shard {} of store {} has changed since it was fingerprinted ({} bytes, then {}; checksum {}): fingerprint it again",
+            "the shard {} of store {} has changed since it was fingerprinted (recorded {} bytes, now {}; checksum {}): fingerprint it again",
             path.display(),
             store.path().display(),
-            data.len(),
             info.bytes,
+            data.len(),
             if data.len() as u64 == info.bytes { "differs" } else { "not compared" }
         )));
     }

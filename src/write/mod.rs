@@ -12,8 +12,9 @@
 //!
 //! Every shard is written under a temporary name and renamed when whole, and `manifest.json`,
 //! which lists the shards, is written last: a directory with a manifest is a whole corpus, and
-//! a run that dies leaves no shard that looks complete. A directory that holds anything but an
-//! earlier corpus output is refused; an earlier corpus output is replaced only when asked.
+//! a run that dies leaves no shard that looks complete. The directory is claimed through
+//! [`crate::base::claim`]: one that holds an input, or anything neardup did not make there,
+//! is refused; an earlier corpus output is replaced only when asked.
 
 pub mod rows;
 pub mod warc;
@@ -24,6 +25,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::base::atomic;
+use crate::base::claim::OutDir;
 use crate::fingerprint::store::StoreSet;
 use crate::reuse::detect::Labels;
 use crate::{Error, Result};
@@ -135,63 +137,34 @@ pub struct Manifest {
     pub seconds: f64,
 }
 
-/// Whether `name` is a file a corpus output is made of: its manifest, a shard, a shard's
-/// temporary, the directory's lock.
-fn ours(name: &str) -> bool {
-    let shard = |n: &str| {
-        n.strip_prefix("part-").is_some_and(|rest| {
-            let (num, ext) = rest.split_at(rest.find('.').unwrap_or(rest.len()));
-            num.len() >= 5
-                && num.bytes().all(|b| b.is_ascii_digit())
-                && [".warc.gz", ".jsonl.gz", ".parquet"].contains(&ext)
-        })
-    };
-    name == MANIFEST
-        || name == ".neardup.lock"
-        || shard(name)
-        || name
-            .strip_prefix('.')
-            .and_then(|n| n.split_once(".tmp-"))
-            .is_some_and(|(n, _)| shard(n) || n == MANIFEST)
+/// Claims `dir` for a corpus written from `stores`: refused when it is, holds or lies inside
+/// an input (a store, or a shard the stores were read from) or holds anything neardup did not
+/// make there; a corpus written there earlier is replaced only with `force`, its manifest
+/// removed first so that a run that dies then never looks finished. Nothing else is touched.
+pub fn claim(
+    dir: &Path,
+    stores: &StoreSet,
+    shard_dir: Option<&Path>,
+    force: bool,
+) -> Result<OutDir> {
+    OutDir::claim_whole(dir, &inputs(stores, shard_dir), force, "a corpus", MANIFEST)
 }
 
-/// Prepares `dir` for a corpus: creates it, or, when it holds an earlier corpus output (a
-/// manifest and shards, or the shards of a run that died) and `force` is set, removes it: the
-/// manifest first, so a run that dies then never looks finished. A directory holding anything
-/// else is refused, and nothing in it is touched.
-pub fn prepare(dir: &Path, force: bool) -> Result<()> {
-    let mut names = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries {
-            let e = e.map_err(|e| Error::io(dir, e))?;
-            names.push(e.file_name().to_string_lossy().into_owned());
-        }
-    }
-    names.retain(|n| n != ".neardup.lock");
-    if !names.is_empty() {
-        if let Some(other) = names.iter().find(|n| !ours(n)) {
-            return Err(Error::Config(format!(
-                "{} holds files that are not a corpus neardup wrote ({other}): choose another output directory",
-                dir.display()
-            )));
-        }
-        if !force {
-            return Err(Error::Config(format!(
-                "{} holds a corpus written earlier: --force replaces it",
-                dir.display()
-            )));
-        }
-        names.sort_by_key(|n| n != MANIFEST);
-        for n in &names {
-            let p = dir.join(n);
-            match std::fs::remove_file(&p) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(&p, e)),
+/// What a corpus written from `stores` reads: the stores and every shard they were read from
+/// (where the manifests recorded it, and under `shard_dir`).
+pub fn inputs(stores: &StoreSet, shard_dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for s in stores.stores() {
+        v.push(s.path().to_path_buf());
+        for info in &s.manifest.shards {
+            v.extend(info.absolute.iter().map(PathBuf::from));
+            v.push(PathBuf::from(&info.path));
+            if let (Some(d), Some(n)) = (shard_dir, Path::new(&info.path).file_name()) {
+                v.push(d.join(n));
             }
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+    v
 }
 
 /// Reads the manifest of a corpus output.
@@ -215,7 +188,7 @@ pub fn shard_name(i: usize, format: Format) -> String {
 }
 
 /// Writes the documents `kept` (in store order) of `stores` as `cfg` says, then the manifest.
-/// The directory must have been made ready with [`prepare`].
+/// The directory must have been claimed with [`claim`].
 pub fn write(stores: &StoreSet, kept: &[Kept], cfg: &Config) -> Result<Manifest> {
     let started = Instant::now();
     if cfg.shard_size == 0 {
@@ -251,31 +224,5 @@ fn manifest(format: Format) -> Manifest {
         dropped_paragraphs: 0,
         missing: Vec::new(),
         seconds: 0.0,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_a_corpus_output_is_replaced() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path().join("c");
-        prepare(&d, false).unwrap();
-        std::fs::write(d.join("part-00000.parquet"), b"x").unwrap();
-        std::fs::write(d.join(MANIFEST), b"{}").unwrap();
-        std::fs::write(d.join(".part-00001.parquet.tmp-99999999"), b"x").unwrap();
-        assert!(prepare(&d, false)
-            .unwrap_err()
-            .to_string()
-            .contains("--force"));
-        prepare(&d, true).unwrap();
-        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
-        std::fs::write(d.join("part-00000.parquet"), b"x").unwrap();
-        std::fs::write(d.join("notes.txt"), b"mine").unwrap();
-        let e = prepare(&d, true).unwrap_err().to_string();
-        assert!(e.contains("notes.txt"), "{e}");
-        assert!(d.join("part-00000.parquet").exists() && d.join("notes.txt").exists());
     }
 }

@@ -231,7 +231,12 @@ impl ShardOut for Jsonl {
     fn size(&self) -> u64 {
         self.bytes
     }
-    fn finish(self: Box<Self>) -> Result<u64> {
+    fn finish(mut self: Box<Self>) -> Result<u64> {
+        if self.bytes == 0 {
+            // No rows: an empty gzip member, which every gzip reader opens (an empty file is
+            // not gzip).
+            self.append_member(&super::warc::gzip(&[]))?;
+        }
         self.file.commit()?;
         Ok(self.bytes)
     }

@@ -184,6 +184,13 @@ fn write_shard(
         }
     }
     flush(&mut run, &mut out)?;
+    if bytes == 0 {
+        // No record (an empty keep list, or every record missing): an empty gzip member, so
+        // that the shard is still a file every gzip and WARC reader opens.
+        let empty = gzip(&[]);
+        out.put(&empty)?;
+        bytes += empty.len() as u64;
+    }
     out.commit()?;
     Ok((
         ShardEntry {

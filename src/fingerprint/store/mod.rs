@@ -258,6 +258,7 @@ impl Reading {
                 _ => PayloadKind::Unknown,
             },
             max_record: usize::try_from(self.max_record).unwrap_or(usize::MAX),
+            follow: false,
             ..ReadOptions::default()
         }
     }

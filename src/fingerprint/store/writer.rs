@@ -114,6 +114,8 @@ impl StoreWriter {
     /// and only when it is one: `--force` never replaces a file, or a directory with anything
     /// in it but a neardup store (an input, a user's folder).
     pub fn create(target: &Path, force: bool) -> Result<Self> {
+        // In a claimed output directory, a store is replaced only where neardup made it.
+        crate::base::claim::admit(target)?;
         if target.exists() || target.is_symlink() {
             if !force {
                 return Err(Error::store(

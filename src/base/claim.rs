@@ -1,0 +1,527 @@
+//! Output directories and the one rule that keeps a user's files safe in them: an entry of a
+//! directory belongs to neardup only when neardup's own record of that directory
+//! ([`RECORD`], written ahead of every new entry) names it; every other entry is the user's and
+//! is never replaced or removed.
+//!
+//! A command [`claim`](OutDir::claim)s its output directory before it reads anything: the claim
+//! refuses a directory that is an input, lies inside one, or holds one (other than inside an
+//! entry neardup made there), takes the directory's lock ([`LOCK`]) and reads the record.
+//! From then on every file neardup writes there goes through [`admit`] (the atomic writer and
+//! the store writer call it): a name that was there before and that the record does not name is
+//! refused, and a new name is added to the record before its file is made, so that a run killed
+//! at any moment leaves a record naming everything it made, and the next run may replace it.
+//! [`OutDir::replace_previous`] removes what the earlier run made (the finished mark first), and
+//! [`OutDir::finish`] leaves the record naming exactly the entries neardup made that exist.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Weak};
+
+use serde::{Deserialize, Serialize};
+
+use super::lock::Lock;
+use super::paths::resolve;
+use crate::{Error, Result};
+
+/// The record of what neardup made in a directory.
+pub const RECORD: &str = ".neardup-owned.json";
+/// The lock of a directory being written.
+pub const LOCK: &str = ".neardup.lock";
+/// The record's format name.
+const FORMAT: &str = "neardup-owned";
+
+/// `.neardup-owned.json`: the entries (files and directories) neardup made in its directory.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Record {
+    /// Always `neardup-owned`.
+    pub format: String,
+    /// Version of this layout.
+    pub version: u32,
+    /// Entry names, sorted.
+    pub entries: Vec<String>,
+}
+
+#[derive(Debug)]
+struct State {
+    /// The directory, resolved.
+    dir: PathBuf,
+    /// As the user wrote it, for messages.
+    shown: PathBuf,
+    /// The inputs of the run, resolved.
+    inputs: Vec<PathBuf>,
+    /// What the record named when the directory was claimed, less what has been removed.
+    previous: Mutex<BTreeSet<String>>,
+    /// Entries that were there and that the record did not name: the user's.
+    foreign: BTreeSet<String>,
+    /// Entries admitted during this run.
+    made: Mutex<BTreeSet<String>>,
+}
+
+/// Directories claimed by this process.
+static CLAIMS: Mutex<Vec<Weak<State>>> = Mutex::new(Vec::new());
+
+/// A claimed output directory; dropped, it leaves the record naming what neardup made there
+/// that exists (as [`OutDir::finish`] does, quietly) and releases the lock.
+#[derive(Debug)]
+pub struct OutDir {
+    state: Arc<State>,
+    finished: bool,
+    _lock: Lock,
+}
+
+/// Whether `name` is a temporary neardup makes beside an entry `base` (`.base.tmp-PID`,
+/// `base.tmp-PID`, `base.old-PID`), so that it belongs with that entry.
+fn temporary_of(name: &str) -> Option<&str> {
+    let pid = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(rest) = name.strip_prefix('.') {
+        if let Some((base, p)) = rest.rsplit_once(".tmp-") {
+            if pid(p) {
+                return Some(base);
+            }
+        }
+    }
+    for mark in [".tmp-", ".old-"] {
+        if let Some((base, p)) = name.rsplit_once(mark) {
+            if pid(p) {
+                return Some(base);
+            }
+        }
+    }
+    None
+}
+
+fn entries(dir: &Path) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    match fs::read_dir(dir) {
+        Ok(it) => {
+            for e in it {
+                let e = e.map_err(|e| Error::io(dir, e))?;
+                names.push(e.file_name().to_string_lossy().into_owned());
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io(dir, e)),
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Reads the record of `dir` (empty when there is none).
+pub fn read_record(dir: &Path) -> Result<BTreeSet<String>> {
+    let p = dir.join(RECORD);
+    let bytes = match fs::read(&p) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+        Err(e) => return Err(Error::io(&p, e)),
+    };
+    let r: Record = serde_json::from_slice(&bytes).map_err(|e| Error::Parse {
+        path: p.clone(),
+        offset: e.column() as u64,
+        msg: format!("not a record of neardup's files: {e}"),
+    })?;
+    if r.format != FORMAT {
+        return Err(Error::store(&p, "not a record of neardup's files"));
+    }
+    Ok(r.entries.into_iter().filter(|n| valid_name(n)).collect())
+}
+
+/// A plain entry name: never a path that leads out of the directory.
+fn valid_name(n: &str) -> bool {
+    !n.is_empty() && n != "." && n != ".." && !n.contains('/') && n != RECORD && n != LOCK
+}
+
+/// Writes the record of `dir` naming `names` (under a temporary name, then renamed).
+fn write_record(dir: &Path, names: &BTreeSet<String>) -> Result<()> {
+    let r = Record {
+        format: FORMAT.into(),
+        version: 1,
+        entries: names.iter().cloned().collect(),
+    };
+    let json = serde_json::to_vec_pretty(&r).map_err(|e| Error::Config(e.to_string()))?;
+    let target = dir.join(RECORD);
+    let tmp = dir.join(format!(".{RECORD}.tmp-{}", std::process::id()));
+    // An interrupt while the record is written removes its temporary too.
+    let _interrupt = super::interrupt::register(&tmp);
+    let write = || -> std::io::Result<()> {
+        let mut f = fs::File::create(&tmp)?;
+        std::io::Write::write_all(&mut f, &json)?;
+        f.sync_all()?;
+        fs::rename(&tmp, &target)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(&target, e)
+    })
+}
+
+/// Whether `inner` is `outer` or lies inside it (both resolved).
+fn inside(inner: &Path, outer: &Path) -> bool {
+    inner.starts_with(outer)
+}
+
+impl OutDir {
+    /// Claims `dir` for a run that reads `inputs`: refuses it when it is an input, lies inside
+    /// one, or holds one anywhere but inside an entry neardup made there; creates it; takes its
+    /// lock; reads its record. Nothing in it is changed.
+    pub fn claim(dir: &Path, inputs: &[PathBuf]) -> Result<OutDir> {
+        let rdir = resolve(dir);
+        let rinputs: Vec<PathBuf> = inputs.iter().map(|p| resolve(p)).collect();
+        let record = read_record(&rdir)?;
+        for (input, rinput) in inputs.iter().zip(&rinputs) {
+            let refuse = |how: &str| {
+                Err(Error::Config(format!(
+                    "the output directory {} {how} the input {}: neardup never writes where it reads; choose another output directory",
+                    dir.display(),
+                    input.display()
+                )))
+            };
+            if rinput == &rdir {
+                return refuse("is");
+            }
+            if inside(&rdir, rinput) {
+                return refuse("lies inside");
+            }
+            if let Ok(rel) = rinput.strip_prefix(&rdir) {
+                let first = rel
+                    .components()
+                    .next()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned());
+                if !first.is_some_and(|f| record.contains(&f)) {
+                    return refuse("holds");
+                }
+            }
+        }
+        // A directory made inside another claimed one is an entry of that one.
+        admit(&rdir)?;
+        fs::create_dir_all(&rdir).map_err(|e| Error::io(dir, e))?;
+        let lock = Lock::acquire(&rdir.join(LOCK), dir)?;
+        // Read again under the lock: another run may have finished in between.
+        let record = read_record(&rdir)?;
+        super::atomic::clean_stale(&rdir, &format!(".{RECORD}.tmp-"));
+        let mut foreign = BTreeSet::new();
+        for n in entries(&rdir)? {
+            if n == RECORD || n == LOCK || record.contains(&n) {
+                continue;
+            }
+            if n.starts_with(&format!(".{RECORD}.tmp-")) {
+                continue;
+            }
+            if temporary_of(&n).is_some_and(|b| record.contains(b)) {
+                continue;
+            }
+            foreign.insert(n);
+        }
+        let state = Arc::new(State {
+            dir: rdir,
+            shown: dir.to_path_buf(),
+            inputs: rinputs,
+            previous: Mutex::new(record),
+            foreign,
+            made: Mutex::new(BTreeSet::new()),
+        });
+        let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+        claims.retain(|w| w.strong_count() > 0);
+        claims.push(Arc::downgrade(&state));
+        Ok(OutDir {
+            state,
+            finished: false,
+            _lock: lock,
+        })
+    }
+
+    /// Claims `dir` for an output that holds the directory alone (a corpus, a reuse output):
+    /// as [`OutDir::claim`], and refused when the directory holds anything neardup did not
+    /// make there; what an earlier run made is removed only with `force` (`mark`, the file
+    /// that says a run finished, first). `what` names the output in messages.
+    pub fn claim_whole(
+        dir: &Path,
+        inputs: &[PathBuf],
+        force: bool,
+        what: &str,
+        mark: &str,
+    ) -> Result<OutDir> {
+        let out = OutDir::claim(dir, inputs)?;
+        if let Some(other) = out.foreign().iter().next() {
+            return Err(Error::Config(format!(
+                "{} holds files that neardup did not write there ({other}); {what} holds its directory alone: choose another output directory",
+                dir.display()
+            )));
+        }
+        if !out.previous().is_empty() {
+            if !force {
+                return Err(Error::Config(format!(
+                    "{} holds {what} neardup wrote earlier: --force replaces it",
+                    dir.display()
+                )));
+            }
+            out.replace_previous(&[], mark)?;
+        }
+        Ok(out)
+    }
+
+    /// The directory as the user named it.
+    pub fn path(&self) -> &Path {
+        &self.state.shown
+    }
+
+    /// What the earlier runs made here and this run has not removed.
+    pub fn previous(&self) -> BTreeSet<String> {
+        self.state.previous.lock().unwrap().clone()
+    }
+
+    /// Entries that were here and that neardup did not make.
+    pub fn foreign(&self) -> &BTreeSet<String> {
+        &self.state.foreign
+    }
+
+    /// Refuses, before anything is read, a run that would write one of `names` over a user's
+    /// entry or over one of its inputs.
+    pub fn reserve(&self, names: &[&str]) -> Result<()> {
+        for n in names {
+            self.state.check(n)?;
+        }
+        Ok(())
+    }
+
+    /// Removes what earlier runs made here, except the entries named in `keep` (a store a
+    /// rerun reuses) and any entry that holds an input: `summary_first` (the finished mark)
+    /// first, so that a run that dies halfway never looks finished.
+    pub fn replace_previous(&self, keep: &[&str], summary_first: &str) -> Result<()> {
+        let mut previous = self.state.previous.lock().unwrap();
+        let mut names: Vec<String> = previous
+            .iter()
+            .filter(|n| !keep.contains(&n.as_str()))
+            .filter(|n| {
+                let p = self.state.dir.join(n);
+                !self.state.inputs.iter().any(|i| inside(i, &p))
+            })
+            .cloned()
+            .collect();
+        names.sort_by_key(|n| n != summary_first);
+        // Everything is checked before anything is removed: a directory of the user's standing
+        // where neardup made an entry refuses the run with the earlier output whole.
+        for n in &names {
+            removable(&self.state.dir.join(n))?;
+        }
+        for n in names {
+            remove_owned(&self.state.dir.join(&n))?;
+            previous.remove(&n);
+        }
+        Ok(())
+    }
+
+    /// Removes `name` if an earlier run made it (the finished mark of an output that a
+    /// rerun updates in place).
+    pub fn remove_previous(&self, name: &str) -> Result<()> {
+        let mut previous = self.state.previous.lock().unwrap();
+        if previous.remove(name) {
+            remove_owned(&self.state.dir.join(name))?;
+        }
+        Ok(())
+    }
+
+    /// Leaves the record naming what neardup made here that exists now.
+    pub fn finish(mut self) -> Result<()> {
+        self.finished = true;
+        write_record(&self.state.dir, &self.state.owned())
+    }
+}
+
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = write_record(&self.state.dir, &self.state.owned());
+        }
+    }
+}
+
+impl State {
+    /// Everything neardup made here (earlier runs and this one) that exists now.
+    fn owned(&self) -> BTreeSet<String> {
+        let previous = self.previous.lock().unwrap();
+        let made = self.made.lock().unwrap();
+        previous
+            .iter()
+            .chain(made.iter())
+            .filter(|n| fs::symlink_metadata(self.dir.join(n)).is_ok())
+            .cloned()
+            .collect()
+    }
+
+    fn check(&self, name: &str) -> Result<()> {
+        if self.foreign.contains(name) {
+            return Err(Error::Config(format!(
+                "{} is not a file neardup made (the directory's record, {RECORD}, does not name it): it is left as it is; move it, or choose another output directory",
+                self.shown.join(name).display()
+            )));
+        }
+        let p = self.dir.join(name);
+        if let Some(i) = self.inputs.iter().find(|i| inside(i, &p)) {
+            return Err(Error::Config(format!(
+                "{} would replace the input {}: choose another output directory",
+                self.shown.join(name).display(),
+                i.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Admits `name`: refuses a user's entry, records a new one ahead of its making.
+    fn admit(&self, name: &str) -> Result<()> {
+        self.check(name)?;
+        let previous = self.previous.lock().unwrap();
+        let mut made = self.made.lock().unwrap();
+        if made.insert(name.to_string()) && !previous.contains(name) {
+            let all: BTreeSet<String> = previous.iter().chain(made.iter()).cloned().collect();
+            write_record(&self.dir, &all)?;
+        }
+        Ok(())
+    }
+}
+
+/// Removes an entry neardup made: a file; a directory with a record of its own, by that
+/// record (what the user put inside is left, and the directory with it); a store (made whole
+/// and renamed into place), whole. Any other directory standing where neardup made an entry
+/// is not neardup's: it is refused.
+fn remove_owned(p: &Path) -> Result<()> {
+    let meta = match fs::symlink_metadata(p) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(p, e)),
+    };
+    if !meta.is_dir() {
+        return fs::remove_file(p).map_err(|e| Error::io(p, e));
+    }
+    if p.join(RECORD).is_file() {
+        let mut names: Vec<String> = read_record(p)?.into_iter().collect();
+        // A corpus's manifest first: a corpus without it never looks whole.
+        names.sort_by_key(|n| n != "manifest.json");
+        for n in names {
+            remove_owned(&p.join(n))?;
+        }
+        let _ = fs::remove_file(p.join(RECORD));
+        let _ = fs::remove_dir(p);
+        return Ok(());
+    }
+    removable(p)?;
+    fs::remove_dir_all(p).map_err(|e| Error::io(p, e))
+}
+
+/// Refuses an entry [`remove_owned`] would refuse, before anything is removed.
+fn removable(p: &Path) -> Result<()> {
+    match fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() && !p.join(RECORD).is_file() && !is_store(p) => {
+            Err(Error::Config(format!(
+                "{} is a directory, and not one neardup made there (neither a store nor an output with its own record): it is left as it is; move it, or choose another output directory",
+                p.display()
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether `dir` holds a neardup store: its manifest names the store format near its start.
+fn is_store(dir: &Path) -> bool {
+    let mark = b"\"neardup-store\"";
+    fs::File::open(dir.join("manifest.json")).is_ok_and(|mut f| {
+        let mut head = [0u8; 256];
+        let n = std::io::Read::read(&mut f, &mut head).unwrap_or(0);
+        head[..n].windows(mark.len()).any(|w| w == mark)
+    })
+}
+
+/// Admits the making of `target` in a claimed directory of this process (its parent): refuses
+/// a user's entry there, and records a new one before it is made. A target outside every
+/// claimed directory is admitted as it is.
+pub fn admit(target: &Path) -> Result<()> {
+    let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+        return Ok(());
+    };
+    let name = name.to_string_lossy();
+    if name == RECORD || name == LOCK {
+        return Ok(());
+    }
+    let states: Vec<Arc<State>> = {
+        let claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+        claims.iter().filter_map(Weak::upgrade).collect()
+    };
+    if states.is_empty() {
+        return Ok(());
+    }
+    let parent = resolve(if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    });
+    match states.iter().find(|s| s.dir == parent) {
+        Some(s) => s.admit(&name),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporaries_belong_to_their_entry() {
+        assert_eq!(temporary_of(".keep.txt.tmp-123"), Some("keep.txt"));
+        assert_eq!(temporary_of("store.tmp-9"), Some("store"));
+        assert_eq!(temporary_of("store.old-9"), Some("store"));
+        assert_eq!(temporary_of("store.tmp-x"), None);
+        assert_eq!(temporary_of("keep.txt"), None);
+    }
+
+    #[test]
+    fn a_users_files_are_never_admitted_and_new_names_are_recorded_ahead() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("out");
+        fs::create_dir(&d).unwrap();
+        fs::write(d.join("keep.txt"), "mine").unwrap();
+        let out = OutDir::claim(&d, &[]).unwrap();
+        assert!(admit(&d.join("keep.txt")).is_err());
+        assert!(out.reserve(&["keep.txt"]).is_err());
+        admit(&d.join("remove.tsv")).unwrap();
+        // Recorded before the file exists: a kill now leaves it named.
+        assert!(read_record(&d).unwrap().contains("remove.tsv"));
+        fs::write(d.join("remove.tsv"), "x").unwrap();
+        out.finish().unwrap();
+        assert_eq!(
+            read_record(&d).unwrap().into_iter().collect::<Vec<_>>(),
+            vec!["remove.tsv".to_string()]
+        );
+        // The next run may replace what neardup made and removes only that.
+        let out = OutDir::claim(&d, &[]).unwrap();
+        admit(&d.join("remove.tsv")).unwrap();
+        out.replace_previous(&[], "summary.json").unwrap();
+        assert!(!d.join("remove.tsv").exists());
+        assert_eq!(fs::read_to_string(d.join("keep.txt")).unwrap(), "mine");
+        out.finish().unwrap();
+        assert!(read_record(&d).unwrap().is_empty());
+    }
+
+    #[test]
+    fn outputs_overlapping_inputs_are_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let crawl = t.path().join("crawl");
+        fs::create_dir(&crawl).unwrap();
+        fs::write(crawl.join("a.warc"), "x").unwrap();
+        for out in [crawl.clone(), crawl.join("out"), t.path().to_path_buf()] {
+            let e = OutDir::claim(&out, std::slice::from_ref(&crawl)).unwrap_err();
+            assert!(e.to_string().contains("never writes where it reads"), "{e}");
+        }
+        let e = OutDir::claim(t.path(), &[crawl.join("a.warc")]).unwrap_err();
+        assert!(e.to_string().contains("holds the input"), "{e}");
+        // An input inside an entry neardup made there (its store) is allowed, not replaced.
+        let out = t.path().join("o");
+        let c = OutDir::claim(&out, &[]).unwrap();
+        admit(&out.join("store")).unwrap();
+        fs::create_dir(out.join("store")).unwrap();
+        c.finish().unwrap();
+        let c = OutDir::claim(&out, &[out.join("store")]).unwrap();
+        assert!(c.reserve(&["store"]).is_err());
+        c.replace_previous(&[], "summary.json").unwrap();
+        assert!(out.join("store").is_dir());
+    }
+}
