@@ -304,11 +304,12 @@ impl OutDir {
         for n in &names {
             removable(&self.state.dir.join(n))?;
         }
+        let removed: BTreeSet<String> = names.iter().cloned().collect();
         for n in names {
             remove_owned(&self.state.dir.join(&n))?;
             previous.remove(&n);
         }
-        Ok(())
+        remove_temporaries(&self.state.dir, &removed)
     }
 
     /// Removes `name` if an earlier run made it (the finished mark of an output that a
@@ -394,18 +395,34 @@ fn remove_owned(p: &Path) -> Result<()> {
         return fs::remove_file(p).map_err(|e| Error::io(p, e));
     }
     if p.join(RECORD).is_file() {
-        let mut names: Vec<String> = read_record(p)?.into_iter().collect();
+        let record = read_record(p)?;
+        let mut names: Vec<String> = record.iter().cloned().collect();
         // A corpus's manifest first: a corpus without it never looks whole.
         names.sort_by_key(|n| n != "manifest.json");
         for n in names {
             remove_owned(&p.join(n))?;
         }
+        remove_temporaries(p, &record)?;
         let _ = fs::remove_file(p.join(RECORD));
         let _ = fs::remove_dir(p);
         return Ok(());
     }
     removable(p)?;
     fs::remove_dir_all(p).map_err(|e| Error::io(p, e))
+}
+
+/// Removes the temporaries a killed run left in `dir` beside the entries `record` names (and
+/// of the record itself): they are that run's own.
+fn remove_temporaries(dir: &Path, record: &BTreeSet<String>) -> Result<()> {
+    for n in entries(dir)? {
+        let ours = temporary_of(&n).is_some_and(|b| record.contains(b))
+            || n.starts_with(&format!(".{RECORD}.tmp-"));
+        if ours {
+            let q = dir.join(&n);
+            let _ = fs::remove_file(&q).or_else(|_| fs::remove_dir_all(&q));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an entry [`remove_owned`] would refuse, before anything is removed.

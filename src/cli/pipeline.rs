@@ -868,7 +868,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     // written, so that the corrected rerun needs no --force.
     if !cfg.against.is_empty() {
         let old = crate::fingerprint::store::open_many(&cfg.against)?;
-        if cfg.stores.is_empty() {
+        let minhash = if cfg.stores.is_empty() {
             let d = cfg.build.params.diff(&old[0].manifest.params);
             if !d.is_empty() {
                 return Err(crate::Error::Mismatch {
@@ -878,10 +878,25 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
                 }
                 .into());
             }
+            cfg.build.minhash
         } else {
             let mut all = cfg.stores.clone();
             all.extend(cfg.against.iter().cloned());
             StoreSet::open(&all)?;
+            crate::fingerprint::store::open_many(&cfg.stores)?[0]
+                .manifest
+                .minhash
+        };
+        if cfg.candidates == Candidates::Minhash {
+            if let Some(s) = old
+                .iter()
+                .find(|s| s.manifest.minhash != minhash || minhash.is_none())
+            {
+                anyhow::bail!(
+                    "{} has no MinHash band keys, or other ones than this run's: fingerprint it with --minhash and the same options, or choose --candidates simhash",
+                    s.path().display()
+                );
+            }
         }
     }
     let mut inputs = cfg.build.inputs.clone();
