@@ -57,6 +57,30 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
+/// `write` of every document of `store` into `dir/c` as JSONL.gz, refused with `why`.
+fn write_every_document_refused(dir: &Path, store: &Path, why: &str) {
+    let ids: Vec<String> = export_tsv(store)
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let keep = dir.join("keep-all.txt");
+    fs::write(&keep, ids.join("\n") + "\n").unwrap();
+    let c = dir.join("c");
+    refused(
+        &[
+            "write",
+            s(store),
+            "--keep",
+            s(&keep),
+            "--format",
+            "jsonl.gz",
+            "-o",
+            s(&c),
+        ],
+        why,
+    );
+}
+
 fn refused(args: &[&str], why: &str) {
     let o = neardup(args);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -280,25 +304,7 @@ fn a_shard_edited_where_its_checksum_does_not_look_is_caught() {
         .unwrap();
     data[at] = b'q';
     fs::write(&warc, &data).unwrap();
-    let ids: Vec<String> = export_tsv(&store)
-        .into_iter()
-        .map(|r| r[0].clone())
-        .collect();
-    let keep = dir.path().join("keep.txt");
-    fs::write(&keep, ids.join("\n") + "\n").unwrap();
-    refused(
-        &[
-            "write",
-            s(&store),
-            "--keep",
-            s(&keep),
-            "--format",
-            "jsonl.gz",
-            "-o",
-            s(&dir.path().join("c")),
-        ],
-        "not the text that was fingerprinted",
-    );
+    write_every_document_refused(dir.path(), &store, "not the text that was fingerprinted");
 }
 
 #[test]
@@ -402,30 +408,15 @@ fn messages_read_the_right_way_round() {
     assert!(fingerprint(&[&d], &store, &[]).status.success());
     let tsv = ok(&["export", s(&store), "-o", "-"]);
     assert_eq!(tsv.lines().count(), 101, "a header and one line a document");
-    let ids: Vec<&str> = tsv
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').next().unwrap())
-        .collect();
-    let keep = dir.path().join("keep.txt");
-    fs::write(&keep, ids.join("\n") + "\n").unwrap();
     // A shard grown since: the size recorded, then the size now.
     let shard = d.join("part-00000.warc.gz");
     let before = fs::metadata(&shard).unwrap().len();
     let mut data = fs::read(&shard).unwrap();
     data.extend_from_slice(&crate::common::gz(b"x"));
     fs::write(&shard, &data).unwrap();
-    refused(
-        &[
-            "write",
-            s(&store),
-            "--keep",
-            s(&keep),
-            "--format",
-            "jsonl.gz",
-            "-o",
-            s(&dir.path().join("o")),
-        ],
+    write_every_document_refused(
+        dir.path(),
+        &store,
         &format!("recorded {before} bytes, now {}", data.len()),
     );
 }
