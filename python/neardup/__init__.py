@@ -128,12 +128,43 @@ def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: f
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
             convert_options=pacsv.ConvertOptions(column_types=types),
         )
+    t = _tsv_ids(t, ["id_a", "id_b"])
     if not verify:
         return t
     keep = ["id_a", "id_b", "hamming64", "hamming128"]
     return t.select(keep).append_column("score", t.column(measure)).append_column(
         "near_duplicate", pc.equal(t.column("near_duplicate"), 1)
     )
+
+
+_TSV_ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}
+
+
+def _tsv_value(field: str) -> str:
+    """An id as it was before neardup's TSV escaping (docs/FORMATS.md, "TSV fields")."""
+    if "\\" not in field:
+        return field
+    out, it = [], iter(field)
+    for c in it:
+        if c != "\\":
+            out.append(c)
+            continue
+        n = next(it, None)
+        out.append("\\" if n is None else _TSV_ESCAPES.get(n, n))
+    return "".join(out)
+
+
+def _tsv_ids(table, columns):
+    """``table`` with the id ``columns`` read back from their TSV escaping."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for name in columns:
+        col = table.column(name)
+        if pc.any(pc.match_substring(col, "\\")).as_py():
+            fixed = pa.array([_tsv_value(v) for v in col.to_pylist()], pa.string())
+            table = table.set_column(table.schema.get_field_index(name), name, fixed)
+    return table
 
 
 class DedupResult:
@@ -149,7 +180,7 @@ class DedupResult:
 
     def keep(self) -> list[str]:
         """The kept documents' ids."""
-        return (self.dir / "keep.txt").read_text().splitlines()
+        return [_tsv_value(line) for line in (self.dir / "keep.txt").read_text().splitlines()]
 
     def table(self, name: str):
         """A table of the run (``clusters``, ``keep``, ``remove``, ``excluded``, ``sweep``,

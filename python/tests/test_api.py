@@ -139,3 +139,18 @@ def test_messages_go_to_logging_while_the_command_runs(crawl, sample, tmp_path, 
         neardup.fingerprint([sample], tmp_path / "q", quiet=True)
     info = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
     assert info == [f"fingerprinted 100 documents into {tmp_path / 'q'}"], info
+
+
+def test_ids_that_differ_only_in_control_characters_come_back_as_they_were(tmp_path):
+    # Two copies of one page whose ids print alike once a line break is a space: the lists
+    # escape them (docs/FORMATS.md, "TSV fields"), and Python reads them back unescaped.
+    text = " ".join(f"w{i % 37} t{i % 11}" for i in range(200))
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text("".join(json.dumps({"id": i, "text": text}) + "\n" for i in ["a\nb", "a b", "c\\d"]))
+    r = neardup.dedup([docs], tmp_path / "out", quiet=True)
+    assert r.keep() == ["a\nb"]
+    store = neardup.Store(tmp_path / "out" / "store")
+    t = neardup.join([store], tau=0)
+    assert sorted(t.column("id_a").to_pylist() + t.column("id_b").to_pylist()) == sorted(
+        ["a\nb", "a b", "a\nb", "c\\d", "a b", "c\\d"]
+    )

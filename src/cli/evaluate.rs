@@ -6,6 +6,7 @@ use std::time::Instant;
 use super::config::EvaluateCommand;
 use super::{pipeline, Outcome};
 use crate::base::atomic;
+use crate::base::tsv::tsv_value;
 use crate::fingerprint::store::StoreSet;
 use crate::report::plot;
 use crate::verify::evaluate::{self, EvalRow};
@@ -109,7 +110,8 @@ fn read_removed(stores: &StoreSet, path: &std::path::Path) -> anyhow::Result<Vec
                 )
             })
         };
-        out.push((find(a)?, find(b)?));
+        let (a, b) = (tsv_value(a), tsv_value(b));
+        out.push((find(&a)?, find(&b)?));
     }
     Ok(out)
 }
