@@ -174,6 +174,10 @@ fn a_rerun_replaces_only_what_the_earlier_run_made() {
         "jsonl.gz",
     ]);
     fs::write(o.join("notes.txt"), "mine").unwrap();
+    // Without --force the store is not replaced, and nothing of the earlier run is touched.
+    let before = snapshot(&o);
+    refused(&["dedup", s(&d), "-o", s(&o)], "--force");
+    assert_eq!(snapshot(&o), before);
     // Without --write-corpus, the earlier corpus does not stay beside the new lists.
     ok(&["-q", "dedup", s(&d), "-o", s(&o), "--force"]);
     assert!(!o.join("corpus").exists());

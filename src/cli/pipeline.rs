@@ -907,6 +907,14 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     if cfg.corpus.is_some() {
         claimed.reserve(&["corpus"])?;
     }
+    // A store there is replaced only with --force: refused now, before the earlier run's
+    // outputs are touched.
+    let store = &cfg.build.output;
+    if cfg.stores.is_empty() && !cfg.build.force && (store.exists() || store.is_symlink()) {
+        return Err(
+            crate::Error::store(store, "already exists (use --force to replace it)").into(),
+        );
+    }
     // A rerun replaces the earlier run's outputs (a store it may reuse aside): a corpus or
     // tables this run does not write are not left beside its lists.
     claimed.replace_previous(&["store"], "summary.json")?;
