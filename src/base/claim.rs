@@ -56,6 +56,9 @@ struct State {
     foreign: BTreeSet<String>,
     /// Entries admitted during this run.
     made: Mutex<BTreeSet<String>>,
+    /// Whether the record no longer says what is here (something made or removed): a claim
+    /// that changed nothing (a refused run) leaves the directory as it found it.
+    changed: std::sync::atomic::AtomicBool,
 }
 
 /// Directories claimed by this process.
@@ -219,6 +222,7 @@ impl OutDir {
             previous: Mutex::new(record),
             foreign,
             made: Mutex::new(BTreeSet::new()),
+            changed: std::sync::atomic::AtomicBool::new(false),
         });
         let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
         claims.retain(|w| w.strong_count() > 0);
@@ -305,6 +309,9 @@ impl OutDir {
             removable(&self.state.dir.join(n))?;
         }
         let removed: BTreeSet<String> = names.iter().cloned().collect();
+        if !removed.is_empty() {
+            self.state.touch();
+        }
         for n in names {
             remove_owned(&self.state.dir.join(&n))?;
             previous.remove(&n);
@@ -317,6 +324,7 @@ impl OutDir {
     pub fn remove_previous(&self, name: &str) -> Result<()> {
         let mut previous = self.state.previous.lock().unwrap();
         if previous.remove(name) {
+            self.state.touch();
             remove_owned(&self.state.dir.join(name))?;
         }
         Ok(())
@@ -325,19 +333,33 @@ impl OutDir {
     /// Leaves the record naming what neardup made here that exists now.
     pub fn finish(mut self) -> Result<()> {
         self.finished = true;
-        write_record(&self.state.dir, &self.state.owned())
+        self.state.settle()
     }
 }
 
 impl Drop for OutDir {
     fn drop(&mut self) {
         if !self.finished {
-            let _ = write_record(&self.state.dir, &self.state.owned());
+            let _ = self.state.settle();
         }
     }
 }
 
 impl State {
+    /// Rewrites the record to name what neardup made here that exists, if this run changed
+    /// anything.
+    fn settle(&self) -> Result<()> {
+        if !self.changed.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(());
+        }
+        write_record(&self.dir, &self.owned())
+    }
+
+    fn touch(&self) {
+        self.changed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Everything neardup made here (earlier runs and this one) that exists now.
     fn owned(&self) -> BTreeSet<String> {
         let previous = self.previous.lock().unwrap();
@@ -373,9 +395,13 @@ impl State {
         self.check(name)?;
         let previous = self.previous.lock().unwrap();
         let mut made = self.made.lock().unwrap();
-        if made.insert(name.to_string()) && !previous.contains(name) {
-            let all: BTreeSet<String> = previous.iter().chain(made.iter()).cloned().collect();
-            write_record(&self.dir, &all)?;
+        // A new name is recorded before its file is made (written ahead).
+        if made.insert(name.to_string()) {
+            self.touch();
+            if !previous.contains(name) {
+                let all: BTreeSet<String> = previous.iter().chain(made.iter()).cloned().collect();
+                write_record(&self.dir, &all)?;
+            }
         }
         Ok(())
     }
