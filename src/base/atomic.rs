@@ -153,9 +153,21 @@ pub fn clean_stale(dir: &Path, prefix: &str) {
     }
 }
 
-/// Whether process `pid` runs (where that cannot be told, it is taken to run).
+/// Whether process `pid` runs (where that cannot be told, it is taken to run). A process that
+/// has exited but not yet been reaped by its parent (a zombie, as a killed worker is until its
+/// supervisor waits for it) runs no more: its locks and temporaries are free to take.
 pub fn alive(pid: u32) -> bool {
-    !cfg!(target_os = "linux") || Path::new(&format!("/proc/{pid}")).exists()
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name, which is in parentheses and may hold any byte.
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.trim_start().chars().next())
+            .is_some_and(|state| state == 'Z' || state == 'X'),
+        Err(_) => Path::new(&format!("/proc/{pid}")).exists(),
+    }
 }
 
 #[cfg(test)]
@@ -196,5 +208,24 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, vec![std::ffi::OsString::from("out.tsv")]);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_zombie_runs_no_more() {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        // Exited, not yet waited for: a zombie.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while alive(pid) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            !alive(pid),
+            "the exited child {pid} still counts as running"
+        );
+        assert!(Path::new(&format!("/proc/{pid}")).exists(), "reaped early");
+        child.wait().unwrap();
+        assert!(alive(std::process::id()));
     }
 }
