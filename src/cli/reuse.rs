@@ -566,8 +566,8 @@ fn experiment(a: ReuseExperimentArgs) -> anyhow::Result<Outcome> {
     );
     match &a.output {
         Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+            // Synthetic data in, so no input to overlap; a user's file is never replaced.
+            let _out = OutDir::claim(dir, &[])?;
             let mut pts = String::from(
                 "mutation\tlabels\tx_cpp\tpage_containment\tpages_detected\tbadness\n",
             );

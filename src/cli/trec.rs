@@ -11,6 +11,7 @@ use super::args::{
     GroupOpts, TrecCommand, TrecInspectArgs, TrecQrelsArgs, TrecRunArgs, TrecTransferArgs,
 };
 use super::{config, pipeline, Outcome};
+use crate::base::claim::OutDir;
 use crate::base::{atomic, paths};
 use crate::fingerprint::store::StoreSet;
 use crate::trec::format::{self, BadLine, Kind};
@@ -83,8 +84,7 @@ fn runs(a: TrecRunArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome::Clean;
     let mut parsed = Vec::new();
     let mut names = HashSet::new();
-    std::fs::create_dir_all(&a.output)
-        .with_context(|| format!("cannot create {}", a.output.display()))?;
+    let _out = OutDir::claim(&a.output, &a.runs)?;
     for r in &a.runs {
         let name = r
             .file_name()
