@@ -571,3 +571,28 @@ fn corpus_writers_killed_at_any_moment_lose_nothing_and_are_recovered() {
         assert_eq!(got, want.concat(), "killed at {ms} ms, then rerun");
     }
 }
+
+#[test]
+fn a_synthetic_crawl_is_never_written_over_a_users_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("crawl");
+    fs::create_dir(&d).unwrap();
+    fs::write(d.join("truth.tsv"), "mine").unwrap();
+    refused(
+        &["synth-crawl", "--docs", "20", "-o", s(&d)],
+        "not a file neardup made",
+    );
+    assert_eq!(fs::read_to_string(d.join("truth.tsv")).unwrap(), "mine");
+    // Its own crawl, a rerun replaces.
+    let e = dir.path().join("again");
+    for _ in 0..2 {
+        ok(&["-q", "synth-crawl", "--docs", "20", "-o", s(&e)]);
+    }
+    assert_eq!(
+        fs::read_to_string(e.join("truth.tsv"))
+            .unwrap()
+            .lines()
+            .count(),
+        21
+    );
+}

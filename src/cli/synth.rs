@@ -2,10 +2,10 @@
 
 use std::io::Write;
 
-use anyhow::Context;
-
 use super::args::{SynthArgs, SynthCrawlArgs};
 use super::Outcome;
+use crate::base::atomic::AtomicFile;
+use crate::base::claim::OutDir;
 use crate::synth::{write_crawl, write_fingerprint_store, Origin, SynthConfig};
 
 /// Runs the command.
@@ -24,12 +24,11 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
         near_share: a.near_share,
         ..SynthConfig::default()
     };
+    // A user's files in the directory are never written over (a rerun replaces the crawl).
+    let _out = OutDir::claim(&a.output, &[])?;
     let (paths, truth) = write_crawl(&a.output, &cfg)?;
     let tpath = a.output.join("truth.tsv");
-    let mut w = std::io::BufWriter::new(
-        std::fs::File::create(&tpath)
-            .with_context(|| format!("cannot create {}", tpath.display()))?,
-    );
+    let mut w = AtomicFile::create(&tpath)?;
     writeln!(w, "id\torigin\tof")?;
     for (id, o) in truth.ids.iter().zip(&truth.origins) {
         match o {
@@ -38,7 +37,7 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
             Origin::Near { of } => writeln!(w, "{id}\tnear\t{}", truth.ids[*of])?,
         }
     }
-    w.flush()?;
+    w.commit()?;
     if !quiet {
         say!(
             "wrote {} documents ({:.1} MB of HTML) in {} shards to {}",

@@ -238,6 +238,8 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
     let mut writers = paths
         .iter()
         .map(|p| {
+            // In a claimed output directory, a user's file of the same name is refused.
+            crate::base::claim::admit(p)?;
             File::create(p)
                 .map(BufWriter::new)
                 .map_err(|e| Error::io(p, e))
