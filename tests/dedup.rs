@@ -775,3 +775,70 @@ fn dedup_against_an_older_collection_removes_only_new_documents() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--against"), "{}", stderr(&o));
 }
+
+/// The web-shaped synthetic crawl (power-law groups, template sites, canonical links) through
+/// the default `dedup`: every removal is right by the planted truth, every exact copy is
+/// removed, and no template page is removed for its site's other pages.
+#[test]
+fn a_web_shaped_crawl_is_deduplicated_by_its_planted_truth() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = dir.path().join("crawl");
+    let out = dir.path().join("out");
+    ok(&[
+        "-q",
+        "synth-crawl",
+        "--docs",
+        "4000",
+        "--shape",
+        "web",
+        "-o",
+        s(&crawl),
+    ]);
+    ok(&["-q", "dedup", s(&crawl), "-o", s(&out)]);
+    let truth: Vec<Vec<String>> = lines(&crawl.join("truth.tsv"))
+        .iter()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    let mut root: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for t in &truth {
+        let r = match t[1].as_str() {
+            "exact" | "near" => root[&t[2]].clone(),
+            _ => t[0].clone(),
+        };
+        root.insert(t[0].clone(), r);
+    }
+    assert!(truth.iter().any(|t| t[1] == "template"));
+    let removed: Vec<Vec<String>> = lines(&out.join("remove.tsv"))
+        .iter()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    let wrong: Vec<_> = removed
+        .iter()
+        .filter(|r| root[&r[0]] != root[&r[1]])
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} wrong removals, e.g. {:?}",
+        wrong.len(),
+        wrong[0]
+    );
+    let gone: std::collections::HashSet<&str> = removed.iter().map(|r| r[0].as_str()).collect();
+    for t in truth.iter().filter(|t| t[1] == "exact") {
+        assert!(
+            gone.contains(t[0].as_str()),
+            "the exact copy {} was kept",
+            t[0]
+        );
+    }
+    let planted = truth
+        .iter()
+        .filter(|t| t[1] == "exact" || t[1] == "near")
+        .count();
+    assert!(
+        removed.len() * 100 >= planted * 90,
+        "{} of {planted}",
+        removed.len()
+    );
+}

@@ -665,6 +665,21 @@ pub struct SynthCrawlArgs {
     /// Share of near-duplicate variants.
     #[arg(long, default_value_t = 0.2)]
     pub near_share: f64,
+    /// The duplicate structure: `uniform` (copies and variants of uniformly drawn pages, at
+    /// --exact-share and --near-share), or `web`: 40 % of the pages in groups of power-law
+    /// sizes up to 1 % of the crawl (copies and one-paragraph variants naming their original
+    /// as canonical link) and 5 % on template sites (shared boilerplate text, distinct content).
+    #[arg(long, value_enum, default_value_t = SynthShape::Uniform)]
+    pub shape: SynthShape,
+}
+
+/// `synth-crawl --shape`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SynthShape {
+    /// Copies and variants of uniformly drawn earlier pages.
+    Uniform,
+    /// Power-law groups, template sites, canonical links: a day of a national crawl.
+    Web,
 }
 
 const FINGERPRINT_HELP: &str = "\

@@ -2,11 +2,11 @@
 
 use std::io::Write;
 
-use super::args::{SynthArgs, SynthCrawlArgs};
+use super::args::{SynthArgs, SynthCrawlArgs, SynthShape};
 use super::Outcome;
 use crate::base::atomic::AtomicFile;
 use crate::base::claim::OutDir;
-use crate::synth::{write_crawl, write_fingerprint_store, Origin, SynthConfig};
+use crate::synth::{write_crawl, write_fingerprint_store, Origin, Shape, SynthConfig};
 
 /// Runs the command.
 pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
@@ -22,6 +22,10 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
         seed: a.seed,
         exact_share: a.exact_share,
         near_share: a.near_share,
+        shape: match a.shape {
+            SynthShape::Uniform => Shape::Uniform,
+            SynthShape::Web => Shape::Web,
+        },
         ..SynthConfig::default()
     };
     // A user's files in the directory are never written over (a rerun replaces the crawl).
@@ -35,16 +39,22 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
             Origin::Original => writeln!(w, "{id}\toriginal\t")?,
             Origin::Exact { of } => writeln!(w, "{id}\texact\t{}", truth.ids[*of])?,
             Origin::Near { of } => writeln!(w, "{id}\tnear\t{}", truth.ids[*of])?,
+            Origin::Template { site } => writeln!(w, "{id}\ttemplate\t{site}")?,
         }
     }
     w.commit()?;
     if !quiet {
+        let g = truth.groups();
         say!(
-            "wrote {} documents ({:.1} MB of HTML) in {} shards to {}",
+            "wrote {} documents ({:.1} MB of HTML) in {} shards to {}: {} groups of near-duplicates holding {} pages (largest {}), {} template-site pages",
             truth.ids.len(),
             truth.html_bytes as f64 / 1e6,
             paths.len(),
-            a.output.display()
+            a.output.display(),
+            g.groups,
+            g.grouped,
+            g.largest,
+            g.templated
         );
     }
     Ok(Outcome::Clean)

@@ -35,7 +35,7 @@ pub fn families(t: &Truth) -> Vec<u32> {
     let mut fam = Vec::with_capacity(t.origins.len());
     for o in &t.origins {
         let f = match *o {
-            Origin::Original => fam.len() as u32,
+            Origin::Original | Origin::Template { .. } => fam.len() as u32,
             Origin::Exact { of } | Origin::Near { of } => fam[of],
         };
         fam.push(f);
@@ -80,7 +80,7 @@ pub fn score<'a>(g: &PairGraph, id: impl Fn(u32) -> &'a str, t: &Truth, max: u32
     let (mut n_copies, mut n_mutations) = (0u64, 0u64);
     for (i, o) in t.origins.iter().enumerate() {
         let (of, hist, n) = match *o {
-            Origin::Original => continue,
+            Origin::Original | Origin::Template { .. } => continue,
             Origin::Exact { of } => (of, &mut copies, &mut n_copies),
             Origin::Near { of } => (of, &mut mutations, &mut n_mutations),
         };

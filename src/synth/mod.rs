@@ -33,7 +33,35 @@ pub struct SynthConfig {
     pub near_share: f64,
     /// Mean paragraphs per page.
     pub paragraphs: usize,
+    /// The duplicate structure (`exact_share` and `near_share` are the uniform shape's).
+    pub shape: Shape,
 }
+
+/// The duplicate structure of a synthetic crawl.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shape {
+    /// Each page is, with the configured shares, an exact copy or a one-paragraph variant of
+    /// a uniformly drawn earlier page, or a new page. Groups grow by preferential attachment
+    /// but stay small: at a million pages the largest holds about 200.
+    #[default]
+    Uniform,
+    /// Shaped like a day of a national crawl (Chuweb21's Table 2, CopyCat's canonical
+    /// classes): [`GROUPED`] of the pages are in groups whose sizes follow a power law
+    /// (P(size >= s) = 2/s, from 2 up to 1 % of the crawl), each an original page and its
+    /// exact copies and one-paragraph variants (half and half) naming it as their canonical
+    /// link, scattered through the crawl; [`TEMPLATED`] of the pages are on template sites of up
+    /// to 1 % of the crawl whose pages share [`TEMPLATE_SHARED`] paragraphs of boilerplate
+    /// text and differ in the rest (about S3 0.5 between two of them: not near-duplicates, but
+    /// many shared shingles); the other pages are new.
+    Web,
+}
+
+/// Share of pages in near-duplicate groups, in the web shape.
+pub const GROUPED: f64 = 0.4;
+/// Share of pages on template sites, in the web shape.
+pub const TEMPLATED: f64 = 0.05;
+/// Paragraphs every page of a template site shares.
+pub const TEMPLATE_SHARED: u64 = 5;
 
 impl Default for SynthConfig {
     fn default() -> Self {
@@ -44,6 +72,7 @@ impl Default for SynthConfig {
             exact_share: 0.1,
             near_share: 0.2,
             paragraphs: 8,
+            shape: Shape::Uniform,
         }
     }
 }
@@ -63,6 +92,12 @@ pub enum Origin {
         /// Index of the source page.
         of: usize,
     },
+    /// A new page on template site `site` (the web shape): it shares boilerplate paragraphs
+    /// with the site's other pages, and is nobody's near-duplicate.
+    Template {
+        /// The template site (0, 1, ...).
+        site: usize,
+    },
 }
 
 /// The planted truth: one entry per response document, in generation order.
@@ -74,6 +109,47 @@ pub struct Truth {
     pub origins: Vec<Origin>,
     /// Payload bytes generated.
     pub html_bytes: u64,
+}
+
+/// The group structure of a truth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Groups {
+    /// Groups of two or more pages (an original and what was made from it).
+    pub groups: u64,
+    /// Pages in those groups.
+    pub grouped: u64,
+    /// Pages in the largest.
+    pub largest: u64,
+    /// Pages on template sites.
+    pub templated: u64,
+}
+
+impl Truth {
+    /// How the pages group: each original with the copies and variants made from it (and
+    /// from them).
+    pub fn groups(&self) -> Groups {
+        let mut root = Vec::with_capacity(self.origins.len());
+        let mut size = vec![0u64; self.origins.len()];
+        let mut g = Groups::default();
+        for (d, o) in self.origins.iter().enumerate() {
+            let r = match *o {
+                Origin::Exact { of } | Origin::Near { of } => root[of],
+                Origin::Template { .. } => {
+                    g.templated += 1;
+                    d
+                }
+                Origin::Original => d,
+            };
+            root.push(r);
+            size[r] += 1;
+        }
+        for s in size.into_iter().filter(|s| *s > 1) {
+            g.groups += 1;
+            g.grouped += s;
+            g.largest = g.largest.max(s);
+        }
+        g
+    }
 }
 
 struct Vocab {
@@ -134,7 +210,7 @@ impl Vocab {
 
 /// A page in a site's template. The boilerplate (head, navigation, inline script, JSON-LD,
 /// sidebar, footer) makes markup about two thirds of the bytes, as on typical crawled pages.
-fn page(site: usize, title: &str, paragraphs: &[String]) -> String {
+fn page(site: usize, title: &str, canonical: &str, paragraphs: &[String]) -> String {
     let mut h =
         String::with_capacity(12_288 + paragraphs.iter().map(|p| p.len() + 32).sum::<usize>());
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
@@ -142,7 +218,7 @@ fn page(site: usize, title: &str, paragraphs: &[String]) -> String {
     h.push_str(&format!("<title>{title} &mdash; site {site}</title>"));
     h.push_str(&format!(
         "<link rel=\"stylesheet\" href=\"https://cdn.site{site}.example/css/main.min.css?v=20261122\">\
-         <link rel=\"canonical\" href=\"https://site{site}.example/\">"
+         <link rel=\"canonical\" href=\"{canonical}\">"
     ));
     h.push_str("<style>body{font-family:-apple-system,Segoe UI,Roboto,sans-serif;margin:0 auto;max-width:72em;color:#222}\
         .nav a{padding:4px 8px;text-decoration:none}.sidebar{float:right;width:18em}.cookie{position:fixed;bottom:0}</style>");
@@ -226,6 +302,54 @@ fn write_member(w: &mut impl Write, record: &[u8]) -> std::io::Result<()> {
     w.write_all(&enc.finish()?)
 }
 
+/// What one page of the crawl is made as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    Original,
+    Exact(usize),
+    Near(usize),
+    Template(usize),
+}
+
+/// The web shape's plan of `docs` pages ([`Shape::Web`]): groups and template sites on a
+/// random permutation of the places, each group's original at its first place.
+fn web_plan(rng: &mut SplitMix64, docs: usize) -> Vec<Plan> {
+    let mut perm: Vec<u32> = (0..docs as u32).collect();
+    for i in (1..docs).rev() {
+        perm.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut plan = vec![Plan::Original; docs];
+    let largest = (docs / 100).max(2);
+    let grouped = (docs as f64 * GROUPED) as usize;
+    let mut at = 0;
+    while at + 2 <= grouped {
+        // Pareto with x_min 2 and P(size >= s) = 2/s, cut at 1 % of the crawl.
+        let size = (2.0 / (1.0 - rng.unit()).max(1e-12)) as usize;
+        let size = size.clamp(2, largest).min(grouped - at);
+        let mut members = perm[at..at + size].to_vec();
+        members.sort_unstable();
+        let first = members[0] as usize;
+        for m in &members[1..] {
+            plan[*m as usize] = if rng.below(2) == 0 {
+                Plan::Exact(first)
+            } else {
+                Plan::Near(first)
+            };
+        }
+        at += size;
+    }
+    let templated = (docs as f64 * TEMPLATED) as usize;
+    for (k, m) in perm[at..(at + templated).min(docs)].iter().enumerate() {
+        plan[*m as usize] = Plan::Template(k / largest);
+    }
+    plan
+}
+
+/// The state of paragraph `k` that every page of template site `t` shares.
+fn template_paragraph(seed: u64, t: usize, k: u64) -> u64 {
+    SplitMix64(seed ^ 0x7e3a_1b00_0000_0000 ^ ((t as u64) << 8 | k)).next_u64()
+}
+
 /// Writes `cfg.shards` WARC.gz files into `dir` and returns their paths and the truth.
 pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth)> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -265,14 +389,25 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
         vocab.paragraph(rng);
         state
     };
+    let plan = (cfg.shape == Shape::Web).then(|| web_plan(&mut rng, cfg.docs));
     for d in 0..cfg.docs {
-        let roll = rng.unit();
-        let (origin, site, title, paras) = if d > 0 && roll < cfg.exact_share {
-            let of = rng.below(d as u64) as usize;
+        let kind = match &plan {
+            Some(p) => p[d],
+            None => {
+                let roll = rng.unit();
+                if d > 0 && roll < cfg.exact_share {
+                    Plan::Exact(rng.below(d as u64) as usize)
+                } else if d > 0 && roll < cfg.exact_share + cfg.near_share {
+                    Plan::Near(rng.below(d as u64) as usize)
+                } else {
+                    Plan::Original
+                }
+            }
+        };
+        let (origin, site, title, paras) = if let Plan::Exact(of) = kind {
             let (site, title, paras) = bodies[of].clone();
             (Origin::Exact { of }, site, title, paras)
-        } else if d > 0 && roll < cfg.exact_share + cfg.near_share {
-            let of = rng.below(d as u64) as usize;
+        } else if let Plan::Near(of) = kind {
             let (site, title, mut paras) = bodies[of].clone();
             match rng.below(3) {
                 0 => {
@@ -289,6 +424,17 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
                 }
             }
             (Origin::Near { of }, site, title, paras)
+        } else if let Plan::Template(t) = kind {
+            let mut paras: Vec<u64> = (0..TEMPLATE_SHARED)
+                .map(|k| template_paragraph(cfg.seed, t, k))
+                .collect();
+            let unique = TEMPLATE_SHARED as usize - 1 + rng.below(3) as usize;
+            paras.extend((0..unique).map(|_| paragraph(&mut rng)));
+            let title = rng.0;
+            for _ in 0..4 {
+                vocab.word(&mut rng);
+            }
+            (Origin::Template { site: t }, 1000 + t, title, paras)
         } else {
             let n = 2 + rng.below(2 * cfg.paragraphs as u64 - 2) as usize;
             let paras: Vec<u64> = (0..n).map(|_| paragraph(&mut rng)).collect();
@@ -311,9 +457,18 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
             .map(|s| vocab.paragraph(&mut SplitMix64(*s)))
             .collect();
         let title = title_text;
-        let html = page(site, &title, &paras);
-        let id = format!("urn:uuid:synth-{d:09}");
         let uri = format!("https://site{site}.example/page/{d}");
+        // The uniform shape names each site's home page as every page's canonical link; the
+        // web shape names a group's original for its members, and a page itself otherwise.
+        let canonical = match (cfg.shape, origin) {
+            (Shape::Uniform, _) => format!("https://site{site}.example/"),
+            (Shape::Web, Origin::Exact { of } | Origin::Near { of }) => {
+                format!("https://site{site}.example/page/{of}")
+            }
+            (Shape::Web, _) => uri.clone(),
+        };
+        let html = page(site, &title, &canonical, &paras);
+        let id = format!("urn:uuid:synth-{d:09}");
         let shard = d % shards;
         let w = &mut writers[shard];
         let req = warc_record(
@@ -414,4 +569,64 @@ pub fn write_fingerprint_store(
         Stats::default(),
         vec![],
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_web_shape_has_its_groups_and_template_sites() {
+        let docs = 200_000;
+        let plan = web_plan(&mut SplitMix64(3), docs);
+        let mut size = vec![0usize; docs];
+        let mut sites = std::collections::HashMap::new();
+        for (d, p) in plan.iter().enumerate() {
+            match *p {
+                Plan::Exact(of) | Plan::Near(of) => {
+                    // The original comes first and is a new page.
+                    assert!(of < d && plan[of] == Plan::Original, "{d} -> {of}");
+                    size[of] += 1;
+                }
+                Plan::Template(t) => *sites.entry(t).or_insert(0usize) += 1,
+                Plan::Original => {}
+            }
+        }
+        let groups: Vec<usize> = size.iter().filter(|s| **s > 0).map(|s| s + 1).collect();
+        let grouped: usize = groups.iter().sum();
+        assert!(
+            grouped.abs_diff(docs * 2 / 5) <= 1,
+            "{grouped} pages in groups"
+        );
+        let largest = *groups.iter().max().unwrap();
+        assert_eq!(largest, docs / 100, "the largest group is 1 % of the crawl");
+        // A power law: most groups are pairs, a few are large.
+        let pairs = groups.iter().filter(|s| **s == 2).count();
+        assert!(
+            pairs * 3 > groups.len(),
+            "{pairs} pairs of {} groups",
+            groups.len()
+        );
+        assert!(groups.iter().filter(|s| **s >= 100).count() >= 10);
+        assert_eq!(sites.values().sum::<usize>(), docs / 20);
+        assert!(sites.values().all(|n| *n <= docs / 100));
+    }
+
+    #[test]
+    fn the_truth_counts_groups_through_copies_of_copies() {
+        let t = Truth {
+            ids: (0..6).map(|i| i.to_string()).collect(),
+            origins: vec![
+                Origin::Original,
+                Origin::Exact { of: 0 },
+                Origin::Near { of: 1 },
+                Origin::Original,
+                Origin::Template { site: 0 },
+                Origin::Near { of: 3 },
+            ],
+            html_bytes: 0,
+        };
+        let g = t.groups();
+        assert_eq!((g.groups, g.grouped, g.largest, g.templated), (2, 5, 3, 1));
+    }
 }
