@@ -57,6 +57,28 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
+/// `neardup write STORE --keep KEEP --format FORMAT -o OUT`, and `extra`.
+fn write_args<'a>(
+    store: &'a Path,
+    keep: &'a Path,
+    format: &'a str,
+    out: &'a Path,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut v = vec![
+        "write",
+        s(store),
+        "--keep",
+        s(keep),
+        "--format",
+        format,
+        "-o",
+        s(out),
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
 /// `write` of every document of `store` into `dir/c` as JSONL.gz, refused with `why`.
 fn write_every_document_refused(dir: &Path, store: &Path, why: &str) {
     let ids: Vec<String> = export_tsv(store)
@@ -66,19 +88,7 @@ fn write_every_document_refused(dir: &Path, store: &Path, why: &str) {
     let keep = dir.join("keep-all.txt");
     fs::write(&keep, ids.join("\n") + "\n").unwrap();
     let c = dir.join("c");
-    refused(
-        &[
-            "write",
-            s(store),
-            "--keep",
-            s(&keep),
-            "--format",
-            "jsonl.gz",
-            "-o",
-            s(&c),
-        ],
-        why,
-    );
+    refused(&write_args(&store, &keep, "jsonl.gz", &c, &[]), why);
 }
 
 fn refused(args: &[&str], why: &str) {
@@ -97,33 +107,13 @@ fn a_corpus_is_never_written_over_its_inputs_or_a_users_files() {
     let (store, keep) = (o.join("store"), o.join("keep.txt"));
     // Into the directory of the crawl's own shards, named as a corpus's are: refused.
     refused(
-        &[
-            "write",
-            s(&store),
-            "--keep",
-            s(&keep),
-            "--format",
-            "warc.gz",
-            "-o",
-            s(&d),
-            "--force",
-        ],
+        &write_args(&store, &keep, "warc.gz", &d, &["--force"]),
         "never writes where it reads",
     );
     // The corpus of a run read again, written into the directory that holds it: refused,
     // with or without --force.
     let c = o.join("corpus");
-    ok(&[
-        "-q",
-        "write",
-        s(&store),
-        "--keep",
-        s(&keep),
-        "--format",
-        "warc.gz",
-        "-o",
-        s(&c),
-    ]);
+    ok(&write_args(&store, &keep, "warc.gz", &c, &[]));
     let corpus = snapshot(&c);
     for force in [&[][..], &["--force"][..]] {
         let mut args = vec!["dedup", s(&c), "-o", s(&o), "--write-corpus", "warc.gz"];
@@ -135,17 +125,7 @@ fn a_corpus_is_never_written_over_its_inputs_or_a_users_files() {
     for mine in ["part-00099.jsonl.gz", "part-00000.parquet"] {
         fs::write(c.join(mine), "mine").unwrap();
         refused(
-            &[
-                "write",
-                s(&store),
-                "--keep",
-                s(&keep),
-                "--format",
-                "warc.gz",
-                "-o",
-                s(&c),
-                "--force",
-            ],
+            &write_args(&store, &keep, "warc.gz", &c, &["--force"]),
             mine,
         );
         assert_eq!(fs::read_to_string(c.join(mine)).unwrap(), "mine");
@@ -218,17 +198,7 @@ fn an_empty_keep_list_writes_shards_every_reader_opens() {
     fs::write(&empty, "").unwrap();
     for format in ["warc.gz", "jsonl.gz"] {
         let c = dir.path().join(format);
-        ok(&[
-            "-q",
-            "write",
-            s(&o.join("store")),
-            "--keep",
-            s(&empty),
-            "--format",
-            format,
-            "-o",
-            s(&c),
-        ]);
+        ok(&write_args(&o.join("store"), &empty, format, &c, &[]));
         let shard = c.join(format!("part-00000.{format}"));
         assert!(fs::metadata(&shard).unwrap().len() > 0);
         assert!(inflate(&shard).is_empty());
@@ -254,17 +224,13 @@ fn ids_that_differ_only_in_control_characters_stay_two_ids() {
     );
     // The keep list names one document: the corpus holds it and not the other.
     let c = dir.path().join("c");
-    ok(&[
-        "-q",
-        "write",
-        s(&o.join("store")),
-        "--keep",
-        s(&o.join("keep.txt")),
-        "--format",
+    ok(&write_args(
+        &o.join("store"),
+        &o.join("keep.txt"),
         "jsonl.gz",
-        "-o",
-        s(&c),
-    ]);
+        &c,
+        &[],
+    ));
     let rows = String::from_utf8(inflate(&c.join("part-00000.jsonl.gz"))).unwrap();
     let ids: Vec<String> = rows
         .lines()
@@ -524,21 +490,14 @@ fn corpus_writers_killed_at_any_moment_lose_nothing_and_are_recovered() {
             (a.iter().map(|x| x.to_string()).collect(), o)
         } else {
             let o = dir.path().join(format!("write{round}"));
-            let a = [
-                "-q",
-                "write",
-                s(&store),
-                "--keep",
-                s(&keep),
-                "--format",
+            let a = write_args(
+                &store,
+                &keep,
                 "warc.gz",
-                "-o",
-                s(&o),
-                "--force",
-                "--shard-size",
-                "200000",
-            ];
-            (a.iter().map(|x| x.to_string()).collect(), o)
+                &o,
+                &["-q", "--force", "--shard-size", "200000"],
+            );
+            (a.iter().map(|x| x.to_string()).collect(), o.clone())
         };
         // A user's file beside the output.
         let mine = dir.path().join(format!("notes{round}.txt"));
