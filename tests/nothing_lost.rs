@@ -88,7 +88,7 @@ fn write_every_document_refused(dir: &Path, store: &Path, why: &str) {
     let keep = dir.join("keep-all.txt");
     fs::write(&keep, ids.join("\n") + "\n").unwrap();
     let c = dir.join("c");
-    refused(&write_args(&store, &keep, "jsonl.gz", &c, &[]), why);
+    refused(&write_args(store, &keep, "jsonl.gz", &c, &[]), why);
 }
 
 fn refused(args: &[&str], why: &str) {
