@@ -109,6 +109,12 @@ pub trait Members {
 
 /// Walks the gzip members of `data`, resuming after damage at the next member that inflates.
 pub fn inflate(data: &[u8], out: &mut dyn Members) {
+    inflate_passing(data, out, &|_| {});
+}
+
+/// [`inflate`], calling `passed(pos)` each time a member ends at `pos`: the bytes before it
+/// are not read again (a mapped shard hands their pages back).
+pub fn inflate_passing(data: &[u8], out: &mut dyn Members, passed: &dyn Fn(usize)) {
     // Inflate target, zeroed once: zeroing per read would cost more than inflating.
     let mut chunk = vec![0u8; CHUNK];
     let mut pos = 0usize;
@@ -149,6 +155,7 @@ pub fn inflate(data: &[u8], out: &mut dyn Members) {
                 let end = data.len() - dec.into_inner().len();
                 out.member_end((end - pos) as u64);
                 pos = end;
+                passed(pos);
             }
             Some(e) => {
                 let resume = next_member(data, pos + 1);
@@ -416,13 +423,26 @@ pub fn read_warc_gz(
     sink: &mut dyn Sink,
 ) -> Result<()> {
     let map = mmap::map(&shard.path)?;
-    read_members(&map, unit.shard, max_record, sink);
+    read_members_passing(&map, unit.shard, max_record, sink, &|pos| {
+        map.release_before(pos)
+    });
     Ok(())
 }
 
 /// Parses the WARC records of gzip `data` (the bytes of a shard) into `sink`; returns the most
 /// inflated bytes the window held at once, which the record limit bounds.
 pub fn read_members(data: &[u8], shard: u32, max_record: usize, sink: &mut dyn Sink) -> usize {
+    read_members_passing(data, shard, max_record, sink, &|_| {})
+}
+
+/// [`read_members`], with `passed` called as [`inflate_passing`] calls it.
+fn read_members_passing(
+    data: &[u8],
+    shard: u32,
+    max_record: usize,
+    sink: &mut dyn Sink,
+    passed: &dyn Fn(usize),
+) -> usize {
     let mut w = Window {
         parser: Parser::new(max_record),
         max_record,
@@ -436,7 +456,7 @@ pub fn read_members(data: &[u8], shard: u32, max_record: usize, sink: &mut dyn S
         shard,
         sink,
     };
-    inflate(data, &mut w);
+    inflate_passing(data, &mut w, passed);
     if w.dropping.is_none() {
         w.drain(true);
     }

@@ -30,7 +30,7 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
             opts,
             sink,
         };
-        gzip::inflate(&map, &mut lines);
+        gzip::inflate_passing(&map, &mut lines, &|pos| map.release_before(pos));
         lines.end_line();
         return Ok(());
     }
