@@ -170,6 +170,14 @@ fn a_rerun_replaces_only_what_the_earlier_run_made() {
         &["dedup", s(&d), "-o", s(&other)],
         "not a file neardup made",
     );
+    // A typed table's name too, when tables are asked for.
+    fs::rename(other.join("keep.txt"), other.join("keep.parquet")).unwrap();
+    refused(
+        &["dedup", s(&d), "-o", s(&other), "--tables", "parquet"],
+        "keep.parquet",
+    );
+    assert!(!other.join("store").exists(), "refused only after the work");
+    fs::rename(other.join("keep.parquet"), other.join("keep.txt")).unwrap();
     assert_eq!(fs::read_to_string(other.join("keep.txt")).unwrap(), "mine");
     assert_eq!(
         fs::read_dir(&other).unwrap().count(),

@@ -744,6 +744,9 @@ pub const DEDUP_OUTPUTS: &[&str] = &[
     "distances.svg",
 ];
 
+/// The typed tables `dedup --tables` writes, by stem.
+pub const DEDUP_TABLES: &[&str] = &["clusters", "keep", "remove", "excluded", "pairs", "sweep"];
+
 /// Drops the edges whose units hold only documents from `old` on (pairs within the older
 /// collection of `dedup --against`).
 fn drop_old_pairs(g: &mut PairGraph, old: u32) {
@@ -906,6 +909,13 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     claimed.reserve(DEDUP_OUTPUTS)?;
     if cfg.corpus.is_some() {
         claimed.reserve(&["corpus"])?;
+    }
+    for f in &cfg.tables {
+        let names: Vec<String> = DEDUP_TABLES
+            .iter()
+            .map(|t| format!("{t}.{}", f.ext()))
+            .collect();
+        claimed.reserve(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
     }
     // A store there is replaced only with --force: refused now, before the earlier run's
     // outputs are touched.
