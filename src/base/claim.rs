@@ -94,6 +94,13 @@ fn temporary_of(name: &str) -> Option<&str> {
     None
 }
 
+/// Whether `name` is a temporary of an entry `record` names, or of the record itself: it
+/// belongs with them.
+fn temporary_with(name: &str, record: &BTreeSet<String>) -> bool {
+    temporary_of(name).is_some_and(|b| record.contains(b))
+        || name.starts_with(&format!(".{RECORD}.tmp-"))
+}
+
 fn entries(dir: &Path) -> Result<Vec<String>> {
     let mut names = Vec::new();
     match fs::read_dir(dir) {
@@ -202,19 +209,11 @@ impl OutDir {
         // Read again under the lock: another run may have finished in between.
         let record = read_record(&rdir)?;
         super::atomic::clean_stale(&rdir, &format!(".{RECORD}.tmp-"));
-        let mut foreign = BTreeSet::new();
-        for n in entries(&rdir)? {
-            if n == RECORD || n == LOCK || record.contains(&n) {
-                continue;
-            }
-            if n.starts_with(&format!(".{RECORD}.tmp-")) {
-                continue;
-            }
-            if temporary_of(&n).is_some_and(|b| record.contains(b)) {
-                continue;
-            }
-            foreign.insert(n);
-        }
+        let foreign = entries(&rdir)?
+            .into_iter()
+            .filter(|n| n != RECORD && n != LOCK && !record.contains(n))
+            .filter(|n| !temporary_with(n, &record))
+            .collect();
         let state = Arc::new(State {
             dir: rdir,
             shown: dir.to_path_buf(),
@@ -262,11 +261,6 @@ impl OutDir {
             out.replace_previous(&[], mark)?;
         }
         Ok(out)
-    }
-
-    /// The directory as the user named it.
-    pub fn path(&self) -> &Path {
-        &self.state.shown
     }
 
     /// What the earlier runs made here and this run has not removed.
@@ -441,9 +435,7 @@ fn remove_owned(p: &Path) -> Result<()> {
 /// of the record itself): they are that run's own.
 fn remove_temporaries(dir: &Path, record: &BTreeSet<String>) -> Result<()> {
     for n in entries(dir)? {
-        let ours = temporary_of(&n).is_some_and(|b| record.contains(b))
-            || n.starts_with(&format!(".{RECORD}.tmp-"));
-        if ours {
+        if temporary_with(&n, record) {
             let q = dir.join(&n);
             let _ = fs::remove_file(&q).or_else(|_| fs::remove_dir_all(&q));
         }
@@ -464,10 +456,15 @@ fn removable(p: &Path) -> Result<()> {
     }
 }
 
-/// Whether `dir` holds a neardup store: its manifest names the store format near its start.
-fn is_store(dir: &Path) -> bool {
-    let mark = b"\"neardup-store\"";
-    fs::File::open(dir.join("manifest.json")).is_ok_and(|mut f| {
+/// Whether `dir` holds a neardup store (its manifest's mark).
+pub fn is_store(dir: &Path) -> bool {
+    marked(dir, "manifest.json", b"\"neardup-store\"")
+}
+
+/// Whether `dir/name` holds `mark` within its first 256 bytes: how a file tells that neardup
+/// wrote it (a store's or a corpus's manifest, a summary, a pairs file).
+pub fn marked(dir: &Path, name: &str, mark: &[u8]) -> bool {
+    fs::File::open(dir.join(name)).is_ok_and(|mut f| {
         let mut head = [0u8; 256];
         let n = std::io::Read::read(&mut f, &mut head).unwrap_or(0);
         head[..n].windows(mark.len()).any(|w| w == mark)

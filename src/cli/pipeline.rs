@@ -18,7 +18,7 @@ use crate::cluster::star::{self, RemoveBy};
 use crate::cluster::sweep::removed_by_star;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
-use crate::fingerprint::store::StoreSet;
+use crate::fingerprint::store::{StoreSet, StoreWriter};
 use crate::join::canonical;
 use crate::join::graph::{Edge, PairGraph};
 use crate::join::pairs_file::{self, EdgeScores, JoinParams};
@@ -885,10 +885,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         } else {
             let mut all = cfg.stores.clone();
             all.extend(cfg.against.iter().cloned());
-            StoreSet::open(&all)?;
-            crate::fingerprint::store::open_many(&cfg.stores)?[0]
-                .manifest
-                .minhash
+            StoreSet::open(&all)?.stores()[0].manifest.minhash
         };
         if cfg.candidates == Candidates::Minhash {
             if let Some(s) = old
@@ -917,13 +914,10 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
             .collect();
         claimed.reserve(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
     }
-    // A store there is replaced only with --force: refused now, before the earlier run's
-    // outputs are touched.
-    let store = &cfg.build.output;
-    if cfg.stores.is_empty() && !cfg.build.force && (store.exists() || store.is_symlink()) {
-        return Err(
-            crate::Error::store(store, "already exists (use --force to replace it)").into(),
-        );
+    // A store there is replaced only with --force, and only if it is one: refused now,
+    // before the earlier run's outputs are touched.
+    if cfg.stores.is_empty() {
+        StoreWriter::may_write(&cfg.build.output, cfg.build.force)?;
     }
     // A rerun replaces the earlier run's outputs (a store it may reuse aside): a corpus or
     // tables this run does not write are not left beside its lists.

@@ -199,19 +199,8 @@ fn walk(
     }
 }
 
-/// Whether `dir` holds a neardup store (its manifest's mark).
-pub fn is_store(dir: &Path) -> bool {
-    marked(dir, "manifest.json", b"\"neardup-store\"")
-}
-
-/// Whether `dir/name` begins with `mark` within its first 256 bytes.
-fn marked(dir: &Path, name: &str, mark: &[u8]) -> bool {
-    std::fs::File::open(dir.join(name)).is_ok_and(|mut f| {
-        let mut head = vec![0u8; 256];
-        let n = std::io::Read::read(&mut f, &mut head).unwrap_or(0);
-        head[..n].windows(mark.len()).any(|w| w == mark)
-    })
-}
+pub use crate::base::claim::is_store;
+use crate::base::claim::marked;
 
 /// Whether `dir` is one neardup wrote: a store (its manifest), or an output directory (its
 /// lock, summary or pairs file). Told by the files' own marks, not their names alone.

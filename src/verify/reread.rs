@@ -70,9 +70,8 @@ pub fn for_each_text<S, T: Send>(
             f(state, d, text)
         },
     )?;
-    let mut changed = changed.into_inner().unwrap();
+    let changed = changed.into_inner().unwrap();
     if let Some(&d) = changed.iter().min() {
-        changed.sort_unstable();
         let (si, row) = stores.position(d);
         let store = &stores.stores()[si];
         let shard = store.source()[row].shard as usize;

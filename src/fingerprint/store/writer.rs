@@ -110,12 +110,10 @@ pub struct StoreWriter {
 }
 
 impl StoreWriter {
-    /// Starts a store at `target`. An existing store there is replaced only with `force`,
-    /// and only when it is one: `--force` never replaces a file, or a directory with anything
-    /// in it but a neardup store (an input, a user's folder).
-    pub fn create(target: &Path, force: bool) -> Result<Self> {
-        // In a claimed output directory, a store is replaced only where neardup made it.
-        crate::base::claim::admit(target)?;
+    /// Refuses a store at `target` that [`StoreWriter::create`] would refuse: something is
+    /// there and `force` is not given, or what is there is not a store. Callers that must not
+    /// touch anything else before a refusal ask first.
+    pub fn may_write(target: &Path, force: bool) -> Result<()> {
         if target.exists() || target.is_symlink() {
             if !force {
                 return Err(Error::store(
@@ -125,6 +123,16 @@ impl StoreWriter {
             }
             replaceable(target)?;
         }
+        Ok(())
+    }
+
+    /// Starts a store at `target`. An existing store there is replaced only with `force`,
+    /// and only when it is one: `--force` never replaces a file, or a directory with anything
+    /// in it but a neardup store (an input, a user's folder).
+    pub fn create(target: &Path, force: bool) -> Result<Self> {
+        // In a claimed output directory, a store is replaced only where neardup made it.
+        crate::base::claim::admit(target)?;
+        StoreWriter::may_write(target, force)?;
         let name = target
             .file_name()
             .ok_or_else(|| Error::store(target, "not a directory name"))?;
