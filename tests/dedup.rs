@@ -408,7 +408,16 @@ fn an_empty_crawl_gives_empty_outputs_not_a_crash() {
 fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&sample()), "-o", s(&out), "--tau", "6"]);
+    ok(&[
+        "-q",
+        "dedup",
+        s(&sample()),
+        "-o",
+        s(&out),
+        "--tau",
+        "6",
+        "--all-pairs",
+    ]);
     let sweep = lines(&out.join("sweep.tsv"));
     assert!(sweep[0].ends_with("\tcandidate_pairs\tknown_pairs\tverified_pairs\tprecision\tprecision_low\tprecision_high\tsampled_pairs\tremoved_by_star"), "{}", sweep[0]);
     assert_eq!(sweep.len(), 8);

@@ -14,6 +14,7 @@ mod fuzz;
 mod gpu;
 mod join;
 mod kernels;
+mod linear;
 mod nothing_lost;
 mod outputs;
 mod reuse;

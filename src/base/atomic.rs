@@ -57,10 +57,11 @@ impl AtomicFile {
             clean_stale(dir, &prefix);
         }
         let tmp = target.with_file_name(format!("{prefix}{}", std::process::id()));
-        let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let (registered, f) = super::interrupt::register_with(&tmp, || File::create(&tmp))
+            .map_err(|e| Error::io(&tmp, e))?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
-            _interrupt: Some(super::interrupt::register(&tmp)),
+            _interrupt: Some(registered),
             tmp,
             w: Some(BufWriter::with_capacity(1 << 20, f)),
             direct: false,

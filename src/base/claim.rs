@@ -151,12 +151,11 @@ fn write_record(dir: &Path, names: &BTreeSet<String>) -> Result<()> {
     let json = serde_json::to_vec_pretty(&r).map_err(|e| Error::Config(e.to_string()))?;
     let target = dir.join(RECORD);
     let tmp = dir.join(format!(".{RECORD}.tmp-{}", std::process::id()));
-    // An interrupt while the record is written removes its temporary too.
-    let _interrupt = super::interrupt::register(&tmp);
     // Not synced: the record must survive a killed process (the page cache does), and a
-    // sync for each new name cost a dedup run about 5 %.
+    // sync for each new name cost a dedup run about 5 %. An interrupt while the record is
+    // written removes its temporary too.
     let write = || -> std::io::Result<()> {
-        fs::write(&tmp, &json)?;
+        let (_interrupt, ()) = super::interrupt::register_with(&tmp, || fs::write(&tmp, &json))?;
         fs::rename(&tmp, &target)
     };
     write().map_err(|e| {

@@ -46,6 +46,23 @@ pub fn register(path: &Path) -> Temporary {
     Temporary(id)
 }
 
+/// Makes a temporary with `make` and registers `path` when it succeeds, in one step under the
+/// registry's lock: an interrupt then either finds it registered or waits for the process to
+/// exit before it could be made (registering first would let an interrupt clean up between
+/// the two and miss it, making first would leave a file nobody removes). Nothing is registered
+/// when `make` fails (the path may be another process's, such as its lock).
+pub fn register_with<T, E>(
+    path: &Path,
+    make: impl FnOnce() -> std::result::Result<T, E>,
+) -> std::result::Result<(Temporary, T), E> {
+    let mut r = registry();
+    let made = make()?;
+    let id = r.next;
+    r.next += 1;
+    r.live.push((id, path.to_path_buf()));
+    Ok((Temporary(id), made))
+}
+
 impl Drop for Temporary {
     fn drop(&mut self) {
         registry().live.retain(|(id, _)| *id != self.0);

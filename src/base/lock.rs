@@ -20,17 +20,19 @@ impl Lock {
     /// Takes the lock file `path` for `what` (the output it guards, for messages).
     pub fn acquire(path: &Path, what: &Path) -> Result<Lock> {
         for _ in 0..3 {
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-            {
-                Ok(mut f) => {
+            let made = super::interrupt::register_with(path, || {
+                fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+            });
+            match made {
+                Ok((registered, mut f)) => {
                     f.write_all(std::process::id().to_string().as_bytes())
                         .map_err(|e| Error::io(path, e))?;
                     return Ok(Lock {
                         path: path.to_path_buf(),
-                        _interrupt: super::interrupt::register(path),
+                        _interrupt: registered,
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {

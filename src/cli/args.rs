@@ -36,7 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// The whole pipeline: fingerprint, join, sweep, clusters and lists.
     #[command(after_help = DEDUP_HELP)]
-    Dedup(DedupArgs),
+    Dedup(Box<DedupArgs>),
     /// A synthetic crawl through the whole pipeline, scored against its planted truth.
     Demo(DemoArgs),
     /// Write the kept documents of a finished run out: WARC.gz, JSONL.gz or Parquet shards.
@@ -463,6 +463,19 @@ pub struct DedupArgs {
     /// unscored in pairs.bin and the sweep's precision is bounded rather than exact.
     #[arg(long, conflicts_with = "no_verify")]
     pub skip_joined: bool,
+    /// Verify every candidate pair, as lists of pairs (cost grows with the square of a
+    /// group's size), instead of comparing each text only with the kept texts of its runs of
+    /// equal band keys: the same lists, but pairs.bin and the sweep then hold every verified
+    /// pair and clusters.tsv their connected components. Taken anyway with --candidates
+    /// simhash, --representative central, --remove-by component, --skip-joined or a --tau-max
+    /// above --tau.
+    #[arg(long, conflicts_with = "no_verify")]
+    pub all_pairs: bool,
+    /// Kept texts listed per run of equal band keys at most (0: no bound): where a run's
+    /// members are not near-duplicates (pages sharing a template), a text is compared with
+    /// at most this many of its kept members; summary.json counts what the bound left out.
+    #[arg(long, default_value_t = crate::verify::leaders::DEFAULT_MAX_LEADERS, value_name = "N")]
+    pub max_leaders: usize,
     /// Where the shards of the stores given (inputs or --against) are now, if they moved
     /// since fingerprinting: a shard is looked for there by its file name.
     #[arg(long, value_name = "DIR")]
@@ -671,6 +684,13 @@ pub struct SynthCrawlArgs {
     /// as canonical link) and 5 % on template sites (shared boilerplate text, distinct content).
     #[arg(long, value_enum, default_value_t = SynthShape::Uniform)]
     pub shape: SynthShape,
+    /// Also plant one group of N pages and N one-word variants of them (an original and N - 1
+    /// exact copies), scattered through the crawl.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub big_group: usize,
+    /// Also plant one template site of N pages (shared boilerplate, distinct content).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub big_site: usize,
 }
 
 /// `synth-crawl --shape`.

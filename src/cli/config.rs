@@ -517,6 +517,9 @@ pub struct DedupVerify {
     pub spec: VerifySpec,
     /// Skip pairs whose texts are already joined ([`crate::verify::Compare::SkipJoined`]).
     pub skip_joined: bool,
+    /// Verify against kept texts only ([`crate::verify::leaders`]), with at most this many
+    /// listed per run (0: no bound); None: every candidate pair.
+    pub leaders: Option<usize>,
 }
 
 /// `dedup --candidates simhash`'s candidate threshold when it verifies. Measured on two crawls of Debian
@@ -631,6 +634,13 @@ impl DedupCommand {
                         ..verify_spec(&a.similarity)?
                     },
                     skip_joined: a.skip_joined,
+                    leaders: (minhash
+                        && !a.all_pairs
+                        && !a.skip_joined
+                        && a.representative != Representative::Central
+                        && a.remove_by == RemoveBy::Star
+                        && tau_max == tau)
+                        .then_some(a.max_leaders),
                 })
             },
         })
@@ -671,6 +681,7 @@ impl DedupCommand {
             verify: Some(DedupVerify {
                 spec: verify_spec(&d.similarity)?,
                 skip_joined: false,
+                leaders: None,
             }),
             candidates: Candidates::Simhash,
             against: Vec::new(),

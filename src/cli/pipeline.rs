@@ -19,7 +19,7 @@ use crate::cluster::sweep::removed_by_star;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Level, Representative};
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::{StoreSet, StoreWriter};
-use crate::join::canonical;
+use crate::join::canonical::{self, CanonicalStats};
 use crate::join::graph::{Edge, PairGraph};
 use crate::join::pairs_file::{self, EdgeScores, JoinParams};
 use crate::join::plan::{random_recall, Method};
@@ -29,6 +29,7 @@ use crate::report::summary::{
     self, ClustersSummary, FingerprintSummary, JoinRun, JoinSummary, Summary, SweepSummary,
 };
 use crate::report::{lists, plot, table, typed};
+use crate::verify::leaders::{LeaderRules, LeaderStats};
 use crate::verify::quality::{self, Quality};
 use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
 
@@ -358,6 +359,7 @@ pub fn verification_summary(
         payload_bytes: sg.stats.payload_bytes,
         text_bytes: sg.stats.text_bytes,
         seconds: started.elapsed().as_secs_f64(),
+        leaders: None,
     }
 }
 
@@ -963,81 +965,44 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     if !quiet {
         say!("[2/4] join at tau {}", cfg.tau_max);
     }
-    let out = match cfg.candidates {
-        Candidates::Simhash => join(&stores, &cfg.join, &backend, at_max, quiet)?,
-        Candidates::Minhash => lsh_join(&stores, quiet)?,
-    };
-    let ran = join_run(&out);
-    let mut out = out;
-    let canonical_stats = cfg.canonical.then(|| {
-        let joinable = stores.joinable();
-        let mut joined = vec![false; stores.len()];
-        for d in joinable {
-            joined[d as usize] = true;
-        }
-        let (classes, with_link) = canonical::classes(&stores, |d| joined[d as usize]);
-        let mut st = canonical::add(&mut out.graph, &stores, &classes);
-        st.documents_with_link = with_link;
-        if !quiet {
-            say!(
-                "      canonical links: {} pages name one; {} classes give {} pairs, {} new candidate edges",
-                st.documents_with_link, st.classes, st.pairs, st.new_edges
-            );
-        }
-        st
-    });
-    if let Some(p) = protect {
-        // Pairs within the old collection decide nothing: they are not verified or kept.
-        drop_old_pairs(&mut out.graph, p);
-    }
     let pairs_path = dir.join("pairs.bin");
-    let candidates = out.graph.clone();
-    let (g, quality, verification, scores) = match &cfg.verify {
-        None => {
-            write_pairs(&pairs_path, &stores, &out.graph, at_max, None)?;
-            (out.graph, None, None, None)
-        }
-        Some(v) => {
-            let spec = &v.spec;
-            if !quiet {
-                say!(
-                    "[2/4] verify: {} >= {} on word {}-grams",
-                    spec.measure.name(),
-                    spec.min,
-                    spec.k
-                );
-            }
-            let t = Instant::now();
-            let loaded = Loaded {
-                graph: out.graph,
-                scores: None,
-                ran: None,
+    let linear = match (&cfg.verify, cfg.candidates) {
+        (Some(v), Candidates::Minhash) => v.leaders.map(|m| (v, m)),
+        _ => None,
+    };
+    let (ran, canonical_stats, g, quality, verification, scores, candidates) =
+        if let Some((v, max_leaders)) = linear {
+            let rules = LeaderRules {
+                tau: cfg.at.tau,
+                tau128: cfg.at.tau128,
+                rule: cfg.representative,
+                protect,
+                max_leaders,
             };
-            // Comparisons inside texts already joined are skipped only when asked for, and
-            // never under a 128-bit threshold, whose clusters depend on them.
-            let mode = if v.skip_joined && cfg.at.tau128.is_none() {
-                Compare::SkipJoined
-            } else {
-                Compare::Every
-            };
-            let sg = score(&stores, loaded, at_max, spec, mode, quiet)?;
+            let l = linear_verify(&stores, cfg.canonical, &v.spec, &rules, quiet)?;
             write_pairs(
                 &pairs_path,
                 &stores,
-                &sg.graph,
+                &l.scored.graph,
                 at_max,
-                Some(&sg.edge_scores()),
+                Some(&l.scored.edge_scores()),
             )?;
-            let summary = verification_summary(&sg, spec, t);
-            let q = quality::exact(&sg, spec, Axis::D64, cfg.tau_max);
+            let g = l.scored.verified(&v.spec);
+            let scores = l.scored.verified_scores(&v.spec);
+            let mut summary = verification_summary(&l.scored, &v.spec, l.started);
+            summary.leaders = Some(l.stats);
             (
-                sg.verified(spec),
-                Some(q),
+                l.ran,
+                l.canonical,
+                g.clone(),
+                None,
                 Some(summary),
-                Some(sg.verified_scores(spec)),
+                Some(scores),
+                g,
             )
-        }
-    };
+        } else {
+            all_pairs(&stores, cfg, &backend, at_max, protect, &pairs_path, quiet)?
+        };
     if !quiet {
         say!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
@@ -1139,4 +1104,241 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         levels,
         outcome,
     })
+}
+
+/// What the linear verification gives `dedup`.
+struct Linear {
+    scored: ScoredGraph,
+    stats: LeaderStats,
+    ran: JoinRun,
+    canonical: Option<CanonicalStats>,
+    started: Instant,
+}
+
+/// `dedup`'s default: MinHash-LSH runs of equal band keys (and canonical classes when
+/// asked), each text compared with the kept texts of its runs in the rule's order
+/// ([`crate::verify::leaders`]).
+fn linear_verify(
+    stores: &StoreSet,
+    canonical_links: bool,
+    spec: &VerifySpec,
+    rules: &LeaderRules,
+    quiet: bool,
+) -> anyhow::Result<Linear> {
+    let started = Instant::now();
+    let (keys, p) = stores.minhash().ok_or_else(|| {
+        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
+    })?;
+    let docs = stores.joinable();
+    let runs = crate::join::lsh::runs(
+        &docs,
+        &keys,
+        p.bands as usize,
+        stores.fp64(),
+        stores.fp128(),
+    );
+    drop(keys);
+    let plan = format!(
+        "minhash-lsh: {} bands of {} rows over word {}-grams, runs verified against their kept texts",
+        p.bands, p.rows, p.shingle
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    if !quiet {
+        say!(
+            "candidates: {} runs of equal band keys ({} entries) among {} documents ({} of distinct fingerprints) from {} in {:.2} s",
+            runs.len(),
+            runs.units.len(),
+            docs.len(),
+            runs.unit_count(),
+            plan,
+            seconds
+        );
+    }
+    let (classes, canonical) = if canonical_links {
+        let mut joined = vec![false; stores.len()];
+        for d in &docs {
+            joined[*d as usize] = true;
+        }
+        let (classes, with_link) = canonical::classes(stores, |d| joined[d as usize]);
+        // The pairs the classes give as candidates, counted as the all-pairs path forms them;
+        // no edge is listed for them.
+        let pairs = classes
+            .iter()
+            .map(|c| {
+                let n = c.len() as u64;
+                if c.len() <= canonical::ALL_PAIRS {
+                    n * (n - 1) / 2
+                } else {
+                    n - 1
+                }
+            })
+            .sum();
+        let st = CanonicalStats {
+            documents_with_link: with_link,
+            classes: classes.len() as u64,
+            pairs,
+            new_edges: 0,
+        };
+        if !quiet {
+            say!(
+                "      canonical links: {} pages name one; {} classes, each one group of candidates",
+                st.documents_with_link, st.classes
+            );
+        }
+        (classes, Some(st))
+    } else {
+        (Vec::new(), None)
+    };
+    drop(docs);
+    if !quiet {
+        say!(
+            "[2/4] verify: {} >= {} on word {}-grams, each text against the kept texts of its runs",
+            spec.measure.name(),
+            spec.min,
+            spec.k
+        );
+    }
+    let t = Instant::now();
+    let (scored, stats) = crate::verify::leaders::remove(stores, &runs, &classes, spec, rules)?;
+    if !quiet {
+        say!(
+            "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({} documents read again, {:.1} MB of payload) in {:.2} s",
+            stats.texts,
+            stats.components,
+            stats.largest_component,
+            stats.leaders,
+            stats.removed,
+            stats.comparisons,
+            scored.stats.documents,
+            scored.stats.payload_bytes as f64 / 1e6,
+            t.elapsed().as_secs_f64()
+        );
+        if stats.capped_groups > 0 {
+            say!(
+                "      {} runs reached --max-leaders {}: {} kept texts not listed there, {} visits of a full run",
+                stats.capped_groups,
+                rules.max_leaders,
+                stats.leaders_not_listed,
+                stats.capped_visits
+            );
+        }
+    }
+    Ok(Linear {
+        scored,
+        stats,
+        ran: JoinRun {
+            plan,
+            backend: "cpu".into(),
+            seconds,
+        },
+        canonical,
+        started,
+    })
+}
+
+/// The stage behind `dedup --all-pairs`: candidate pairs listed, every one verified.
+type AllPairs = (
+    JoinRun,
+    Option<CanonicalStats>,
+    PairGraph,
+    Option<Vec<Quality>>,
+    Option<summary::VerificationSummary>,
+    Option<Vec<f64>>,
+    PairGraph,
+);
+
+/// `dedup --all-pairs` (and the SimHash candidates): the candidate pairs listed and verified
+/// every one (or left unverified); returns the graph the lists are made of.
+fn all_pairs(
+    stores: &StoreSet,
+    cfg: &DedupCommand,
+    backend: &Backend,
+    at_max: Thresholds,
+    protect: Option<u32>,
+    pairs_path: &Path,
+    quiet: bool,
+) -> anyhow::Result<AllPairs> {
+    let out = match cfg.candidates {
+        Candidates::Simhash => join(stores, &cfg.join, backend, at_max, quiet)?,
+        Candidates::Minhash => lsh_join(stores, quiet)?,
+    };
+    let ran = join_run(&out);
+    let mut out = out;
+    let canonical_stats = cfg.canonical.then(|| {
+        let joinable = stores.joinable();
+        let mut joined = vec![false; stores.len()];
+        for d in joinable {
+            joined[d as usize] = true;
+        }
+        let (classes, with_link) = canonical::classes(stores, |d| joined[d as usize]);
+        let mut st = canonical::add(&mut out.graph, stores, &classes);
+        st.documents_with_link = with_link;
+        if !quiet {
+            say!(
+                "      canonical links: {} pages name one; {} classes give {} pairs, {} new candidate edges",
+                st.documents_with_link, st.classes, st.pairs, st.new_edges
+            );
+        }
+        st
+    });
+    if let Some(p) = protect {
+        // Pairs within the old collection decide nothing: they are not verified or kept.
+        drop_old_pairs(&mut out.graph, p);
+    }
+    let candidates = out.graph.clone();
+    let (g, quality, verification, scores) = match &cfg.verify {
+        None => {
+            write_pairs(pairs_path, stores, &out.graph, at_max, None)?;
+            (out.graph, None, None, None)
+        }
+        Some(v) => {
+            let spec = &v.spec;
+            if !quiet {
+                say!(
+                    "[2/4] verify: {} >= {} on word {}-grams",
+                    spec.measure.name(),
+                    spec.min,
+                    spec.k
+                );
+            }
+            let t = Instant::now();
+            let loaded = Loaded {
+                graph: out.graph,
+                scores: None,
+                ran: None,
+            };
+            // Comparisons inside texts already joined are skipped only when asked for, and
+            // never under a 128-bit threshold, whose clusters depend on them.
+            let mode = if v.skip_joined && cfg.at.tau128.is_none() {
+                Compare::SkipJoined
+            } else {
+                Compare::Every
+            };
+            let sg = score(stores, loaded, at_max, spec, mode, quiet)?;
+            write_pairs(
+                pairs_path,
+                stores,
+                &sg.graph,
+                at_max,
+                Some(&sg.edge_scores()),
+            )?;
+            let summary = verification_summary(&sg, spec, t);
+            let q = quality::exact(&sg, spec, Axis::D64, cfg.tau_max);
+            (
+                sg.verified(spec),
+                Some(q),
+                Some(summary),
+                Some(sg.verified_scores(spec)),
+            )
+        }
+    };
+    Ok((
+        ran,
+        canonical_stats,
+        g,
+        quality,
+        verification,
+        scores,
+        candidates,
+    ))
 }

@@ -16,6 +16,14 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
             && a.near_share >= 0.0,
         "--exact-share and --near-share must be shares that add up to at most 1"
     );
+    anyhow::ensure!(
+        2 * a.big_group + a.big_site <= a.docs,
+        "--big-group {} and --big-site {} plant {} pages, more than --docs {}",
+        a.big_group,
+        a.big_site,
+        2 * a.big_group + a.big_site,
+        a.docs
+    );
     let cfg = SynthConfig {
         docs: a.docs,
         shards: a.shards,
@@ -26,6 +34,8 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
             SynthShape::Uniform => Shape::Uniform,
             SynthShape::Web => Shape::Web,
         },
+        big_group: a.big_group,
+        big_site: a.big_site,
         ..SynthConfig::default()
     };
     // A user's files in the directory are never written over (a rerun replaces the crawl).

@@ -442,7 +442,7 @@ pub fn stars<'a>(
 
 /// The first 16 bytes of an id as a number (zero-padded): ordered as the ids are where they
 /// differ in those bytes, equal where they do not.
-fn id_prefix(id: &str) -> u128 {
+pub(crate) fn id_prefix(id: &str) -> u128 {
     let mut b = [0u8; 16];
     let n = id.len().min(16);
     b[..n].copy_from_slice(&id.as_bytes()[..n]);

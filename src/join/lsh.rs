@@ -27,16 +27,55 @@ struct Keyed {
     pad: u32,
 }
 
-/// The candidates among `docs` (ascending document indices): `keys` holds `bands` band keys
-/// per document of the corpus, `fp64` and `fp128` its fingerprints; `n` documents in all.
-pub fn candidates(
-    n: u32,
-    docs: &[u32],
-    keys: &[u64],
-    bands: usize,
-    fp64: &[u64],
-    fp128: &[[u64; 2]],
-) -> PairGraph {
+/// Runs of equal band keys: the candidates without their pairs. Two units are candidates
+/// exactly when some run holds both, so a group of n near-duplicates costs n entries per band
+/// here, where its pairs would be n(n - 1)/2 ([`candidates`] lists them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Runs {
+    /// Documents grouped into units of identical 64- and 128-bit fingerprints; each unit's
+    /// members ascending.
+    pub members: Vec<u32>,
+    /// Unit `u` is `members[starts[u]..starts[u + 1]]`.
+    pub starts: Vec<u32>,
+    /// Run `r` is `units[run_starts[r]..run_starts[r + 1]]`: two or more units whose first
+    /// members share the key of one band, ascending; runs band by band.
+    pub run_starts: Vec<u64>,
+    /// The runs' units.
+    pub units: Vec<u32>,
+}
+
+impl Runs {
+    /// Runs.
+    pub fn len(&self) -> usize {
+        self.run_starts.len().saturating_sub(1)
+    }
+
+    /// Whether no two units share a key.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Units of run `r`.
+    pub fn run(&self, r: usize) -> &[u32] {
+        &self.units[self.run_starts[r] as usize..self.run_starts[r + 1] as usize]
+    }
+
+    /// Units (of identical fingerprints).
+    pub fn unit_count(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+}
+
+/// The runs of equal band keys among `docs` (ascending document indices): `keys` holds
+/// `bands` band keys per document of the corpus, `fp64` and `fp128` its fingerprints.
+///
+/// Units are documents with identical 64- and 128-bit fingerprints, grouped by the join's own
+/// collapse; only a unit's first member's keys take part (its members have the same text or
+/// the same fingerprints). Each band's keys are ordered with the join's two-pass counting sort
+/// (`order.rs`): units scattered by the top bits of their key into regions of about eight
+/// thousand, each region sorted in cache and in parallel by the rest. Band keys are hashes, so
+/// the regions are even.
+pub fn runs(docs: &[u32], keys: &[u64], bands: usize, fp64: &[u64], fp128: &[[u64; 2]]) -> Runs {
     let c = collapse(fp64, fp128, docs.to_vec(), &mut Vec::new());
     let reps: Vec<u32> = c.starts[..c.starts.len() - 1]
         .iter()
@@ -47,7 +86,12 @@ pub fn candidates(
     let low = 64 - gbits;
     let lowmask = (1u64 << low) - 1;
     let mut buffer: Vec<Keyed> = vec![Keyed::default(); units.len()];
-    let mut links: Vec<(u32, u32)> = Vec::new();
+    let mut out = Runs {
+        members: c.members,
+        starts: c.starts,
+        run_starts: vec![0],
+        units: Vec::new(),
+    };
     for b in 0..bands {
         let key = |u: u32| keys[reps[u as usize] as usize * bands + b];
         let starts = order::partition(
@@ -61,7 +105,7 @@ pub fn candidates(
                 pad: 0,
             },
         );
-        let found: Vec<Vec<(u32, u32)>> = order::regions(&mut buffer, &starts)
+        let found: Vec<(Vec<u32>, Vec<u32>)> = order::regions(&mut buffer, &starts)
             .into_par_iter()
             .map_init(order::Scratch::default, |s, (_, r)| {
                 order::sort_region(
@@ -71,22 +115,58 @@ pub fn candidates(
                     |k| k.key & lowmask,
                     |t| t.sort_unstable_by_key(|k| (k.key, k.unit)),
                 );
-                let mut out = Vec::new();
+                let (mut lens, mut members) = (Vec::new(), Vec::new());
                 for run in r.chunk_by(|x, y| x.key == y.key).filter(|r| r.len() > 1) {
-                    for i in 0..run.len() {
-                        for j in i + 1..run.len() {
-                            let (u, v) = (run[i].unit, run[j].unit);
-                            out.push((u.min(v), u.max(v)));
-                        }
-                    }
+                    lens.push(run.len() as u32);
+                    members.extend(run.iter().map(|k| k.unit));
                 }
-                out
+                (lens, members)
             })
             .collect();
-        links.extend(found.into_iter().flatten());
+        for (lens, members) in found {
+            for l in lens {
+                let last = *out.run_starts.last().expect("a start");
+                out.run_starts.push(last + u64::from(l));
+            }
+            out.units.extend(members);
+        }
     }
+    out
+}
+
+/// The candidates among `docs` (ascending document indices): `keys` holds `bands` band keys
+/// per document of the corpus, `fp64` and `fp128` its fingerprints; `n` documents in all.
+/// Every two units of a run ([`runs`]) are a candidate: the all-pairs form, whose size is the
+/// square of a group's.
+pub fn candidates(
+    n: u32,
+    docs: &[u32],
+    keys: &[u64],
+    bands: usize,
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+) -> PairGraph {
+    let r = runs(docs, keys, bands, fp64, fp128);
+    let found: Vec<Vec<(u32, u32)>> = (0..r.len())
+        .into_par_iter()
+        .map(|i| {
+            let run = r.run(i);
+            let mut out = Vec::with_capacity(run.len() * (run.len() - 1) / 2);
+            for (j, &u) in run.iter().enumerate() {
+                for &v in &run[j + 1..] {
+                    out.push((u, v));
+                }
+            }
+            out
+        })
+        .collect();
+    let mut links: Vec<(u32, u32)> = found.into_iter().flatten().collect();
     links.par_sort_unstable();
     links.dedup();
+    let reps: Vec<u32> = r.starts[..r.starts.len() - 1]
+        .iter()
+        .map(|s| r.members[*s as usize])
+        .collect();
     let edges: Vec<Edge> = links
         .par_iter()
         .map(|&(u, v)| {
@@ -97,8 +177,8 @@ pub fn candidates(
         .collect();
     PairGraph {
         docs: n,
-        members: c.members,
-        starts: c.starts,
+        members: r.members,
+        starts: r.starts,
         edges,
     }
 }

@@ -147,6 +147,11 @@ pub struct VerificationSummary {
     pub text_bytes: u64,
     /// Wall time of verification, seconds.
     pub seconds: f64,
+    /// How the texts were compared with the kept texts of their runs (the default; absent
+    /// when every candidate pair was verified). `candidate_pairs` and `verified_pairs` then
+    /// count the removals' pairs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaders: Option<crate::verify::leaders::LeaderStats>,
 }
 
 /// How the store of a `dedup` run was built.

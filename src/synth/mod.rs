@@ -35,7 +35,15 @@ pub struct SynthConfig {
     pub paragraphs: usize,
     /// The duplicate structure (`exact_share` and `near_share` are the uniform shape's).
     pub shape: Shape,
+    /// Pages of one planted group on top of the shape: its original, `big_group - 1` exact
+    /// copies of it and `big_group` variants with one word replaced (0: none).
+    pub big_group: usize,
+    /// Pages of one planted template site of this size on top of the shape (0: none).
+    pub big_site: usize,
 }
+
+/// The site number of the planted template site ([`SynthConfig::big_site`]).
+pub const BIG_SITE: usize = 900_000;
 
 /// The duplicate structure of a synthetic crawl.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,6 +81,8 @@ impl Default for SynthConfig {
             near_share: 0.2,
             paragraphs: 8,
             shape: Shape::Uniform,
+            big_group: 0,
+            big_site: 0,
         }
     }
 }
@@ -308,7 +318,44 @@ enum Plan {
     Original,
     Exact(usize),
     Near(usize),
+    /// A copy with one word replaced.
+    Word(usize),
     Template(usize),
+}
+
+/// The planted group and site of `cfg` ([`SynthConfig::big_group`], `big_site`) at places
+/// drawn with their own generator (so the shape's draws are the same with or without them):
+/// None where the shape decides.
+fn planted_plan(cfg: &SynthConfig) -> Vec<Option<Plan>> {
+    let mut plan = vec![None; cfg.docs];
+    let n = (2 * cfg.big_group + cfg.big_site).min(cfg.docs);
+    if n == 0 {
+        return plan;
+    }
+    let mut rng = SplitMix64(cfg.seed ^ 0x5eed_b16b_0000_0000);
+    let mut perm: Vec<u32> = (0..cfg.docs as u32).collect();
+    for i in 0..n {
+        let j = i + rng.below((cfg.docs - i) as u64) as usize;
+        perm.swap(i, j);
+    }
+    let group = (2 * cfg.big_group).min(n);
+    let mut members = perm[..group].to_vec();
+    members.sort_unstable();
+    if let Some(first) = members.first().map(|m| *m as usize) {
+        plan[first] = Some(Plan::Original);
+        // Exact copies and variants alternate along the crawl.
+        for (k, m) in members[1..].iter().enumerate() {
+            plan[*m as usize] = Some(if k % 2 == 0 {
+                Plan::Word(first)
+            } else {
+                Plan::Exact(first)
+            });
+        }
+    }
+    for m in &perm[group..n] {
+        plan[*m as usize] = Some(Plan::Template(BIG_SITE));
+    }
+    plan
 }
 
 /// The web shape's plan of `docs` pages ([`Shape::Web`]): groups and template sites on a
@@ -390,10 +437,12 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
         state
     };
     let plan = (cfg.shape == Shape::Web).then(|| web_plan(&mut rng, cfg.docs));
+    let planted = planted_plan(cfg);
     for d in 0..cfg.docs {
-        let kind = match &plan {
-            Some(p) => p[d],
-            None => {
+        let kind = match (&planted[d], &plan) {
+            (Some(p), _) => *p,
+            (None, Some(p)) => p[d],
+            (None, None) => {
                 let roll = rng.unit();
                 if d > 0 && roll < cfg.exact_share {
                     Plan::Exact(rng.below(d as u64) as usize)
@@ -404,7 +453,12 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
                 }
             }
         };
-        let (origin, site, title, paras) = if let Plan::Exact(of) = kind {
+        let mut edit = None;
+        let (origin, site, title, paras) = if let Plan::Word(of) = kind {
+            let (site, title, paras) = bodies[of].clone();
+            edit = Some(rng.next_u64());
+            (Origin::Near { of }, site, title, paras)
+        } else if let Plan::Exact(of) = kind {
             let (site, title, paras) = bodies[of].clone();
             (Origin::Exact { of }, site, title, paras)
         } else if let Plan::Near(of) = kind {
@@ -452,10 +506,18 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let paras: Vec<String> = paras
+        let mut paras: Vec<String> = paras
             .iter()
             .map(|s| vocab.paragraph(&mut SplitMix64(*s)))
             .collect();
+        if let (Some(r), Some(first)) = (edit, paras.first_mut()) {
+            // One word of the first paragraph replaced by a word of this page's own.
+            let mut words: Vec<&str> = first.split(' ').collect();
+            let at = (r % words.len() as u64) as usize;
+            let own = format!("variant{d}");
+            words[at] = &own;
+            *first = words.join(" ");
+        }
         let title = title_text;
         let uri = format!("https://site{site}.example/page/{d}");
         // The uniform shape names each site's home page as every page's canonical link; the

@@ -16,6 +16,7 @@
 //! once for each block it has edges to.
 
 pub mod evaluate;
+pub mod leaders;
 pub mod measure;
 pub mod quality;
 pub mod reread;

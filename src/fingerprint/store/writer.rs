@@ -150,8 +150,8 @@ impl StoreWriter {
         if tmp.exists() {
             fs::remove_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
         }
-        let guard = interrupt::register(&tmp);
-        fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let (guard, ()) = interrupt::register_with(&tmp, || fs::create_dir_all(&tmp))
+            .map_err(|e| Error::io(&tmp, e))?;
         let open = |n: &str| -> Result<BufWriter<File>> {
             let p = tmp.join(n);
             Ok(BufWriter::with_capacity(

@@ -1,0 +1,251 @@
+//! `dedup`'s default verification against the kept texts of each run (`verify::leaders`)
+//! equals the all-pairs path (`--all-pairs`: every candidate pair listed and verified, then
+//! the greedy star removal) on the lists, for every rule it serves and any thread count, on
+//! random corpora shaped like crawls and on a real sample; and a group of near-duplicates
+//! costs comparisons linear in its size.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::common::{neardup, ok, stderr};
+use neardup::base::rng::SplitMix64;
+use neardup::report::summary::Summary;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Between `min` and `min + spread - 1` random words.
+fn words(rng: &mut SplitMix64, min: usize, spread: u64) -> Vec<String> {
+    let n = min + rng.below(spread) as usize;
+    (0..n).map(|_| format!("w{}", rng.below(4000))).collect()
+}
+
+/// A crawl-shaped corpus as JSON lines: families of near-duplicates (exact copies, edits of a
+/// few words to a few dozen, so some pass S3 >= 0.82 and some do not, appended paragraphs),
+/// template sites whose pages share most of their words, and unrelated pages; ids random
+/// (some sharing a prefix longer than 16 bytes), lines shuffled.
+fn corpus(seed: u64) -> String {
+    let mut rng = SplitMix64(seed);
+    let mut docs: Vec<String> = Vec::new();
+    for _ in 0..12 {
+        let base = words(&mut rng, 60, 300);
+        for _ in 0..1 + rng.below(25) {
+            let mut t = base.clone();
+            match rng.below(4) {
+                0 => {}
+                1 | 2 => {
+                    let edits = 1 + rng.below(1 + t.len() as u64 / 8);
+                    for _ in 0..edits {
+                        let i = rng.below(t.len() as u64) as usize;
+                        t[i] = format!("e{}", rng.below(100_000));
+                    }
+                }
+                _ => t.extend(words(&mut rng, 5, 60)),
+            }
+            docs.push(t.join(" "));
+        }
+    }
+    for _ in 0..3 {
+        let boiler = words(&mut rng, 150, 1);
+        for _ in 0..10 + rng.below(30) {
+            let mut t = boiler.clone();
+            t.extend(words(&mut rng, 10, 40));
+            docs.push(t.join(" "));
+        }
+    }
+    for _ in 0..60 {
+        docs.push(words(&mut rng, 30, 200).join(" "));
+    }
+    // Shuffle, then ids unrelated to the order.
+    for i in (1..docs.len()).rev() {
+        docs.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut out = String::new();
+    for (i, t) in docs.iter().enumerate() {
+        let id = if rng.below(3) == 0 {
+            format!(
+                "http://example.org/a/long/shared/path/{:08x}",
+                rng.below(1 << 30)
+            )
+        } else {
+            format!("{:06x}-{i}", rng.below(1 << 24))
+        };
+        writeln!(out, "{{\"id\":\"{id}\",\"text\":\"{t}\"}}").unwrap();
+    }
+    out
+}
+
+/// Runs `dedup` on `inputs` into `out` with `extra`, returning the lists and the summary.
+fn dedup(inputs: &[&Path], out: &Path, extra: &[&str]) -> (String, String, Summary) {
+    let mut args: Vec<&str> = vec!["dedup"];
+    args.extend(inputs.iter().map(|p| s(p)));
+    args.extend(["-o", s(out), "-q"]);
+    args.extend(extra);
+    let o = neardup(&args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    let summary: Summary = serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    (
+        read(&out.join("remove.tsv")),
+        read(&out.join("keep.txt")),
+        summary,
+    )
+}
+
+/// The lists of the default pass equal the all-pairs reference for every rule it serves, 1
+/// and 3 threads, on `inputs`; returns how many documents the reference removed, summed.
+fn equal_to_all_pairs(inputs: &[&Path], dir: &Path, extra: &[&str]) -> usize {
+    let mut removed = 0;
+    for rule in ["lowest-id", "first", "longest"] {
+        let r = dir.join(format!("ref-{rule}"));
+        let mut a = vec!["--representative", rule, "--all-pairs", "--threads", "1"];
+        a.extend(extra);
+        let (want_remove, want_keep, _) = dedup(inputs, &r, &a);
+        removed += want_remove.lines().count() - 1;
+        for threads in ["1", "3"] {
+            let o = dir.join(format!("lin-{rule}-{threads}"));
+            let mut a = vec!["--representative", rule, "--threads", threads];
+            a.extend(extra);
+            let (remove, keep, summary) = dedup(inputs, &o, &a);
+            let l = summary
+                .verification
+                .as_ref()
+                .and_then(|v| v.leaders)
+                .expect("the default verification is the linear one");
+            assert_eq!(l.capped_groups, 0, "no run reaches the bound here");
+            assert_eq!(remove, want_remove, "{rule}, {threads} threads: remove.tsv");
+            assert_eq!(keep, want_keep, "{rule}, {threads} threads: keep.txt");
+        }
+    }
+    removed
+}
+
+#[test]
+fn linear_removal_equals_the_all_pairs_reference_on_random_corpora() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in [1u64, 2, 3] {
+        let crawl = dir.path().join(format!("c{seed}.jsonl"));
+        std::fs::write(&crawl, corpus(seed)).unwrap();
+        let store = dir.path().join(format!("s{seed}"));
+        ok(&["fingerprint", s(&crawl), "-o", s(&store), "--minhash", "-q"]);
+        let runs = dir.path().join(format!("r{seed}"));
+        std::fs::create_dir(&runs).unwrap();
+        let removed = equal_to_all_pairs(&[&store], &runs, &[]);
+        assert!(
+            removed > 50,
+            "seed {seed}: the corpus has near-duplicates ({removed})"
+        );
+        // A 64-bit threshold filters the pairs the same way on both paths.
+        equal_to_all_pairs(&[&store], &runs.join("tau"), &["--tau", "12"]);
+    }
+}
+
+#[test]
+fn linear_removal_equals_the_all_pairs_reference_on_a_real_sample_and_against_an_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
+    let store = dir.path().join("s");
+    ok(&[
+        "fingerprint",
+        s(&sample),
+        "-o",
+        s(&store),
+        "--minhash",
+        "-q",
+    ]);
+    let removed = equal_to_all_pairs(&[&store], &dir.path().join("r"), &[]);
+    assert!(removed > 10, "the sample has near-duplicates ({removed})");
+    // Against an older collection: the random corpus's documents as the old ones.
+    let old_crawl = dir.path().join("old.jsonl");
+    std::fs::write(&old_crawl, corpus(9)).unwrap();
+    let new_crawl = dir.path().join("new.jsonl");
+    std::fs::write(&new_crawl, corpus(9).replace("\"id\":\"", "\"id\":\"n")).unwrap();
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    ok(&[
+        "fingerprint",
+        s(&old_crawl),
+        "-o",
+        s(&old),
+        "--minhash",
+        "-q",
+    ]);
+    ok(&[
+        "fingerprint",
+        s(&new_crawl),
+        "-o",
+        s(&new),
+        "--minhash",
+        "-q",
+    ]);
+    let against = dir.path().join("against");
+    std::fs::create_dir(&against).unwrap();
+    let removed = equal_to_all_pairs(&[&new], &against, &["--against", s(&old)]);
+    assert!(
+        removed > 100,
+        "new copies of old documents are removed ({removed})"
+    );
+}
+
+#[test]
+fn a_group_of_near_duplicates_costs_comparisons_linear_in_its_size() {
+    // n copies of one text and n one-word variants of it.
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = SplitMix64(5);
+    let base = words(&mut rng, 150, 1);
+    let n = 1500;
+    let mut out = String::new();
+    for i in 0..n {
+        writeln!(
+            out,
+            "{{\"id\":\"ex{i:06}\",\"text\":\"{}\"}}",
+            base.join(" ")
+        )
+        .unwrap();
+    }
+    for i in 0..n {
+        let mut t = base.clone();
+        t[rng.below(150) as usize] = format!("u{i}");
+        writeln!(out, "{{\"id\":\"nr{i:06}\",\"text\":\"{}\"}}", t.join(" ")).unwrap();
+    }
+    let crawl = dir.path().join("g.jsonl");
+    std::fs::write(&crawl, out).unwrap();
+    let (remove, _, summary) = dedup(&[&crawl], &dir.path().join("o"), &[]);
+    assert_eq!(remove.lines().count() - 1, 2 * n - 1, "one document kept");
+    let v = summary.verification.unwrap();
+    let l = v.leaders.unwrap();
+    assert_eq!(l.leaders, 1);
+    assert!(
+        l.comparisons <= n as u64,
+        "{} comparisons for a group of {}",
+        l.comparisons,
+        2 * n
+    );
+    // pairs.bin holds one edge per removed text, not every pair.
+    let pairs = std::fs::metadata(dir.path().join("o/pairs.bin"))
+        .unwrap()
+        .len();
+    assert!(pairs < 100 * n as u64, "pairs.bin is {pairs} bytes");
+}
+
+#[test]
+fn a_bound_on_leaders_is_counted_and_the_lists_stay_stars() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = dir.path().join("c.jsonl");
+    std::fs::write(&crawl, corpus(4)).unwrap();
+    let (remove, keep, summary) = dedup(&[&crawl], &dir.path().join("o"), &["--max-leaders", "1"]);
+    let l = summary.verification.unwrap().leaders.unwrap();
+    assert_eq!(l.max_leaders, 1);
+    assert!(l.capped_groups > 0 && l.leaders_not_listed >= l.capped_groups);
+    assert!(l.capped_visits > 0);
+    // Every removed document names a kept one, with a score that passes.
+    let kept: std::collections::HashSet<&str> = keep.lines().collect();
+    for line in remove.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert!(kept.contains(f[1]), "{line}: names a kept document");
+        assert!(f[3].parse::<f64>().unwrap() >= 0.82, "{line}");
+    }
+}
