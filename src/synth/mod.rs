@@ -645,7 +645,7 @@ mod tests {
         let mut sites = std::collections::HashMap::new();
         for (d, p) in plan.iter().enumerate() {
             match *p {
-                Plan::Exact(of) | Plan::Near(of) => {
+                Plan::Exact(of) | Plan::Near(of) | Plan::Word(of) => {
                     // The original comes first and is a new page.
                     assert!(of < d && plan[of] == Plan::Original, "{d} -> {of}");
                     size[of] += 1;
@@ -672,6 +672,39 @@ mod tests {
         assert!(groups.iter().filter(|s| **s >= 100).count() >= 10);
         assert_eq!(sites.values().sum::<usize>(), docs / 20);
         assert!(sites.values().all(|n| *n <= docs / 100));
+    }
+
+    #[test]
+    fn the_planted_group_and_site_have_their_sizes() {
+        let cfg = SynthConfig {
+            docs: 10_000,
+            big_group: 1000,
+            big_site: 3000,
+            ..SynthConfig::default()
+        };
+        let plan = planted_plan(&cfg);
+        let (mut exact, mut word, mut site, mut original) = (0, 0, 0, None);
+        for (d, p) in plan.iter().enumerate() {
+            match p {
+                Some(Plan::Original) => original = Some(d),
+                Some(Plan::Exact(of)) => {
+                    assert_eq!(Some(*of), original, "the original comes first");
+                    exact += 1;
+                }
+                Some(Plan::Word(of)) => {
+                    assert_eq!(Some(*of), original, "the original comes first");
+                    word += 1;
+                }
+                Some(Plan::Template(t)) => {
+                    assert_eq!(*t, BIG_SITE);
+                    site += 1;
+                }
+                Some(Plan::Near(_)) => panic!("no paragraph variants planted"),
+                None => {}
+            }
+        }
+        assert_eq!((exact, word, site), (999, 1000, 3000));
+        assert!(planted_plan(&SynthConfig::default()).iter().all(Option::is_none));
     }
 
     #[test]
