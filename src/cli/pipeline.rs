@@ -1199,7 +1199,7 @@ fn linear_verify(
         );
     }
     let t = Instant::now();
-    let (scored, stats) = crate::verify::leaders::remove(stores, &runs, &classes, spec, rules)?;
+    let (scored, stats) = crate::verify::leaders::remove(stores, runs, &classes, spec, rules)?;
     if !quiet {
         say!(
             "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({} documents read again, {:.1} MB of payload) in {:.2} s",

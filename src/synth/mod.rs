@@ -441,7 +441,12 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
     for d in 0..cfg.docs {
         let kind = match (&planted[d], &plan) {
             (Some(p), _) => *p,
-            (None, Some(p)) => p[d],
+            // A copy of a page the planted group or site took is a new page instead: the
+            // planted group stays the size asked for.
+            (None, Some(p)) => match p[d] {
+                Plan::Exact(of) | Plan::Near(of) if planted[of].is_some() => Plan::Original,
+                kind => kind,
+            },
             (None, None) => {
                 let roll = rng.unit();
                 if d > 0 && roll < cfg.exact_share {

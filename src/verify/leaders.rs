@@ -311,17 +311,17 @@ impl Walk {
 }
 
 /// The star removal over the verified candidate pairs of `runs` (and of `classes`, canonical
-/// classes of documents), visited as [`LeaderRules`] says; `keys`' runs are among the joinable
+/// classes of documents), visited as [`LeaderRules`] says; `runs` are among the joinable
 /// documents of `stores`. Returns the scored graph of the removals (the texts as units, one
 /// edge per removed text to its leader, with its overlap) and what the pass did.
 pub fn remove(
     stores: &StoreSet,
-    runs: &Runs,
+    mut runs: Runs,
     classes: &[Vec<u32>],
     spec: &VerifySpec,
     rules: &LeaderRules,
 ) -> Result<(ScoredGraph, LeaderStats)> {
-    let texts = split_texts(runs, |d| stores.content_hash(d));
+    let texts = split_texts(&runs, |d| stores.content_hash(d));
     let units = runs.unit_count();
     let protect = rules.protect.unwrap_or(u32::MAX);
     let first = |u: u32| runs.members[runs.starts[u as usize] as usize];
@@ -333,8 +333,8 @@ pub fn remove(
         .collect();
     // Groups: the band runs, units of several texts, and the canonical classes' units.
     let mut groups = Rows {
-        starts: runs.run_starts.clone(),
-        items: runs.units.clone(),
+        starts: std::mem::take(&mut runs.run_starts),
+        items: std::mem::take(&mut runs.units),
     };
     let push = |g: &mut Rows, items: &[u32]| {
         g.items.extend_from_slice(items);
