@@ -542,10 +542,36 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
         serde_json::from_str(&read(&out.join("store/manifest.json"))).unwrap();
     assert_eq!(manifest["minhash"]["bands"], 40);
     let docs = manifest["docs"].as_u64().unwrap();
-    let len = std::fs::metadata(out.join("store/minhash.u64"))
-        .unwrap()
-        .len();
-    assert_eq!(len, docs * 40 * 8);
+    // One file per band, a key per document.
+    let bands: Vec<Vec<u8>> = (0..40)
+        .map(|b| std::fs::read(out.join(format!("store/minhash.{b:03}.u64"))).unwrap())
+        .collect();
+    assert!(bands.iter().all(|k| k.len() as u64 == docs * 8));
+    assert!(!out.join("store/minhash.u64").exists());
+    // A store made before the band files (one column, 40 keys a document) reads the same.
+    let old = dir.path().join("old-store");
+    std::fs::create_dir(&old).unwrap();
+    for e in std::fs::read_dir(out.join("store")).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().into_string().unwrap();
+        if !name.starts_with("minhash.") && !name.starts_with('.') {
+            std::fs::copy(e.path(), old.join(&name)).unwrap();
+        }
+    }
+    let mut column = Vec::with_capacity(bands.len() * bands[0].len());
+    for d in 0..docs as usize {
+        for k in &bands {
+            column.extend_from_slice(&k[8 * d..8 * d + 8]);
+        }
+    }
+    std::fs::write(old.join("minhash.u64"), column).unwrap();
+    let (from_new, from_old) = (dir.path().join("from-new"), dir.path().join("from-old"));
+    ok(&["-q", "dedup", s(&out.join("store")), "-o", s(&from_new)]);
+    ok(&["-q", "dedup", s(&old), "-o", s(&from_old)]);
+    for f in ["remove.tsv", "keep.txt", "clusters.tsv"] {
+        assert_eq!(read(&from_new.join(f)), read(&from_old.join(f)), "{f}");
+    }
+    assert!(lines(&from_new.join("remove.tsv")).len() > 1);
     let summary: serde_json::Value =
         serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
     let v = &summary["verification"];

@@ -52,6 +52,24 @@ impl Mapped {
     }
 }
 
+impl Mapped {
+    /// Hands every mapped page back to the kernel, whatever the step: for a column read whole
+    /// in one pass and not again soon (a band of MinHash keys). Bytes touched again read the
+    /// same.
+    pub fn release_all(&self) {
+        #[cfg(unix)]
+        if let Some(map) = &self.map {
+            // SAFETY: as in `release_before`: a read-only shared mapping of a file not modified
+            // during the run; dropping its pages only makes later reads fault them in again
+            // from the file, with the same contents. The range is the whole map.
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, map.len())
+            };
+            self.released.store(map.len(), Ordering::Relaxed);
+        }
+    }
+}
+
 impl Deref for Mapped {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

@@ -29,7 +29,7 @@ use crate::report::summary::{
     self, ClustersSummary, FingerprintSummary, JoinRun, JoinSummary, Summary, SweepSummary,
 };
 use crate::report::{lists, plot, table, typed};
-use crate::verify::leaders::{LeaderRules, LeaderStats};
+use crate::verify::leaders::{LeaderRules, LeaderStats, StoreBands};
 use crate::verify::quality::{self, Quality};
 use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
 
@@ -150,15 +150,15 @@ pub fn join(
 /// MinHash-LSH candidates among the joinable documents of `stores`, as a join's output.
 pub fn lsh_join(stores: &StoreSet, quiet: bool) -> anyhow::Result<JoinOutput> {
     let t = Instant::now();
-    let (keys, p) = stores.minhash().ok_or_else(|| {
+    let p = stores.minhash_params().ok_or_else(|| {
         anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
     })?;
+    let keys = StoreBands::new(stores, p.bands as usize);
     let docs = stores.joinable();
     let graph = crate::join::lsh::candidates(
         stores.len() as u32,
         &docs,
         &keys,
-        p.bands as usize,
         stores.fp64(),
         stores.fp128(),
     );
@@ -1126,18 +1126,12 @@ fn linear_verify(
     quiet: bool,
 ) -> anyhow::Result<Linear> {
     let started = Instant::now();
-    let (keys, p) = stores.minhash().ok_or_else(|| {
+    let p = stores.minhash_params().ok_or_else(|| {
         anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
     })?;
+    let keys = StoreBands::new(stores, p.bands as usize);
     let docs = stores.joinable();
-    let runs = crate::join::lsh::runs(
-        &docs,
-        &keys,
-        p.bands as usize,
-        stores.fp64(),
-        stores.fp128(),
-    );
-    drop(keys);
+    let runs = crate::join::lsh::runs(&docs, &keys, stores.fp64(), stores.fp128());
     let plan = format!(
         "minhash-lsh: {} bands of {} rows over word {}-grams, runs verified against their kept texts",
         p.bands, p.rows, p.shingle

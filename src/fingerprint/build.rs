@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use rayon::prelude::*;
@@ -151,13 +152,22 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     let shards = &found.shards;
     let units = &found.units;
     let write_result = std::thread::scope(|scope| -> Result<()> {
+        // Workers take units in input order, one at a time: units finish close to the order
+        // they are written in, so the rows waiting for an earlier unit are about one unit per
+        // worker, whatever the crawl's size. (Splitting the range, as a parallel iterator
+        // does, had the second half's rows wait for the first: half the crawl held at once.)
+        let next = AtomicUsize::new(0);
         scope.spawn(move || {
-            units
-                .par_iter()
-                .enumerate()
-                .for_each_with(tx, |tx, (i, unit)| {
+            let workers = rayon::current_num_threads().clamp(1, units.len().max(1));
+            (0..workers)
+                .into_par_iter()
+                .for_each_with(tx, |tx, _| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(unit) = units.get(i) else { break };
                     let r = run_unit(unit, shards, cfg, progress);
-                    let _ = tx.send((i, r));
+                    if tx.send((i, r)).is_err() {
+                        break;
+                    }
                 });
         });
         // Write units in order as they finish.

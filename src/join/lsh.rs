@@ -10,6 +10,8 @@
 //! sorted in cache and in parallel by the rest; every two units in a run of equal keys are a
 //! candidate. Band keys are hashes, so the regions are even.
 
+use std::borrow::Cow;
+
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
@@ -25,6 +27,42 @@ struct Keyed {
     key: u64,
     unit: u32,
     pad: u32,
+}
+
+/// Where the band keys come from: band `b`'s key of every document of the corpus, band by
+/// band, so that a pass over one band reads its keys in order and can hand them back after.
+pub trait BandKeys {
+    /// Bands.
+    fn bands(&self) -> usize;
+    /// Band `b`'s key of every document, corpus order.
+    fn band(&self, b: usize) -> Cow<'_, [u64]>;
+    /// Band `b` will not be read again (its pages may be handed back).
+    fn done(&self, _b: usize) {}
+}
+
+/// Keys held document by document: `bands` keys per document.
+pub struct DocMajor<'a> {
+    /// The keys.
+    pub keys: &'a [u64],
+    /// Keys per document.
+    pub bands: usize,
+}
+
+impl BandKeys for DocMajor<'_> {
+    fn bands(&self) -> usize {
+        self.bands
+    }
+
+    fn band(&self, b: usize) -> Cow<'_, [u64]> {
+        Cow::Owned(
+            self.keys
+                .iter()
+                .skip(b)
+                .step_by(self.bands)
+                .copied()
+                .collect(),
+        )
+    }
 }
 
 /// Runs of equal band keys: the candidates without their pairs. Two units are candidates
@@ -66,22 +104,24 @@ impl Runs {
     }
 }
 
-/// The runs of equal band keys among `docs` (ascending document indices): `keys` holds
-/// `bands` band keys per document of the corpus, `fp64` and `fp128` its fingerprints.
+/// The runs of equal band keys among `docs` (ascending document indices): `keys` gives the
+/// band keys of every document of the corpus, `fp64` and `fp128` its fingerprints.
 ///
 /// Units are documents with identical 64- and 128-bit fingerprints, grouped by the join's own
 /// collapse; only a unit's first member's keys take part (its members have the same text or
 /// the same fingerprints). Each band's keys are ordered with the join's two-pass counting sort
 /// (`order.rs`): units scattered by the top bits of their key into regions of about eight
 /// thousand, each region sorted in cache and in parallel by the rest. Band keys are hashes, so
-/// the regions are even.
-pub fn runs(docs: &[u32], keys: &[u64], bands: usize, fp64: &[u64], fp128: &[[u64; 2]]) -> Runs {
+/// the regions are even. Units are scattered in the order of their first members, so each
+/// band's column is read front to back.
+pub fn runs(docs: &[u32], keys: &impl BandKeys, fp64: &[u64], fp128: &[[u64; 2]]) -> Runs {
     let c = collapse(fp64, fp128, docs.to_vec(), &mut Vec::new());
     let reps: Vec<u32> = c.starts[..c.starts.len() - 1]
         .iter()
         .map(|s| c.members[*s as usize])
         .collect();
-    let units: Vec<u32> = (0..reps.len() as u32).collect();
+    let mut units: Vec<u32> = (0..reps.len() as u32).collect();
+    units.par_sort_unstable_by_key(|u| reps[*u as usize]);
     let gbits = order::group_bits(units.len(), 64);
     let low = 64 - gbits;
     let lowmask = (1u64 << low) - 1;
@@ -92,8 +132,9 @@ pub fn runs(docs: &[u32], keys: &[u64], bands: usize, fp64: &[u64], fp128: &[[u6
         run_starts: vec![0],
         units: Vec::new(),
     };
-    for b in 0..bands {
-        let key = |u: u32| keys[reps[u as usize] as usize * bands + b];
+    for b in 0..keys.bands() {
+        let column = keys.band(b);
+        let key = |u: u32| column[reps[u as usize] as usize];
         let starts = order::partition(
             &units,
             &mut buffer,
@@ -118,11 +159,15 @@ pub fn runs(docs: &[u32], keys: &[u64], bands: usize, fp64: &[u64], fp128: &[[u6
                 let (mut lens, mut members) = (Vec::new(), Vec::new());
                 for run in r.chunk_by(|x, y| x.key == y.key).filter(|r| r.len() > 1) {
                     lens.push(run.len() as u32);
+                    let at = members.len();
                     members.extend(run.iter().map(|k| k.unit));
+                    members[at..].sort_unstable();
                 }
                 (lens, members)
             })
             .collect();
+        drop(column);
+        keys.done(b);
         for (lens, members) in found {
             for l in lens {
                 let last = *out.run_starts.last().expect("a start");
@@ -141,12 +186,11 @@ pub fn runs(docs: &[u32], keys: &[u64], bands: usize, fp64: &[u64], fp128: &[[u6
 pub fn candidates(
     n: u32,
     docs: &[u32],
-    keys: &[u64],
-    bands: usize,
+    keys: &impl BandKeys,
     fp64: &[u64],
     fp128: &[[u64; 2]],
 ) -> PairGraph {
-    let r = runs(docs, keys, bands, fp64, fp128);
+    let r = runs(docs, keys, fp64, fp128);
     let found: Vec<Vec<(u32, u32)>> = (0..r.len())
         .into_par_iter()
         .map(|i| {
@@ -203,7 +247,7 @@ mod tests {
         let fp64 = [0u64, 1, 3, 7, 15, 15];
         let fp128 = [[0u64, 0], [1, 0], [3, 0], [7, 0], [15, 1], [15, 1]];
         let docs: Vec<u32> = (0..6).collect();
-        let g = candidates(6, &docs, &keys, bands, &fp64, &fp128);
+        let g = candidates(6, &docs, &DocMajor { keys: &keys, bands }, &fp64, &fp128);
         let mut pairs: Vec<(u32, u32)> = g.pairs().iter().map(|p| (p.a, p.b)).collect();
         pairs.sort_unstable();
         assert_eq!(pairs, vec![(0, 1), (2, 3), (4, 5)]);
@@ -227,7 +271,8 @@ mod tests {
             let fp64: Vec<u64> = (0..n).map(|_| rng.below(50)).collect();
             let fp128: Vec<[u64; 2]> = (0..n).map(|_| [rng.below(2), 0]).collect();
             let docs: Vec<u32> = (0..n as u32).filter(|_| rng.below(8) != 0).collect();
-            let g = candidates(n as u32, &docs, &keys, bands, &fp64, &fp128);
+            let dm = DocMajor { keys: &keys, bands };
+            let g = candidates(n as u32, &docs, &dm, &fp64, &fp128);
             let mut got: Vec<(u32, u32)> = g.pairs().iter().map(|p| (p.a, p.b)).collect();
             got.sort_unstable();
             let same = |a: u32, b: u32| {

@@ -709,7 +709,9 @@ mod tests {
             }
         }
         assert_eq!((exact, word, site), (999, 1000, 3000));
-        assert!(planted_plan(&SynthConfig::default()).iter().all(Option::is_none));
+        assert!(planted_plan(&SynthConfig::default())
+            .iter()
+            .all(Option::is_none));
     }
 
     #[test]

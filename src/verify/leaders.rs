@@ -37,8 +37,38 @@ use crate::cluster::star::{id_prefix, ranking};
 use crate::cluster::{Representative, SeqDsu};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::{Edge, PairGraph};
-use crate::join::lsh::Runs;
+use crate::join::lsh::{BandKeys, Runs};
 use crate::Result;
+
+/// The band keys of a store set, band by band from its band files, each handed back to the
+/// kernel once read: the runs' pass holds one band's pages at a time.
+pub struct StoreBands<'a> {
+    stores: &'a StoreSet,
+    bands: usize,
+}
+
+impl<'a> StoreBands<'a> {
+    /// The `bands` bands of `stores` (their `minhash_params`).
+    pub fn new(stores: &'a StoreSet, bands: usize) -> StoreBands<'a> {
+        StoreBands { stores, bands }
+    }
+}
+
+impl BandKeys for StoreBands<'_> {
+    fn bands(&self) -> usize {
+        self.bands
+    }
+
+    fn band(&self, b: usize) -> std::borrow::Cow<'_, [u64]> {
+        self.stores
+            .minhash_band(b)
+            .expect("every store has the band keys (checked by minhash_params)")
+    }
+
+    fn done(&self, b: usize) {
+        self.stores.release_minhash_band(b);
+    }
+}
 
 /// What the pass decides with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -48,8 +48,15 @@ pub mod col {
     pub const IDS_IDX: &str = "ids.idx";
     /// URLs, UTF-8, concatenated.
     pub const URLS: &str = "urls.bin";
-    /// MinHash band keys, `bands` u64 per document (only in stores built with signatures).
+    /// MinHash band keys, `bands` u64 per document, document by document: the layout of
+    /// stores made before the band files ([`minhash_band`]), still read.
     pub const MINHASH: &str = "minhash.u64";
+
+    /// MinHash band keys of band `b`, u64 per document (only in stores built with
+    /// signatures): one file per band, so that a pass over one band reads it in order.
+    pub fn minhash_band(b: usize) -> String {
+        format!("minhash.{b:03}.u64")
+    }
     /// Offsets into `urls.bin`, u64, one more than documents.
     pub const URLS_IDX: &str = "urls.idx";
     /// Canonical URLs (resolved, no fragment; empty where a page has none), concatenated

@@ -5,12 +5,21 @@
 //! [`open_many`] opens several stores as one corpus and refuses to mix stores whose
 //! fingerprints were made with different parameters.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::{col, Manifest, FORMAT, VERSION};
 use crate::base::mmap::{self, Mapped};
 use crate::corpus::SourceLoc;
 use crate::{Error, Result};
+
+/// A store's MinHash band keys.
+enum MinhashColumns {
+    /// One file, `bands` keys per document (stores made before the band files).
+    DocMajor { keys: Mapped, bands: usize },
+    /// One file per band, a key per document.
+    Bands(Vec<Mapped>),
+}
 
 /// An open store.
 pub struct Store {
@@ -28,7 +37,7 @@ pub struct Store {
     ids_idx: Mapped,
     urls: Mapped,
     urls_idx: Mapped,
-    minhash: Option<Mapped>,
+    minhash: Option<MinhashColumns>,
     /// `chunks.u128` and `chunks.idx`, in a store built with chunks.
     chunks: Option<(Mapped, Mapped)>,
     /// `canonical.bin` and its index (None in version 1 stores).
@@ -124,7 +133,16 @@ impl Store {
             None
         };
         let minhash = match &manifest.minhash {
-            Some(p) => Some(open(col::MINHASH, 8 * p.bands as usize, 0)?),
+            // Stores made before the band files hold one column, document by document.
+            Some(p) if path.join(col::MINHASH).exists() => Some(MinhashColumns::DocMajor {
+                keys: open(col::MINHASH, 8 * p.bands as usize, 0)?,
+                bands: p.bands as usize,
+            }),
+            Some(p) => Some(MinhashColumns::Bands(
+                (0..p.bands as usize)
+                    .map(|b| open(&col::minhash_band(b), 8, 0))
+                    .collect::<Result<Vec<_>>>()?,
+            )),
             None => None,
         };
         let chunks = match &manifest.chunks {
@@ -173,9 +191,47 @@ impl Store {
         self.len() == 0
     }
 
-    /// MinHash band keys, `bands` per document in store order, when the store has them.
-    pub fn minhash(&self) -> Option<&[u64]> {
-        self.minhash.as_ref().map(|m| column(m))
+    /// MinHash band keys, `bands` per document in store order, when the store has them
+    /// (gathered from the band files: `bands` x 8 bytes a document in memory).
+    pub fn minhash(&self) -> Option<Cow<'_, [u64]>> {
+        match self.minhash.as_ref()? {
+            MinhashColumns::DocMajor { keys, .. } => Some(Cow::Borrowed(column(keys))),
+            MinhashColumns::Bands(files) => {
+                let cols: Vec<&[u64]> = files.iter().map(|m| column(m)).collect();
+                let mut out = Vec::with_capacity(self.len() * cols.len());
+                for d in 0..self.len() {
+                    out.extend(cols.iter().map(|c| c[d]));
+                }
+                Some(Cow::Owned(out))
+            }
+        }
+    }
+
+    /// The MinHash keys of band `b`, one per document in store order, when the store has
+    /// them: read in place from the band's file (gathered from an older store's single
+    /// column).
+    pub fn minhash_band(&self, b: usize) -> Option<Cow<'_, [u64]>> {
+        match self.minhash.as_ref()? {
+            MinhashColumns::DocMajor { keys, bands } => Some(Cow::Owned(
+                column::<u64>(keys)
+                    .iter()
+                    .skip(b)
+                    .step_by(*bands)
+                    .copied()
+                    .collect(),
+            )),
+            MinhashColumns::Bands(files) => files.get(b).map(|m| Cow::Borrowed(column(m))),
+        }
+    }
+
+    /// Hands the pages of band `b`'s file back to the kernel after a pass over it, so that the
+    /// bands read one after another do not add up in the resident memory.
+    pub fn release_minhash_band(&self, b: usize) {
+        if let Some(MinhashColumns::Bands(files)) = &self.minhash {
+            if let Some(m) = files.get(b) {
+                m.release_all();
+            }
+        }
     }
 
     /// The paragraph chunk hashes, when the store has them.

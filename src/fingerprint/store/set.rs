@@ -286,6 +286,15 @@ impl StoreSet {
         out
     }
 
+    /// How the MinHash band keys were made, when every store has them, made alike.
+    pub fn minhash_params(&self) -> Option<crate::fingerprint::minhash::MinhashParams> {
+        let p = self.stores.first()?.manifest.minhash?;
+        self.stores
+            .iter()
+            .all(|s| s.manifest.minhash == Some(p))
+            .then_some(p)
+    }
+
     /// The MinHash band keys of every document (`bands` per document, store order) and how
     /// they were made; None unless every store has them, made alike.
     pub fn minhash(
@@ -294,19 +303,40 @@ impl StoreSet {
         std::borrow::Cow<'_, [u64]>,
         crate::fingerprint::minhash::MinhashParams,
     )> {
-        let p = self.stores.first()?.manifest.minhash?;
-        if self.stores.iter().any(|s| s.manifest.minhash != Some(p)) {
-            return None;
-        }
+        let p = self.minhash_params()?;
         match self.stores.as_slice() {
-            [one] => Some((std::borrow::Cow::Borrowed(one.minhash()?), p)),
+            [one] => Some((one.minhash()?, p)),
             many => {
                 let mut all = Vec::new();
                 for s in many {
-                    all.extend_from_slice(s.minhash()?);
+                    all.extend_from_slice(&s.minhash()?);
                 }
                 Some((std::borrow::Cow::Owned(all), p))
             }
+        }
+    }
+
+    /// The keys of band `b` of every document, store order (see
+    /// [`Store::minhash_band`](super::Store::minhash_band)); None unless every store has them,
+    /// made alike.
+    pub fn minhash_band(&self, b: usize) -> Option<std::borrow::Cow<'_, [u64]>> {
+        self.minhash_params()?;
+        match self.stores.as_slice() {
+            [one] => one.minhash_band(b),
+            many => {
+                let mut all = Vec::with_capacity(self.len());
+                for s in many {
+                    all.extend_from_slice(&s.minhash_band(b)?);
+                }
+                Some(std::borrow::Cow::Owned(all))
+            }
+        }
+    }
+
+    /// Hands band `b`'s pages back to the kernel after a pass over it.
+    pub fn release_minhash_band(&self, b: usize) {
+        for s in &self.stores {
+            s.release_minhash_band(b);
         }
     }
 

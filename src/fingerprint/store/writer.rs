@@ -60,7 +60,8 @@ struct Columns {
     urls_idx: BufWriter<File>,
     canonical: BufWriter<File>,
     canonical_idx: BufWriter<File>,
-    minhash: Option<(BufWriter<File>, usize)>,
+    /// One file per band.
+    minhash: Option<Vec<BufWriter<File>>>,
     /// `chunks.u128` and `chunks.idx`.
     chunks: Option<(BufWriter<File>, BufWriter<File>)>,
 }
@@ -204,10 +205,14 @@ impl StoreWriter {
     /// Gives the store a MinHash column of `bands` keys per document (before the first row).
     pub fn with_minhash(mut self, bands: usize) -> Result<Self> {
         assert_eq!(self.docs, 0, "the column starts with the first row");
-        let p = self.tmp.join(col::MINHASH);
-        let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
-        self.cols.as_mut().expect("open").minhash =
-            Some((BufWriter::with_capacity(1 << 16, f), bands));
+        let files = (0..bands)
+            .map(|b| {
+                let p = self.tmp.join(col::minhash_band(b));
+                let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
+                Ok(BufWriter::with_capacity(1 << 16, f))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.cols.as_mut().expect("open").minhash = Some(files);
         Ok(self)
     }
 
@@ -257,9 +262,11 @@ impl StoreWriter {
             w(&mut c.canonical, row.canonical.as_bytes())?;
             self.canonical_len += row.canonical.len() as u64;
             w(&mut c.canonical_idx, &self.canonical_len.to_le_bytes())?;
-            if let Some((f, bands)) = &mut c.minhash {
-                assert_eq!(row.minhash.len(), *bands, "one key per band");
-                w(f, bytemuck::cast_slice(&row.minhash))?;
+            if let Some(files) = &mut c.minhash {
+                assert_eq!(row.minhash.len(), files.len(), "one key per band");
+                for (f, k) in files.iter_mut().zip(&row.minhash) {
+                    w(f, &k.to_le_bytes())?;
+                }
             }
             if let Some((data, idx)) = &mut c.chunks {
                 w(data, bytemuck::cast_slice(&row.chunks))?;
@@ -288,7 +295,7 @@ impl StoreWriter {
     pub fn finish(mut self, mut manifest: Manifest) -> Result<Manifest> {
         let cols = self.cols.take().expect("finish twice");
         let tmp = self.tmp.clone();
-        let minhash = cols.minhash.map(|m| m.0);
+        let minhash = cols.minhash.into_iter().flatten();
         let chunks = cols.chunks.into_iter().flat_map(|(a, b)| [a, b]);
         for mut f in [
             cols.fp64,
