@@ -826,6 +826,7 @@ pub fn summary(
         sweep: None,
         clusters: None,
         verification: None,
+        memory_bound: None,
     }
 }
 
@@ -966,43 +967,59 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         say!("[2/4] join at tau {}", cfg.tau_max);
     }
     let pairs_path = dir.join("pairs.bin");
+    let mut memory_bound = None;
     let linear = match (&cfg.verify, cfg.candidates) {
         (Some(v), Candidates::Minhash) => v.leaders.map(|m| (v, m)),
         _ => None,
     };
-    let (ran, canonical_stats, g, quality, verification, scores, candidates) =
-        if let Some((v, max_leaders)) = linear {
-            let rules = LeaderRules {
-                tau: cfg.at.tau,
-                tau128: cfg.at.tau128,
-                rule: cfg.representative,
-                protect,
-                max_leaders,
-            };
-            let l = linear_verify(&stores, cfg.canonical, &v.spec, &rules, quiet)?;
-            write_pairs(
-                &pairs_path,
-                &stores,
-                &l.scored.graph,
-                at_max,
-                Some(&l.scored.edge_scores()),
-            )?;
-            let g = l.scored.verified(&v.spec);
-            let scores = l.scored.verified_scores(&v.spec);
-            let mut summary = verification_summary(&l.scored, &v.spec, l.started);
-            summary.leaders = Some(l.stats);
-            (
-                l.ran,
-                l.canonical,
-                g.clone(),
-                None,
-                Some(summary),
-                Some(scores),
-                g,
-            )
-        } else {
-            all_pairs(&stores, cfg, &backend, at_max, protect, &pairs_path, quiet)?
+    let (ran, canonical_stats, g, quality, verification, scores, candidates) = if let Some((
+        v,
+        max_leaders,
+    )) = linear
+    {
+        let bound = crate::verify::leaders::memory_bound(stores.len() as u64, v.spec.memory);
+        if !quiet {
+            say!(
+                    "      memory: at most {:.0} MB from here ({} bytes a document for {} documents, {} more, and --verify-memory {:.0} MB)",
+                    bound as f64 / 1e6,
+                    crate::verify::leaders::BYTES_PER_DOCUMENT,
+                    stores.len(),
+                    crate::verify::leaders::BYTES_FIXED,
+                    v.spec.memory as f64 / 1e6
+                );
+        }
+        memory_bound = Some(bound);
+        let rules = LeaderRules {
+            tau: cfg.at.tau,
+            tau128: cfg.at.tau128,
+            rule: cfg.representative,
+            protect,
+            max_leaders,
         };
+        let l = linear_verify(&stores, cfg.canonical, &v.spec, &rules, quiet)?;
+        write_pairs(
+            &pairs_path,
+            &stores,
+            &l.scored.graph,
+            at_max,
+            Some(&l.scored.edge_scores()),
+        )?;
+        let g = l.scored.verified(&v.spec);
+        let scores = l.scored.verified_scores(&v.spec);
+        let mut summary = verification_summary(&l.scored, &v.spec, l.started);
+        summary.leaders = Some(l.stats);
+        (
+            l.ran,
+            l.canonical,
+            g.clone(),
+            None,
+            Some(summary),
+            Some(scores),
+            g,
+        )
+    } else {
+        all_pairs(&stores, cfg, &backend, at_max, protect, &pairs_path, quiet)?
+    };
     if !quiet {
         say!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
@@ -1050,6 +1067,7 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
     }
     s.canonical = canonical_stats;
     s.tables = tables;
+    s.memory_bound = memory_bound;
     if let Some(corpus) = &cfg.corpus {
         if !quiet {
             say!(

@@ -73,6 +73,11 @@ pub struct Summary {
     /// The kept documents written out (`dedup --write-corpus`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corpus: Option<CorpusSummary>,
+    /// The bound on the peak resident memory of `dedup`'s stages after fingerprinting,
+    /// printed before they start (`verify::leaders::memory_bound`), bytes; absent on the
+    /// all-pairs path, whose memory follows the pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_bound: Option<u64>,
 }
 
 /// A corpus written out: its directory's manifest, in short.

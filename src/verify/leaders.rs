@@ -86,6 +86,23 @@ pub struct LeaderRules {
     pub max_leaders: usize,
 }
 
+/// Bytes a document of the stores that `dedup`'s stages after fingerprinting hold at most:
+/// the store's columns they read (fingerprints, flags, lengths, one band of MinHash keys at a
+/// time), the units, runs and texts here, and the sweep's and lists' per-document arrays.
+/// Measured (BENCHMARKS.md, "Memory by the formula"): 168 MB peak at 300 000 documents and
+/// 332 MB at a million (a planted group of 200 000 among them) with `--verify-memory 64M`,
+/// about 235 bytes a document between the two.
+pub const BYTES_PER_DOCUMENT: u64 = 256;
+
+/// Bytes held whatever the crawl's size (the program, thread stacks, buffers).
+pub const BYTES_FIXED: u64 = 96 << 20;
+
+/// The peak resident memory of `dedup`'s stages after fingerprinting over `docs` documents
+/// with a verification budget of `verify_memory` bytes, at most.
+pub fn memory_bound(docs: u64, verify_memory: u64) -> u64 {
+    BYTES_FIXED + BYTES_PER_DOCUMENT * docs + verify_memory
+}
+
 /// The default bound on leaders listed per group.
 pub const DEFAULT_MAX_LEADERS: usize = 32;
 
