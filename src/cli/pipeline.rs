@@ -980,11 +980,11 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         let bound = crate::verify::leaders::memory_bound(stores.len() as u64, v.spec.memory);
         if !quiet {
             say!(
-                    "      memory: at most {:.0} MB from here ({} bytes a document for {} documents, {} more, and --verify-memory {:.0} MB)",
+                    "      memory: at most {:.0} MB from here ({} bytes a document for {} documents, {:.0} MB more, and --verify-memory {:.0} MB)",
                     bound as f64 / 1e6,
                     crate::verify::leaders::BYTES_PER_DOCUMENT,
                     stores.len(),
-                    crate::verify::leaders::BYTES_FIXED,
+                    crate::verify::leaders::BYTES_FIXED as f64 / 1e6,
                     v.spec.memory as f64 / 1e6
                 );
         }
