@@ -114,7 +114,15 @@ fn remove<'p>(paths: impl Iterator<Item = &'p Path>) -> usize {
     paths
         .filter(|p| {
             if p.is_dir() {
-                std::fs::remove_dir_all(p).is_ok()
+                // The run's other threads go on while this removes: a store being written
+                // may gain a file between the removal of the entries and of the directory.
+                // A few tries see it gone (its columns are all made as the store starts).
+                (0..50).any(|_| {
+                    std::fs::remove_dir_all(p).is_ok() || {
+                        std::thread::sleep(Duration::from_millis(2));
+                        !p.exists()
+                    }
+                })
             } else {
                 std::fs::remove_file(p).is_ok()
             }
