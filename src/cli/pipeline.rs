@@ -853,8 +853,9 @@ pub struct DedupRun {
     pub stores: StoreSet,
     /// The pairs clustered: the verified ones, or the candidates with `--no-verify`.
     pub graph: PairGraph,
-    /// The candidates: the join at the sweep's largest threshold.
-    pub candidates: PairGraph,
+    /// The candidates: the join at the sweep's largest threshold (None where they were not
+    /// listed: the default verification against kept texts).
+    pub candidates: Option<PairGraph>,
     /// The sweep.
     pub levels: Vec<Level>,
     /// How fingerprinting ended.
@@ -1011,11 +1012,11 @@ pub fn dedup(cfg: &DedupCommand, quiet: bool) -> anyhow::Result<DedupRun> {
         (
             l.ran,
             l.canonical,
-            g.clone(),
+            g,
             None,
             Some(summary),
             Some(scores),
-            g,
+            None,
         )
     } else {
         all_pairs(&stores, cfg, &backend, at_max, protect, &pairs_path, quiet)?
@@ -1167,24 +1168,10 @@ fn linear_verify(
         );
     }
     let (classes, canonical) = if canonical_links {
-        let mut joined = vec![false; stores.len()];
-        for d in &docs {
-            joined[*d as usize] = true;
-        }
-        let (classes, with_link) = canonical::classes(stores, |d| joined[d as usize]);
+        let (classes, with_link) = canonical::classes_among(stores, &docs);
         // The pairs the classes give as candidates, counted as the all-pairs path forms them;
         // no edge is listed for them.
-        let pairs = classes
-            .iter()
-            .map(|c| {
-                let n = c.len() as u64;
-                if c.len() <= canonical::ALL_PAIRS {
-                    n * (n - 1) / 2
-                } else {
-                    n - 1
-                }
-            })
-            .sum();
+        let pairs = classes.iter().map(|c| canonical::class_pairs(c)).sum();
         let st = CanonicalStats {
             documents_with_link: with_link,
             classes: classes.len() as u64,
@@ -1256,7 +1243,7 @@ type AllPairs = (
     Option<Vec<Quality>>,
     Option<summary::VerificationSummary>,
     Option<Vec<f64>>,
-    PairGraph,
+    Option<PairGraph>,
 );
 
 /// `dedup --all-pairs` (and the SimHash candidates): the candidate pairs listed and verified
@@ -1277,12 +1264,7 @@ fn all_pairs(
     let ran = join_run(&out);
     let mut out = out;
     let canonical_stats = cfg.canonical.then(|| {
-        let joinable = stores.joinable();
-        let mut joined = vec![false; stores.len()];
-        for d in joinable {
-            joined[d as usize] = true;
-        }
-        let (classes, with_link) = canonical::classes(stores, |d| joined[d as usize]);
+        let (classes, with_link) = canonical::classes_among(stores, &stores.joinable());
         let mut st = canonical::add(&mut out.graph, stores, &classes);
         st.documents_with_link = with_link;
         if !quiet {
@@ -1297,7 +1279,7 @@ fn all_pairs(
         // Pairs within the old collection decide nothing: they are not verified or kept.
         drop_old_pairs(&mut out.graph, p);
     }
-    let candidates = out.graph.clone();
+    let candidates = Some(out.graph.clone());
     let (g, quality, verification, scores) = match &cfg.verify {
         None => {
             write_pairs(pairs_path, stores, &out.graph, at_max, None)?;

@@ -65,6 +65,26 @@ pub fn classes(stores: &StoreSet, joined: impl Fn(u32) -> bool) -> (Vec<Vec<u32>
     (out, with_link)
 }
 
+/// The canonical classes among the documents `docs` of `stores` (see [`classes`]).
+pub fn classes_among(stores: &StoreSet, docs: &[u32]) -> (Vec<Vec<u32>>, u64) {
+    let mut joined = vec![false; stores.len()];
+    for d in docs {
+        joined[*d as usize] = true;
+    }
+    classes(stores, |d| joined[d as usize])
+}
+
+/// The candidate pairs a class gives: all its pairs up to [`ALL_PAIRS`] members, else each
+/// member with the first.
+pub fn class_pairs(class: &[u32]) -> u64 {
+    let n = class.len() as u64;
+    if class.len() <= ALL_PAIRS {
+        n * n.saturating_sub(1) / 2
+    } else {
+        n - 1
+    }
+}
+
 /// Adds the pairs of `classes` to `g` as edges (with both Hamming distances from `stores`),
 /// each once; units already holding both documents add nothing.
 pub fn add(g: &mut PairGraph, stores: &StoreSet, classes: &[Vec<u32>]) -> CanonicalStats {
@@ -77,11 +97,11 @@ pub fn add(g: &mut PairGraph, stores: &StoreSet, classes: &[Vec<u32>]) -> Canoni
     let (fp64, fp128) = (stores.fp64(), stores.fp128());
     let mut st = CanonicalStats {
         classes: classes.len() as u64,
+        pairs: classes.iter().map(|c| class_pairs(c)).sum(),
         ..CanonicalStats::default()
     };
     let mut added = Vec::new();
     let mut link = |a: u32, b: u32| {
-        st.pairs += 1;
         let (ua, ub) = (unit_of[a as usize], unit_of[b as usize]);
         if ua == ub || ua == u32::MAX || ub == u32::MAX {
             return;

@@ -31,7 +31,9 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
-use super::{shingle_sets, Overlap, ScoredGraph, VerifySpec, VerifyStats};
+use super::{
+    shingle_sets, split_texts, Overlap, Rows, ScoredGraph, Texts, VerifySpec, VerifyStats,
+};
 use crate::base::hamming::{dist128, dist64};
 use crate::cluster::star::{id_prefix, ranking};
 use crate::cluster::{Representative, SeqDsu};
@@ -145,108 +147,6 @@ impl LeaderStats {
         self.capped_groups += o.capped_groups;
         self.leaders_not_listed += o.leaders_not_listed;
         self.capped_visits += o.capped_visits;
-    }
-}
-
-/// Compressed rows: row `i` is `items[starts[i]..starts[i + 1]]`.
-#[derive(Clone, Debug, Default)]
-struct Rows {
-    starts: Vec<u64>,
-    items: Vec<u32>,
-}
-
-impl Rows {
-    fn row(&self, i: u32) -> &[u32] {
-        &self.items[self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize]
-    }
-
-    fn len(&self) -> usize {
-        self.starts.len().saturating_sub(1)
-    }
-
-    /// The transpose over `n` columns: column `c`'s rows, ascending.
-    fn transpose(&self, n: usize) -> Rows {
-        let mut starts = vec![0u64; n + 1];
-        for c in &self.items {
-            starts[*c as usize + 1] += 1;
-        }
-        for i in 1..starts.len() {
-            starts[i] += starts[i - 1];
-        }
-        let mut fill = starts.clone();
-        let mut items = vec![0u32; self.items.len()];
-        for r in 0..self.len() as u32 {
-            for c in self.row(r) {
-                items[fill[*c as usize] as usize] = r;
-                fill[*c as usize] += 1;
-            }
-        }
-        Rows { starts, items }
-    }
-}
-
-/// A fingerprint unit's members split by text (content hash): the texts, ordered by their
-/// first member, with each text's unit and each unit's texts.
-struct Texts {
-    members: Vec<u32>,
-    starts: Vec<u32>,
-    /// Text -> fingerprint unit.
-    unit: Vec<u32>,
-    /// Fingerprint unit -> its texts.
-    of_unit: Rows,
-}
-
-fn split_texts(runs: &Runs, hash: impl Fn(u32) -> [u64; 2] + Sync) -> Texts {
-    let units = runs.unit_count();
-    let unit = |u: usize| &runs.members[runs.starts[u] as usize..runs.starts[u + 1] as usize];
-    // (first member, unit, members) of each text, per unit in parallel.
-    let parts: Vec<Vec<(u32, u32, Vec<u32>)>> = (0..units)
-        .into_par_iter()
-        .map(|u| {
-            let m = unit(u);
-            if m.len() == 1 {
-                return vec![(m[0], u as u32, Vec::new())];
-            }
-            let mut keyed: Vec<([u64; 2], u32)> = m.iter().map(|d| (hash(*d), *d)).collect();
-            keyed.sort_unstable();
-            if keyed.first().map(|k| k.0) == keyed.last().map(|k| k.0) {
-                return vec![(m[0], u as u32, Vec::new())];
-            }
-            keyed
-                .chunk_by(|a, b| a.0 == b.0)
-                .map(|g| {
-                    let mut docs: Vec<u32> = g.iter().map(|x| x.1).collect();
-                    docs.sort_unstable();
-                    (docs[0], u as u32, docs)
-                })
-                .collect()
-        })
-        .collect();
-    let mut texts: Vec<(u32, u32, Vec<u32>)> = parts.into_iter().flatten().collect();
-    texts.par_sort_unstable_by_key(|t| t.0);
-    let mut members = Vec::with_capacity(runs.members.len());
-    let mut starts = Vec::with_capacity(texts.len() + 1);
-    starts.push(0u32);
-    let mut of = vec![0u32; texts.len()];
-    for (i, (_, u, docs)) in texts.iter().enumerate() {
-        if docs.is_empty() {
-            // The whole unit is one text.
-            members.extend_from_slice(unit(*u as usize));
-        } else {
-            members.extend_from_slice(docs);
-        }
-        starts.push(members.len() as u32);
-        of[i] = *u;
-    }
-    let by_text = Rows {
-        starts: (0..=texts.len() as u64).collect(),
-        items: of.clone(),
-    };
-    Texts {
-        members,
-        starts,
-        of_unit: by_text.transpose(units),
-        unit: of,
     }
 }
 
@@ -368,7 +268,7 @@ pub fn remove(
     spec: &VerifySpec,
     rules: &LeaderRules,
 ) -> Result<(ScoredGraph, LeaderStats)> {
-    let texts = split_texts(&runs, |d| stores.content_hash(d));
+    let texts = split_texts(&runs.members, &runs.starts, |d| stores.content_hash(d));
     let units = runs.unit_count();
     let protect = rules.protect.unwrap_or(u32::MAX);
     let first = |u: u32| runs.members[runs.starts[u as usize] as usize];

@@ -280,65 +280,140 @@ impl ScoredGraph {
     }
 }
 
+/// Compressed rows: row `i` is `items[starts[i]..starts[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rows {
+    pub(crate) starts: Vec<u64>,
+    pub(crate) items: Vec<u32>,
+}
+
+impl Rows {
+    pub(crate) fn row(&self, i: u32) -> &[u32] {
+        &self.items[self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// The transpose over `n` columns: column `c`'s rows, ascending.
+    pub(crate) fn transpose(&self, n: usize) -> Rows {
+        let mut starts = vec![0u64; n + 1];
+        for c in &self.items {
+            starts[*c as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut fill = starts.clone();
+        let mut items = vec![0u32; self.items.len()];
+        for r in 0..self.len() as u32 {
+            for c in self.row(r) {
+                items[fill[*c as usize] as usize] = r;
+                fill[*c as usize] += 1;
+            }
+        }
+        Rows { starts, items }
+    }
+}
+
+/// A fingerprint unit's members split by text (content hash): the texts, ordered by their
+/// first member, with each text's unit and each unit's texts.
+pub(crate) struct Texts {
+    pub(crate) members: Vec<u32>,
+    pub(crate) starts: Vec<u32>,
+    /// Text -> fingerprint unit.
+    pub(crate) unit: Vec<u32>,
+    /// Fingerprint unit -> its texts.
+    pub(crate) of_unit: Rows,
+}
+
+pub(crate) fn split_texts(
+    members: &[u32],
+    starts: &[u32],
+    hash: impl Fn(u32) -> [u64; 2] + Sync,
+) -> Texts {
+    let units = starts.len().saturating_sub(1);
+    let unit = |u: usize| &members[starts[u] as usize..starts[u + 1] as usize];
+    // (first member, unit, members) of each text, per unit in parallel.
+    let parts: Vec<Vec<(u32, u32, Vec<u32>)>> = (0..units)
+        .into_par_iter()
+        .map(|u| {
+            let m = unit(u);
+            if m.len() == 1 {
+                return vec![(m[0], u as u32, Vec::new())];
+            }
+            let mut keyed: Vec<([u64; 2], u32)> = m.iter().map(|d| (hash(*d), *d)).collect();
+            keyed.sort_unstable();
+            if keyed.first().map(|k| k.0) == keyed.last().map(|k| k.0) {
+                return vec![(m[0], u as u32, Vec::new())];
+            }
+            keyed
+                .chunk_by(|a, b| a.0 == b.0)
+                .map(|g| {
+                    let mut docs: Vec<u32> = g.iter().map(|x| x.1).collect();
+                    docs.sort_unstable();
+                    (docs[0], u as u32, docs)
+                })
+                .collect()
+        })
+        .collect();
+    let mut texts: Vec<(u32, u32, Vec<u32>)> = parts.into_iter().flatten().collect();
+    texts.par_sort_unstable_by_key(|t| t.0);
+    let mut out = Vec::with_capacity(members.len());
+    let mut text_starts = Vec::with_capacity(texts.len() + 1);
+    text_starts.push(0u32);
+    let mut of = vec![0u32; texts.len()];
+    for (i, (_, u, docs)) in texts.iter().enumerate() {
+        if docs.is_empty() {
+            // The whole unit is one text.
+            out.extend_from_slice(unit(*u as usize));
+        } else {
+            out.extend_from_slice(docs);
+        }
+        text_starts.push(out.len() as u32);
+        of[i] = *u;
+    }
+    let by_text = Rows {
+        starts: (0..=texts.len() as u64).collect(),
+        items: of.clone(),
+    };
+    Texts {
+        members: out,
+        starts: text_starts,
+        of_unit: by_text.transpose(units),
+        unit: of,
+    }
+}
+
 /// `g` with its units split by text: the members of a unit with equal content hashes (equal
 /// normalised text) become one text unit, units ordered by their first member. Every
 /// candidate edge becomes an edge between each text unit of one side and each of the other,
 /// and the text units of one fingerprint unit are joined at distance (0, 0). A graph of text
 /// units comes back as it is.
 pub fn text_units(stores: &StoreSet, g: &PairGraph) -> PairGraph {
-    let mut subs: Vec<Vec<u32>> = Vec::new();
-    let mut unit_subs: Vec<std::ops::Range<u32>> = Vec::with_capacity(g.units());
-    for u in 0..g.units() as u32 {
-        let first = subs.len() as u32;
-        let unit = g.unit(u);
-        if unit.len() == 1 {
-            subs.push(unit.to_vec());
-        } else {
-            let mut m: Vec<([u64; 2], u32)> =
-                unit.iter().map(|d| (stores.content_hash(*d), *d)).collect();
-            m.sort_unstable();
-            for group in m.chunk_by(|a, b| a.0 == b.0) {
-                let mut docs: Vec<u32> = group.iter().map(|x| x.1).collect();
-                docs.sort_unstable();
-                subs.push(docs);
-            }
-        }
-        unit_subs.push(first..subs.len() as u32);
-    }
-    let mut order: Vec<u32> = (0..subs.len() as u32).collect();
-    order.sort_unstable_by_key(|s| subs[*s as usize][0]);
-    let mut rank = vec![0u32; subs.len()];
-    let (mut members, mut starts) = (Vec::with_capacity(g.members.len()), vec![0u32]);
-    for (r, s) in order.iter().enumerate() {
-        rank[*s as usize] = r as u32;
-        members.extend_from_slice(&subs[*s as usize]);
-        starts.push(members.len() as u32);
-    }
+    let t = split_texts(&g.members, &g.starts, |d| stores.content_hash(d));
     let mut edges = Vec::with_capacity(g.edges.len());
-    for r in &unit_subs {
-        for i in r.clone() {
-            for j in i + 1..r.end {
-                edges.push(Edge::new(rank[i as usize], rank[j as usize], 0, 0));
+    for u in 0..g.units() as u32 {
+        let texts = t.of_unit.row(u);
+        for (i, a) in texts.iter().enumerate() {
+            for b in &texts[i + 1..] {
+                edges.push(Edge::new(*a, *b, 0, 0));
             }
         }
     }
     for e in &g.edges {
-        for i in unit_subs[e.u as usize].clone() {
-            for j in unit_subs[e.v as usize].clone() {
-                edges.push(Edge::new(
-                    rank[i as usize],
-                    rank[j as usize],
-                    e.d64,
-                    u32::from(e.d128),
-                ));
+        for a in t.of_unit.row(e.u) {
+            for b in t.of_unit.row(e.v) {
+                edges.push(Edge::new(*a, *b, e.d64, u32::from(e.d128)));
             }
         }
     }
     edges.par_sort_unstable();
     PairGraph {
         docs: g.docs,
-        members,
-        starts,
+        members: t.members,
+        starts: t.starts,
         edges,
     }
 }
