@@ -146,9 +146,9 @@ struct PyLog {
     logger: Py<PyAny>,
 }
 
-impl neardup::cli::say::Sink for PyLog {
-    fn say(&self, level: neardup::cli::say::Level, msg: &str) {
-        use neardup::cli::say::Level;
+impl neardup::jobs::say::Sink for PyLog {
+    fn say(&self, level: neardup::jobs::say::Level, msg: &str) {
+        use neardup::jobs::say::Level;
         // logging's numeric levels.
         let n = match level {
             Level::Info => 20,
@@ -173,7 +173,7 @@ fn set_progress_interval(seconds: f64) -> PyResult<()> {
             "progress interval {seconds}: give seconds, 0 or more"
         )));
     }
-    neardup::cli::say::set_progress_interval(std::time::Duration::from_secs_f64(seconds));
+    neardup::jobs::say::set_progress_interval(std::time::Duration::from_secs_f64(seconds));
     Ok(())
 }
 
@@ -185,7 +185,7 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .import("logging")?
         .call_method1("getLogger", ("neardup",))?
         .unbind();
-    neardup::cli::say::set_sink(Box::new(PyLog { logger }));
+    neardup::jobs::say::set_sink(Box::new(PyLog { logger }));
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;

@@ -9,8 +9,9 @@
 use std::time::Instant;
 
 use super::args::BenchArgs;
-use super::config::{JoinConfig, Thresholds};
-use super::{pipeline, Outcome};
+use super::Outcome;
+use crate::jobs::spec::{JoinConfig, Thresholds};
+use crate::jobs::steps;
 use crate::join::{self, JoinInput};
 use crate::synth::planted_fingerprints;
 
@@ -24,12 +25,12 @@ fn known_bound(adapter: &str) -> Option<f64> {
 pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(a.docs < u32::MAX as usize, "--docs must be below 2^32");
     let at = Thresholds::new(a.tau, None)?;
-    let cfg = JoinConfig::new(&a.join, at.tau)?;
+    let cfg = JoinConfig::new(&(&a.join).into(), at.tau)?;
     let started = Instant::now();
     let (fp64, fp128) = planted_fingerprints(a.docs, 0.1, 8, a.data_seed);
     let made = started.elapsed().as_secs_f64();
-    let spec = pipeline::spec(&cfg, a.docs, at, quiet)?;
-    let backend = pipeline::backend(&cfg, quiet)?;
+    let spec = steps::spec(&cfg, a.docs, at, quiet)?;
+    let backend = steps::backend(&cfg, quiet)?;
     let run = join::run(JoinInput::all(&fp64, &fp128), &spec, &backend)?;
     let (p, stats, gpu) = (spec.plan(), &run.stats, backend.gpu());
     let cores = rayon::current_num_threads();

@@ -3,9 +3,10 @@
 use std::time::Instant;
 
 use super::config::ClusterCommand;
-use super::{pipeline, Outcome};
+use super::Outcome;
 use crate::cluster::star::RemoveBy;
 use crate::fingerprint::store::StoreSet;
+use crate::jobs::{outputs, steps};
 use crate::report::summary::Command;
 use crate::verify::Compare;
 
@@ -13,8 +14,8 @@ use crate::verify::Compare;
 pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _out = pipeline::out_dir(&c.output, &c.stores)?;
-    let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
+    let _out = outputs::out_dir(&c.output, &c.stores)?;
+    let loaded = steps::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let ran = loaded.ran.clone();
     let mut verification = None;
     let (g, scores) = match &c.verify {
@@ -28,12 +29,12 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
             } else {
                 Compare::SkipJoined
             };
-            let sg = pipeline::score(&stores, loaded, c.at, spec, mode, quiet)?;
-            verification = Some(pipeline::verification_summary(&sg, spec, t));
+            let sg = steps::score(&stores, loaded, c.at, spec, mode, quiet)?;
+            verification = Some(steps::verification_summary(&sg, spec, t));
             (sg.verified(spec), Some(sg.verified_scores(spec)))
         }
     };
-    let (clusters, _, _) = pipeline::write_clusters(
+    let (clusters, _, _) = outputs::write_clusters(
         &c.output,
         &stores,
         &g,
@@ -45,8 +46,8 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
         None,
         &[],
     )?;
-    let join = pipeline::join_summary(&c.join, c.at, &g, ran);
-    let mut s = pipeline::summary(Command::Cluster, &stores, &c.stores, &g, join);
+    let join = outputs::join_summary(&c.join, c.at, &g, ran);
+    let mut s = outputs::summary(Command::Cluster, &stores, &c.stores, &g, join);
     s.pairs_file = c.pairs.clone();
     s.seconds = started.elapsed().as_secs_f64();
     if !quiet {

@@ -1,9 +1,10 @@
-//! `neardup dedup`: the main job, [`pipeline::dedup`], on validated arguments.
+//! `neardup dedup`: the main job, [`crate::jobs::dedup::dedup`], on the spec made from the
+//! command line's arguments.
 
-use super::config::DedupCommand;
-use super::{pipeline, Outcome};
+use super::Outcome;
+use crate::jobs::spec::DedupSpec;
 
 /// Runs the command.
-pub fn run(c: DedupCommand, quiet: bool) -> anyhow::Result<Outcome> {
-    Ok(pipeline::dedup(&c, quiet)?.outcome)
+pub fn run(c: DedupSpec, quiet: bool) -> anyhow::Result<Outcome> {
+    Ok(crate::jobs::dedup::dedup(&c, quiet)?.outcome)
 }

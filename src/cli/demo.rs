@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::DemoArgs;
-use super::config::DedupCommand;
-use super::{pipeline, Outcome};
+use super::Outcome;
+use crate::jobs::options::{Candidates, DedupOptions};
+use crate::jobs::spec::{DedupSpec, VERIFIED_TAU};
 use crate::report::score::score;
 use crate::synth::{write_crawl, SynthConfig};
 use crate::verify::evaluate;
@@ -51,8 +52,16 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
         );
     }
     // `dedup` with its defaults, as a user would type it.
-    let cfg = DedupCommand::defaults(vec![crawl], dir.join("out"), a.tau, a.tau_max)?;
-    let run = pipeline::dedup(&cfg, quiet)?;
+    let cfg = DedupSpec::new(&DedupOptions {
+        inputs: vec![crawl],
+        output: dir.join("out"),
+        force: true,
+        candidates: Some(Candidates::Simhash),
+        tau: Some(a.tau.unwrap_or(VERIFIED_TAU)),
+        tau_max: a.tau_max,
+        ..DedupOptions::default()
+    })?;
+    let run = crate::jobs::dedup::dedup(&cfg, quiet)?;
     let max = cfg.tau_max;
     let verified = score(&run.graph, |d| run.stores.id(d), &truth, max);
     // The demo's default lists its SimHash candidates; the graph clustered stands in otherwise.

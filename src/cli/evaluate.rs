@@ -4,10 +4,11 @@
 use std::time::Instant;
 
 use super::config::EvaluateCommand;
-use super::{pipeline, Outcome};
+use super::Outcome;
 use crate::base::atomic;
 use crate::base::tsv::tsv_value;
 use crate::fingerprint::store::StoreSet;
+use crate::jobs::outputs;
 use crate::report::plot;
 use crate::verify::evaluate::{self, EvalRow};
 
@@ -15,7 +16,7 @@ use crate::verify::evaluate::{self, EvalRow};
 pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _out = pipeline::out_dir(&c.output, &c.stores)?;
+    let _out = outputs::out_dir(&c.output, &c.stores)?;
     // The remove list is read before the long part, so a bad one fails at once.
     let removed = c
         .removal

@@ -64,7 +64,7 @@ pub fn write(stores: &[Store], format: ExportFormat, w: &mut dyn Write) -> std::
 /// Runs the command.
 pub fn run(a: ExportArgs) -> anyhow::Result<Outcome> {
     let format = format_of(&a)?;
-    super::config::outside_stores(&a.output, &a.stores)?;
+    crate::jobs::spec::outside_stores(&a.output, &a.stores)?;
     let stores = open_many(&a.stores)?;
     let mut w = output::create(&a.output)?;
     write(&stores, format, &mut w)

@@ -1,29 +1,8 @@
 //! From the command line to the library, as ripgrep does it: raw arguments ([`args`], clap),
 //! validated into one configuration per command ([`config`]) before anything runs, then one
-//! module per command that calls the library and the shared steps of `pipeline` (no command
+//! module per command that calls the library and the jobs of [`crate::jobs`] (no command
 //! calls another). Nothing here computes; it only wires, reports and maps outcomes to exit
 //! codes.
-
-/// Says a message (formatted like `format!`) at info level: see [`say`].
-macro_rules! say {
-    ($($arg:tt)*) => {
-        $crate::cli::say::say($crate::cli::say::Level::Info, &format!($($arg)*))
-    };
-}
-
-/// Says a warning (shown after `warning: ` on a terminal): see [`say`].
-macro_rules! say_warning {
-    ($($arg:tt)*) => {
-        $crate::cli::say::say($crate::cli::say::Level::Warning, &format!($($arg)*))
-    };
-}
-
-/// Says an error the command went on after (shown after `error: `): see [`say`].
-macro_rules! say_error {
-    ($($arg:tt)*) => {
-        $crate::cli::say::say($crate::cli::say::Level::Error, &format!($($arg)*))
-    };
-}
 
 pub mod args;
 mod bench;
@@ -37,11 +16,9 @@ mod fingerprint;
 mod gpus;
 mod info;
 mod join;
+mod options;
 mod output;
-mod pipeline;
-mod progress;
 mod reuse;
-pub mod say;
 mod sweep;
 mod synth;
 mod trec;
@@ -52,14 +29,7 @@ use clap::Parser;
 
 pub use args::Cli;
 
-/// How a command ended when it did not fail outright.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Everything was read.
-    Clean,
-    /// Some inputs could not be read; the rest was processed.
-    Partial,
-}
+pub use crate::jobs::Outcome;
 
 /// Parses `std::env::args` and runs the command.
 pub fn run() -> anyhow::Result<Outcome> {
@@ -132,7 +102,9 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Cluster(a) => cluster::run(config::ClusterCommand::new(&a)?, cli.quiet),
         args::Command::Verify(a) => verify::run(config::VerifyCommand::new(&a)?, cli.quiet),
         args::Command::Evaluate(a) => evaluate::run(config::EvaluateCommand::new(&a)?, cli.quiet),
-        args::Command::Dedup(a) => dedup::run(config::DedupCommand::new(&a)?, cli.quiet),
+        args::Command::Dedup(a) => {
+            dedup::run(crate::jobs::spec::DedupSpec::new(&(&*a).into())?, cli.quiet)
+        }
         args::Command::Demo(a) => demo::run(a, cli.quiet),
         args::Command::Write(a) => write::run(config::WriteCommand::new(&a)?, cli.quiet),
         args::Command::Trec(a) => trec::run(a, cli.quiet),

@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::Context;
 use foldhash::{HashMap, HashMapExt, HashSet};
 use serde::{Deserialize, Serialize};
 
@@ -16,10 +15,10 @@ use super::args::{
 use super::Outcome;
 use crate::base::atomic;
 use crate::base::claim::OutDir;
-use crate::fingerprint::store::{Store, StoreSet};
+use crate::fingerprint::store::StoreSet;
 use crate::report::plot;
 use crate::reuse::count::{Slices, Synthetic};
-use crate::reuse::detect::{self, Labels, Thresholds};
+use crate::reuse::detect::{self, Thresholds};
 use crate::reuse::discover::{self, DiscoverConfig, Frequent};
 use crate::reuse::experiment::{self, Setup};
 use crate::reuse::stop::StopChunks;
@@ -323,47 +322,11 @@ fn discover(a: ReuseDiscoverArgs, quiet: bool) -> anyhow::Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// The labels of `--labels`: a discover output's `labels.bin`, or every chunk of a store.
-pub(super) fn read_labels(path: &Path) -> anyhow::Result<(Labels, String)> {
-    let bin = path.join("labels.bin");
-    if bin.is_file() {
-        let bytes =
-            std::fs::read(&bin).with_context(|| format!("cannot read {}", bin.display()))?;
-        anyhow::ensure!(
-            bytes.len() % 16 == 0,
-            "{}: {} bytes is not a whole number of 16-byte hashes",
-            bin.display(),
-            bytes.len()
-        );
-        let labels: Labels = bytes
-            .chunks_exact(16)
-            .map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16])))
-            .collect();
-        return Ok((labels, format!("discovered: {}", path.display())));
-    }
-    let store = Store::open(path).with_context(|| {
-        format!(
-            "{}: --labels takes a reuse discover output (labels.bin) or a store",
-            path.display()
-        )
-    })?;
-    let chunks = store.chunks().with_context(|| {
-        format!(
-            "{}: built without paragraph chunks: fingerprint it again with --chunks",
-            path.display()
-        )
-    })?;
-    Ok((
-        chunks.hashes.iter().copied().collect(),
-        format!("store: {}", path.display()),
-    ))
-}
-
 fn detect(a: ReuseDetectArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = open_with_chunks(&a.stores)?;
     let stop = stop_chunks(&a.stop)?;
-    let (labels, source) = read_labels(&a.labels)?;
+    let (labels, source) = crate::reuse::labels::read(&a.labels)?;
     for (name, v) in [("--containment", a.containment), ("--badness", a.badness)] {
         if let Some(v) = v {
             anyhow::ensure!((0.0..=1.0).contains(&v), "{name} takes a share from 0 to 1");

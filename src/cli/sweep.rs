@@ -4,9 +4,10 @@
 use std::time::Instant;
 
 use super::config::SweepCommand;
-use super::{pipeline, Outcome};
+use super::Outcome;
 use crate::cluster::Representative;
 use crate::fingerprint::store::StoreSet;
+use crate::jobs::{outputs, steps};
 use crate::report::summary::Command;
 use crate::verify::{quality, Compare};
 
@@ -14,16 +15,16 @@ use crate::verify::{quality, Compare};
 pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _out = pipeline::out_dir(&c.output, &c.stores)?;
-    let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
+    let _out = outputs::out_dir(&c.output, &c.stores)?;
+    let loaded = steps::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let ran = loaded.ran.clone();
     let mut verification = None;
     let (g, q) = match (&c.verify, c.sample) {
         (None, _) => (loaded.graph, None),
         (Some(spec), None) => {
             let t = Instant::now();
-            let sg = pipeline::score(&stores, loaded, c.at, spec, Compare::Every, quiet)?;
-            verification = Some(pipeline::verification_summary(&sg, spec, t));
+            let sg = steps::score(&stores, loaded, c.at, spec, Compare::Every, quiet)?;
+            verification = Some(steps::verification_summary(&sg, spec, t));
             let q = quality::exact(&sg, spec, c.axis, c.max);
             (sg.verified(spec), Some(q))
         }
@@ -43,15 +44,15 @@ pub fn run(c: SweepCommand, quiet: bool) -> anyhow::Result<Outcome> {
             (g, Some(q))
         }
     };
-    let at = pipeline::SweepAt {
+    let at = outputs::SweepAt {
         axis: c.axis,
         max: c.max,
         rule: Representative::LowestId,
         protect: None,
     };
-    let (sweep, _) = pipeline::write_sweep(&c.output, &stores, &g, at, q, quiet)?;
-    let join = pipeline::join_summary(&c.join, c.at, &g, ran);
-    let mut s = pipeline::summary(Command::Sweep, &stores, &c.stores, &g, join);
+    let (sweep, _) = outputs::write_sweep(&c.output, &stores, &g, at, q, quiet)?;
+    let join = outputs::join_summary(&c.join, c.at, &g, ran);
+    let mut s = outputs::summary(Command::Sweep, &stores, &c.stores, &g, join);
     s.pairs_file = c.pairs.clone();
     s.sweep = Some(sweep);
     s.verification = verification;

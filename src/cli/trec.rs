@@ -10,10 +10,11 @@ use anyhow::Context;
 use super::args::{
     GroupOpts, TrecCommand, TrecInspectArgs, TrecQrelsArgs, TrecRunArgs, TrecTransferArgs,
 };
-use super::{config, pipeline, Outcome};
+use super::Outcome;
 use crate::base::claim::OutDir;
 use crate::base::{atomic, paths};
 use crate::fingerprint::store::StoreSet;
+use crate::jobs::{outputs, spec};
 use crate::trec::format::{self, BadLine, Kind};
 use crate::trec::{clusters, dedup, inspect, transfer as xfer};
 
@@ -176,10 +177,10 @@ fn qrels(a: TrecQrelsArgs, quiet: bool) -> anyhow::Result<Outcome> {
 
 fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(a.top >= 1, "--top {}: at least 1", a.top);
-    let mut spec = config::verify_spec(&a.similarity)?;
+    let mut spec = spec::verify_spec(&(&a.similarity).into())?;
     spec.shard_dir = a.shard_dir.clone();
     let stores = StoreSet::open(&a.store)?;
-    let _out = pipeline::out_dir(&a.output, &a.store)?;
+    let _out = outputs::out_dir(&a.output, &a.store)?;
     let mut outcome = Outcome::Clean;
     let mut inputs = Vec::new();
     let mut bad = Vec::new();
@@ -309,7 +310,7 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
 }
 
 fn transfer(a: TrecTransferArgs, quiet: bool) -> anyhow::Result<Outcome> {
-    let mut spec = config::verify_spec(&a.similarity)?;
+    let mut spec = spec::verify_spec(&(&a.similarity).into())?;
     spec.shard_dir = a.shard_dir.clone();
     let json_path = PathBuf::from(format!("{}.json", a.output.display()));
     let tsv_path = PathBuf::from(format!("{}.tsv", a.output.display()));
@@ -319,7 +320,7 @@ fn transfer(a: TrecTransferArgs, quiet: bool) -> anyhow::Result<Outcome> {
     }
     let mut all = a.from.clone();
     all.extend(a.to.iter().cloned());
-    config::outside_stores(&a.output, &all)?;
+    spec::outside_stores(&a.output, &all)?;
     let stores = StoreSet::open(&all)?;
     let split = stores.base(a.from.len());
     let p = format::parse_qrels(&format::read(&a.qrels)?);

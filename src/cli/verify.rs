@@ -5,8 +5,9 @@ use std::time::Instant;
 use anyhow::Context;
 
 use super::config::VerifyCommand;
-use super::{output, pipeline, Outcome};
+use super::{output, Outcome};
 use crate::fingerprint::store::StoreSet;
+use crate::jobs::{outputs, steps};
 use crate::report::verified;
 use crate::verify::Compare;
 
@@ -14,12 +15,12 @@ use crate::verify::Compare;
 pub fn run(c: VerifyCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let loaded = pipeline::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
+    let loaded = steps::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let read = Instant::now();
-    let sg = pipeline::score(&stores, loaded, c.at, &c.verify, Compare::Every, true)?;
+    let sg = steps::score(&stores, loaded, c.at, &c.verify, Compare::Every, true)?;
     let read_s = read.elapsed().as_secs_f64();
     let pairs = sg.pairs();
-    pipeline::warn_qualified(&stores);
+    outputs::warn_qualified(&stores);
     let mut w = output::create(&c.output)?;
     let passed = verified::write(&mut w, &stores, &pairs, &c.verify)
         .with_context(|| format!("cannot write {}", c.output.display()))?;

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use anyhow::Context;
 
 use super::config::WriteCommand;
-use super::{pipeline, Outcome};
+use super::Outcome;
 use crate::fingerprint::store::StoreSet;
+use crate::jobs::outputs;
 use crate::report::lists::tsv_field;
 use crate::write::{self, Kept};
 
@@ -88,7 +89,7 @@ pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
         })
         .collect();
     let labels = match &c.corpus.labels {
-        Some(p) => Some(super::reuse::read_labels(p)?.0),
+        Some(p) => Some(crate::reuse::labels::read(p)?.0),
         None => None,
     };
     let out = write::claim(&c.output, &stores, c.shard_dir.as_deref(), c.force)?;
@@ -102,7 +103,7 @@ pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let m = write::write(&stores, &kept, &cfg)?;
     out.finish()?;
     if !quiet {
-        pipeline::report_corpus(&pipeline::corpus_summary(&c.output, &m), &m);
+        outputs::report_corpus(&outputs::corpus_summary(&c.output, &m), &m);
     }
     Ok(if m.missing.is_empty() {
         Outcome::Clean

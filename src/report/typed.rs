@@ -18,7 +18,9 @@ use crate::base::atomic::AtomicFile;
 use crate::{Error, Result};
 
 /// A typed table format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum TableFormat {
     /// Apache Parquet (zstd).

@@ -14,6 +14,7 @@ pub mod count;
 pub mod detect;
 pub mod discover;
 pub mod experiment;
+pub mod labels;
 pub mod neighbourhood;
 pub mod stop;
 

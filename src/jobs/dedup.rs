@@ -1,0 +1,568 @@
+//! The main job: a crawl (or stores) in, clusters, keep and remove lists, the sweep and
+//! `summary.json` out. Candidates come from MinHash-LSH (verified against the kept texts of
+//! their runs, [`crate::verify::leaders`], the default) or are listed as pairs and verified
+//! every one (`--all-pairs`, SimHash candidates); the lists are the same either way.
+
+use std::path::Path;
+use std::time::Instant;
+
+use super::options::Candidates;
+use super::outputs::{
+    join_summary, summary, write_clusters, write_corpus, write_sweep, write_tables, SweepAt,
+    DEDUP_OUTPUTS, DEDUP_TABLES,
+};
+use super::spec::{DedupSpec, Thresholds};
+use super::steps::{
+    backend, build_store, join, join_run, lsh_join, score, verification_summary, write_pairs,
+    Loaded,
+};
+use super::Outcome;
+use crate::base::claim::OutDir;
+use crate::cluster::{Axis, Level};
+use crate::fingerprint::store::{StoreSet, StoreWriter};
+use crate::join::canonical::{self, CanonicalStats};
+use crate::join::graph::PairGraph;
+use crate::join::Backend;
+use crate::report::summary::{self as sm, ClustersSummary, FingerprintSummary, JoinRun};
+use crate::verify::leaders::{LeaderRules, LeaderStats, StoreBands};
+use crate::verify::quality::{self, Quality};
+use crate::verify::{Compare, ScoredGraph, VerifySpec};
+
+/// Drops the edges whose units hold only documents from `old` on (pairs within the older
+/// collection of `dedup --against`).
+fn drop_old_pairs(g: &mut PairGraph, old: u32) {
+    let (members, starts) = (&g.members, &g.starts);
+    let first = |u: u32| members[starts[u as usize] as usize];
+    g.edges.retain(|e| first(e.u) < old || first(e.v) < old);
+}
+
+/// What crossed between the collections of `dedup --against`: pairs within the lists'
+/// thresholds, and the removals by the side of the kept document (as the lists counted them).
+fn against_summary(
+    g: &PairGraph,
+    cfg: &DedupSpec,
+    clusters: &ClustersSummary,
+    old: u32,
+    documents: u64,
+) -> sm::AgainstSummary {
+    // Counted per unit and edge (a unit of k identical texts stands for k(k-1)/2 pairs).
+    let side = |u: u32| {
+        let m = g.unit(u);
+        let new = m.partition_point(|d| *d < old) as u64;
+        (new, m.len() as u64 - new)
+    };
+    let (mut cross, mut new_pairs) = (0u64, 0u64);
+    for u in 0..g.units() as u32 {
+        let (n, o) = side(u);
+        new_pairs += n * n.saturating_sub(1) / 2;
+        cross += n * o;
+    }
+    for e in g
+        .edges
+        .iter()
+        .filter(|e| e.within(cfg.at.tau, cfg.at.tau128))
+    {
+        let ((nu, ou), (nv, ov)) = (side(e.u), side(e.v));
+        new_pairs += nu * nv;
+        cross += nu * ov + ou * nv;
+    }
+    sm::AgainstSummary {
+        old_stores: cfg.against.clone(),
+        new_documents: u64::from(old),
+        old_documents: documents - u64::from(old),
+        cross_pairs: cross,
+        new_pairs,
+        removed_for_old: clusters.remove_for_old,
+        removed_for_new: clusters.remove - clusters.remove_for_old,
+    }
+}
+
+/// What a dedup run leaves for callers that report on it (`demo`).
+pub struct DedupRun {
+    /// The stores (the one in OUT/store, or those given).
+    pub stores: StoreSet,
+    /// The pairs clustered: the verified ones, or the candidates with `--no-verify`.
+    pub graph: PairGraph,
+    /// The candidates: the join at the sweep's largest threshold (None where they were not
+    /// listed: the default verification against kept texts).
+    pub candidates: Option<PairGraph>,
+    /// The sweep.
+    pub levels: Vec<Level>,
+    /// How fingerprinting ended.
+    pub outcome: Outcome,
+}
+
+/// The main job: fingerprints the crawl into OUT/store (or takes the stores given), joins once at the sweep's largest
+/// threshold (OUT/pairs.bin), sweeps every threshold, and writes clusters and lists at the
+/// chosen one, so `sweep` and `cluster` can later reuse the store and the pairs.
+pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
+    let dir = &cfg.output;
+    let started = Instant::now();
+    // The backend opens first: an adapter that cannot be had fails the run before the
+    // output directory or its store is touched.
+    let backend = backend(&cfg.join, quiet)?;
+    // Older stores that cannot be joined with this run's are refused before anything is
+    // written, so that the corrected rerun needs no --force.
+    if !cfg.against.is_empty() {
+        let old = crate::fingerprint::store::open_many(&cfg.against)?;
+        let minhash = if cfg.stores.is_empty() {
+            let d = cfg.build.params.diff(&old[0].manifest.params);
+            if !d.is_empty() {
+                return Err(crate::Error::Mismatch {
+                    a: cfg.build.output.clone(),
+                    b: old[0].path().to_path_buf(),
+                    what: d.join("; "),
+                }
+                .into());
+            }
+            cfg.build.minhash
+        } else {
+            let mut all = cfg.stores.clone();
+            all.extend(cfg.against.iter().cloned());
+            StoreSet::open(&all)?.stores()[0].manifest.minhash
+        };
+        if cfg.candidates == Candidates::Minhash {
+            if let Some(s) = old
+                .iter()
+                .find(|s| s.manifest.minhash != minhash || minhash.is_none())
+            {
+                anyhow::bail!(
+                    "{} has no MinHash band keys, or other ones than this run's: fingerprint it with --minhash and the same options, or choose --candidates simhash",
+                    s.path().display()
+                );
+            }
+        }
+    }
+    let mut inputs = cfg.build.inputs.clone();
+    inputs.extend(cfg.stores.iter().cloned());
+    inputs.extend(cfg.against.iter().cloned());
+    let claimed = OutDir::claim(dir, &inputs)?;
+    claimed.reserve(DEDUP_OUTPUTS)?;
+    if cfg.corpus.is_some() {
+        claimed.reserve(&["corpus"])?;
+    }
+    for f in &cfg.tables {
+        let names: Vec<String> = DEDUP_TABLES
+            .iter()
+            .map(|t| format!("{t}.{}", f.ext()))
+            .collect();
+        claimed.reserve(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
+    }
+    // A store there is replaced only with --force, and only if it is one: refused now,
+    // before the earlier run's outputs are touched.
+    if cfg.stores.is_empty() {
+        StoreWriter::may_write(&cfg.build.output, cfg.build.force)?;
+    }
+    // A rerun replaces the earlier run's outputs (a store it may reuse aside): a corpus or
+    // tables this run does not write are not left beside its lists.
+    claimed.replace_previous(&["store"], "summary.json")?;
+    let (store_paths, report, outcome) = if cfg.stores.is_empty() {
+        let store = cfg.build.output.clone();
+        if !quiet {
+            say!("[1/4] fingerprint -> {}", store.display());
+        }
+        let (report, outcome) = build_store(&cfg.build, quiet)?;
+        (vec![store], Some(report), outcome)
+    } else {
+        if !quiet {
+            say!(
+                "[1/4] {} stores given, used as they are (not fingerprinted again)",
+                cfg.stores.len()
+            );
+        }
+        (cfg.stores.clone(), None, Outcome::Clean)
+    };
+    // The new collection first, then the old one (--against): documents from `protect` on
+    // are old, kept whatever they duplicate, and left out of the lists.
+    let mut all_paths = store_paths.clone();
+    all_paths.extend(cfg.against.iter().cloned());
+    let stores = StoreSet::open(&all_paths)?.against(store_paths.len());
+    let protect = stores.old_from();
+    if let (Some(p), false) = (protect, quiet) {
+        say!(
+            "      against {} old documents in {} stores: only the {} new ones can be removed",
+            stores.len() as u32 - p,
+            cfg.against.len(),
+            p
+        );
+    }
+    let at_max = match cfg.candidates {
+        Candidates::Simhash => Thresholds::new(cfg.tau_max, cfg.at.tau128)?,
+        // LSH candidates are at any distance; the thresholds only filter them.
+        Candidates::Minhash => Thresholds {
+            tau: cfg.tau_max,
+            tau128: cfg.at.tau128,
+        },
+    };
+    if !quiet {
+        say!("[2/4] join at tau {}", cfg.tau_max);
+    }
+    let pairs_path = dir.join("pairs.bin");
+    let mut memory_bound = None;
+    let linear = match (&cfg.verify, cfg.candidates) {
+        (Some(v), Candidates::Minhash) => v.leaders.map(|m| (v, m)),
+        _ => None,
+    };
+    let (ran, canonical_stats, g, quality, verification, scores, candidates) = if let Some((
+        v,
+        max_leaders,
+    )) = linear
+    {
+        let bound = crate::verify::leaders::memory_bound(stores.len() as u64, v.spec.memory);
+        if !quiet {
+            say!(
+                    "      memory: at most {:.0} MB from here ({} bytes a document for {} documents, {:.0} MB more, and --verify-memory {:.0} MB)",
+                    bound as f64 / 1e6,
+                    crate::verify::leaders::BYTES_PER_DOCUMENT,
+                    stores.len(),
+                    crate::verify::leaders::BYTES_FIXED as f64 / 1e6,
+                    v.spec.memory as f64 / 1e6
+                );
+        }
+        memory_bound = Some(bound);
+        let rules = LeaderRules {
+            tau: cfg.at.tau,
+            tau128: cfg.at.tau128,
+            rule: cfg.representative,
+            protect,
+            max_leaders,
+        };
+        let l = linear_verify(&stores, cfg.canonical, &v.spec, &rules, quiet)?;
+        write_pairs(
+            &pairs_path,
+            &stores,
+            &l.scored.graph,
+            at_max,
+            Some(&l.scored.edge_scores()),
+        )?;
+        let g = l.scored.verified(&v.spec);
+        let scores = l.scored.verified_scores(&v.spec);
+        let mut summary = verification_summary(&l.scored, &v.spec, l.started);
+        summary.leaders = Some(l.stats);
+        (
+            l.ran,
+            l.canonical,
+            g,
+            None,
+            Some(summary),
+            Some(scores),
+            None,
+        )
+    } else {
+        all_pairs(&stores, cfg, &backend, at_max, protect, &pairs_path, quiet)?
+    };
+    if !quiet {
+        say!("[3/4] sweep tau 0..={}", cfg.tau_max);
+    }
+    let at = SweepAt {
+        axis: Axis::D64,
+        max: cfg.tau_max,
+        rule: cfg.representative,
+        protect,
+    };
+    let (sweep, prepared) = write_sweep(dir, &stores, &g, at, quality, quiet)?;
+    if !quiet {
+        say!("[4/4] clusters at tau {}", cfg.at.tau);
+    }
+    // The pairs and the sweep are typed while the lists are written (which types theirs).
+    let (written, other_tables) = rayon::join(
+        || {
+            write_clusters(
+                dir,
+                &stores,
+                &g,
+                cfg.at,
+                cfg.representative,
+                cfg.remove_by,
+                scores.as_deref(),
+                Some(&prepared),
+                protect,
+                &cfg.tables,
+            )
+        },
+        || write_tables(dir, &stores, &g, &cfg.tables),
+    );
+    let (clusters, assigned, mut tables) = written?;
+    tables.extend(other_tables?);
+    let join = join_summary(&cfg.join, at_max, &g, Some(ran));
+    let mut s = summary(sm::Command::Dedup, &stores, &all_paths, &g, join);
+    if let Some(p) = protect {
+        let a = against_summary(&g, cfg, &clusters, p, stores.len() as u64);
+        if !quiet {
+            say!(
+                "against: {} cross pairs, {} within the new collection; {} new documents removed for an old one, {} for a new one",
+                a.cross_pairs, a.new_pairs, a.removed_for_old, a.removed_for_new
+            );
+        }
+        s.against = Some(a);
+    }
+    s.canonical = canonical_stats;
+    s.tables = tables;
+    s.memory_bound = memory_bound;
+    if let Some(corpus) = &cfg.corpus {
+        if !quiet {
+            say!(
+                "      writing the kept documents as {}",
+                corpus.format.ext()
+            );
+        }
+        s.corpus = Some(write_corpus(
+            dir,
+            &stores,
+            &assigned,
+            corpus,
+            protect,
+            cfg.shard_dir.as_deref(),
+            quiet,
+        )?);
+    }
+    s.inputs = cfg.build.inputs.clone();
+    s.pairs_file = Some(pairs_path);
+    s.fingerprint = report.map(|report| FingerprintSummary {
+        store: report.path.clone(),
+        shards: report.manifest.shards.len() as u64,
+        shards_failed: report.failed.iter().map(|e| e.to_string()).collect(),
+        params: report.manifest.params.clone(),
+        filters: report.manifest.filters.clone(),
+        stats: report.manifest.stats.clone(),
+    });
+    s.seconds = started.elapsed().as_secs_f64();
+    if !quiet {
+        say!(
+            "done in {:.1} s: {} documents{}, {} kept at tau {} ({} removed, {} excluded from the join and kept); outputs in {}",
+            s.seconds,
+            protect.unwrap_or(stores.len() as u32),
+            if protect.is_some() { " new" } else { "" },
+            clusters.keep,
+            cfg.at.tau,
+            clusters.remove,
+            clusters.excluded,
+            dir.display()
+        );
+    }
+    let levels = sweep.levels.clone();
+    s.verification = verification;
+    s.sweep = Some(sweep);
+    s.clusters = Some(clusters);
+    s.write(dir)?;
+    claimed.finish()?;
+    Ok(DedupRun {
+        stores,
+        graph: g,
+        candidates,
+        levels,
+        outcome,
+    })
+}
+
+/// What the linear verification gives `dedup`.
+struct Linear {
+    scored: ScoredGraph,
+    stats: LeaderStats,
+    ran: JoinRun,
+    canonical: Option<CanonicalStats>,
+    started: Instant,
+}
+
+/// `dedup`'s default: MinHash-LSH runs of equal band keys (and canonical classes when
+/// asked), each text compared with the kept texts of its runs in the rule's order
+/// ([`crate::verify::leaders`]).
+fn linear_verify(
+    stores: &StoreSet,
+    canonical_links: bool,
+    spec: &VerifySpec,
+    rules: &LeaderRules,
+    quiet: bool,
+) -> anyhow::Result<Linear> {
+    let started = Instant::now();
+    let p = stores.minhash_params().ok_or_else(|| {
+        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
+    })?;
+    let keys = StoreBands::new(stores, p.bands as usize);
+    let docs = stores.joinable();
+    let runs = crate::join::lsh::runs(&docs, &keys, stores.fp64(), stores.fp128());
+    let plan = format!(
+        "minhash-lsh: {} bands of {} rows over word {}-grams, runs verified against their kept texts",
+        p.bands, p.rows, p.shingle
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    if !quiet {
+        say!(
+            "candidates: {} runs of equal band keys ({} entries) among {} documents ({} of distinct fingerprints) from {} in {:.2} s",
+            runs.len(),
+            runs.units.len(),
+            docs.len(),
+            runs.unit_count(),
+            plan,
+            seconds
+        );
+    }
+    let (classes, canonical) = if canonical_links {
+        let (classes, with_link) = canonical::classes_among(stores, &docs);
+        // The pairs the classes give as candidates, counted as the all-pairs path forms them;
+        // no edge is listed for them.
+        let pairs = classes.iter().map(|c| canonical::class_pairs(c)).sum();
+        let st = CanonicalStats {
+            documents_with_link: with_link,
+            classes: classes.len() as u64,
+            pairs,
+            new_edges: 0,
+        };
+        if !quiet {
+            say!(
+                "      canonical links: {} pages name one; {} classes, each one group of candidates",
+                st.documents_with_link, st.classes
+            );
+        }
+        (classes, Some(st))
+    } else {
+        (Vec::new(), None)
+    };
+    drop(docs);
+    if !quiet {
+        say!(
+            "[2/4] verify: {} >= {} on word {}-grams, each text against the kept texts of its runs",
+            spec.measure.name(),
+            spec.min,
+            spec.k
+        );
+    }
+    let t = Instant::now();
+    let (scored, stats) = crate::verify::leaders::remove(stores, runs, &classes, spec, rules)?;
+    if !quiet {
+        say!(
+            "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({} documents read again, {:.1} MB of payload) in {:.2} s",
+            stats.texts,
+            stats.components,
+            stats.largest_component,
+            stats.leaders,
+            stats.removed,
+            stats.comparisons,
+            scored.stats.documents,
+            scored.stats.payload_bytes as f64 / 1e6,
+            t.elapsed().as_secs_f64()
+        );
+        if stats.capped_groups > 0 {
+            say!(
+                "      {} runs reached --max-leaders {}: {} kept texts not listed there, {} visits of a full run",
+                stats.capped_groups,
+                rules.max_leaders,
+                stats.leaders_not_listed,
+                stats.capped_visits
+            );
+        }
+    }
+    Ok(Linear {
+        scored,
+        stats,
+        ran: JoinRun {
+            plan,
+            backend: "cpu".into(),
+            seconds,
+        },
+        canonical,
+        started,
+    })
+}
+
+/// The stage behind `dedup --all-pairs`: candidate pairs listed, every one verified.
+type AllPairs = (
+    JoinRun,
+    Option<CanonicalStats>,
+    PairGraph,
+    Option<Vec<Quality>>,
+    Option<sm::VerificationSummary>,
+    Option<Vec<f64>>,
+    Option<PairGraph>,
+);
+
+/// `dedup --all-pairs` (and the SimHash candidates): the candidate pairs listed and verified
+/// every one (or left unverified); returns the graph the lists are made of.
+fn all_pairs(
+    stores: &StoreSet,
+    cfg: &DedupSpec,
+    backend: &Backend,
+    at_max: Thresholds,
+    protect: Option<u32>,
+    pairs_path: &Path,
+    quiet: bool,
+) -> anyhow::Result<AllPairs> {
+    let out = match cfg.candidates {
+        Candidates::Simhash => join(stores, &cfg.join, backend, at_max, quiet)?,
+        Candidates::Minhash => lsh_join(stores, quiet)?,
+    };
+    let ran = join_run(&out);
+    let mut out = out;
+    let canonical_stats = cfg.canonical.then(|| {
+        let (classes, with_link) = canonical::classes_among(stores, &stores.joinable());
+        let mut st = canonical::add(&mut out.graph, stores, &classes);
+        st.documents_with_link = with_link;
+        if !quiet {
+            say!(
+                "      canonical links: {} pages name one; {} classes give {} pairs, {} new candidate edges",
+                st.documents_with_link, st.classes, st.pairs, st.new_edges
+            );
+        }
+        st
+    });
+    if let Some(p) = protect {
+        // Pairs within the old collection decide nothing: they are not verified or kept.
+        drop_old_pairs(&mut out.graph, p);
+    }
+    let candidates = Some(out.graph.clone());
+    let (g, quality, verification, scores) = match &cfg.verify {
+        None => {
+            write_pairs(pairs_path, stores, &out.graph, at_max, None)?;
+            (out.graph, None, None, None)
+        }
+        Some(v) => {
+            let spec = &v.spec;
+            if !quiet {
+                say!(
+                    "[2/4] verify: {} >= {} on word {}-grams",
+                    spec.measure.name(),
+                    spec.min,
+                    spec.k
+                );
+            }
+            let t = Instant::now();
+            let loaded = Loaded {
+                graph: out.graph,
+                scores: None,
+                ran: None,
+            };
+            // Comparisons inside texts already joined are skipped only when asked for, and
+            // never under a 128-bit threshold, whose clusters depend on them.
+            let mode = if v.skip_joined && cfg.at.tau128.is_none() {
+                Compare::SkipJoined
+            } else {
+                Compare::Every
+            };
+            let sg = score(stores, loaded, at_max, spec, mode, quiet)?;
+            write_pairs(
+                pairs_path,
+                stores,
+                &sg.graph,
+                at_max,
+                Some(&sg.edge_scores()),
+            )?;
+            let summary = verification_summary(&sg, spec, t);
+            let q = quality::exact(&sg, spec, Axis::D64, cfg.tau_max);
+            (
+                sg.verified(spec),
+                Some(q),
+                Some(summary),
+                Some(sg.verified_scores(spec)),
+            )
+        }
+    };
+    Ok((
+        ran,
+        canonical_stats,
+        g,
+        quality,
+        verification,
+        scores,
+        candidates,
+    ))
+}

@@ -1,0 +1,29 @@
+//! The jobs, as library calls: each takes a validated spec ([`spec`], made from plain
+//! [`options`] whose defaults live there once) and returns a typed result, running the stages
+//! below in order. The command line (`cli`) and the Python package are two thin callers of
+//! these: they parse, print and map outcomes, and decide nothing a job decides.
+//!
+//! - [`dedup`]: the main job (fingerprint or take stores, candidates, verification, sweep,
+//!   clusters and lists, the kept corpus);
+//! - [`steps`]: the steps jobs share (build a store, a join or MinHash-LSH candidates, a join
+//!   loaded from `pairs.bin`, scores on the text);
+//! - [`outputs`]: the files of an output directory, one writer each;
+//! - [`say`] and [`progress`]: where messages and progress go (stderr and a bar, or a sink
+//!   the host process installs).
+
+pub mod dedup;
+pub mod options;
+pub mod outputs;
+pub mod progress;
+pub mod say;
+pub mod spec;
+pub mod steps;
+
+/// How a job ended when it did not fail outright.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything was read.
+    Clean,
+    /// Some inputs could not be read; the rest was processed.
+    Partial,
+}

@@ -1,0 +1,436 @@
+//! The files a job writes into its output directory, each by one function: the sweep and its
+//! plots, the clusters and lists (with their typed tables), the kept corpus, and the parts of
+//! `summary.json`; and the claim on the directory itself. Every file is written atomically.
+
+use std::path::{Path, PathBuf};
+
+use super::spec::{CorpusConfig, JoinConfig, Thresholds};
+use crate::base::atomic;
+use crate::base::claim::OutDir;
+use crate::cluster::star::{self, RemoveBy};
+use crate::cluster::sweep::removed_by_star;
+use crate::cluster::{clusters_at, sweep, Axis, Clusters, Representative};
+use crate::fingerprint::store::StoreSet;
+use crate::join::graph::{Edge, PairGraph};
+use crate::report::summary::{self, ClustersSummary, JoinRun, JoinSummary, Summary, SweepSummary};
+use crate::report::typed::TableFormat;
+use crate::report::{lists, plot, table, typed};
+use crate::verify::quality::Quality;
+
+/// What a sweep covers: the axis, its largest threshold, and the rule that ranks documents for
+/// the star removal counted at each threshold.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepAt {
+    /// The thresholds' axis.
+    pub axis: Axis,
+    /// The largest threshold.
+    pub max: u32,
+    /// The representative rule.
+    pub rule: Representative,
+    /// Documents from this index on (an older collection deduplicated against) are never
+    /// removed.
+    pub protect: Option<u32>,
+}
+
+/// Sweeps `0..=max` on `axis` and writes the sweep files into `dir`, with the candidates'
+/// quality when verified and the star removal per threshold; prints the table unless quiet.
+/// Returns the summary and the star preparation for the lists.
+pub fn write_sweep(
+    dir: &Path,
+    stores: &StoreSet,
+    g: &PairGraph,
+    at: SweepAt,
+    quality: Option<Vec<Quality>>,
+    quiet: bool,
+) -> anyhow::Result<(SweepSummary, Prepared)> {
+    let SweepAt {
+        axis,
+        max,
+        rule,
+        protect,
+    } = at;
+    let q = quality.as_deref();
+    let (mut levels, _) = sweep(g, axis, max);
+    let prepared = removed_by_star(
+        &mut levels,
+        g,
+        axis,
+        rule,
+        |d| stores.id(d),
+        |d| stores.text_len(d),
+        protect,
+    );
+    let excluded = (stores.len() - g.members.len()) as u64;
+    let tau64 = match axis {
+        Axis::D64 => None,
+        Axis::D128 { tau64 } => Some(tau64),
+    };
+    let json = table::SweepJson {
+        axis: axis.name(),
+        tau64,
+        documents: stores.len() as u64,
+        excluded,
+        levels: &levels,
+        quality: q,
+    };
+    let files: [(&str, String); 7] = [
+        ("sweep.tsv", table::sweep_tsv(&levels, axis, q)),
+        ("sweep.json", serde_json::to_string_pretty(&json)? + "\n"),
+        ("sweep.svg", plot::sweep_svg(&levels, axis, q)),
+        ("distances.tsv", table::distances_tsv(&levels, axis)),
+        ("distances.svg", plot::distances_svg(&levels, axis)),
+        ("cluster_sizes.tsv", table::cluster_sizes_tsv(&levels, axis)),
+        ("cluster_sizes.svg", plot::cluster_sizes_svg(&levels, axis)),
+    ];
+    for (name, body) in files {
+        atomic::write(&dir.join(name), body.as_bytes())?;
+    }
+    if !quiet {
+        eprint!("{}", table::sweep_text(&levels, axis, q));
+        if excluded > 0 {
+            say!("({excluded} documents excluded from the join count as kept singletons)");
+        }
+    }
+    let summary = SweepSummary {
+        axis: axis.name().into(),
+        tau64,
+        max,
+        levels,
+        quality,
+    };
+    Ok((
+        summary,
+        Prepared {
+            at,
+            stars: prepared,
+        },
+    ))
+}
+
+/// The sweep's star preparation, handed on to the lists ([`write_clusters`]) so that
+/// documents are grouped and ranked once per run.
+pub struct Prepared {
+    at: SweepAt,
+    stars: star::StarGraph,
+}
+
+impl Prepared {
+    /// The preparation when it serves the lists at `at` with `rule`: their edges are a subset
+    /// of the sweep's largest threshold, and documents are ranked by the same rule.
+    fn serves(
+        &self,
+        at: Thresholds,
+        rule: Representative,
+        protect: Option<u32>,
+    ) -> Option<&star::StarGraph> {
+        let covered = match self.at.axis {
+            Axis::D64 => at.tau <= self.at.max,
+            Axis::D128 { tau64 } => at.tau <= tau64 && at.tau128.is_some_and(|t| t <= self.at.max),
+        };
+        (covered && rule == self.at.rule && protect == self.at.protect).then_some(&self.stars)
+    }
+}
+
+/// What the lists were made of: each document's kept document (itself when kept) and the
+/// clusters.
+pub struct Assigned {
+    /// Each document's kept document.
+    pub kept: Vec<u32>,
+    /// The clusters (components) and their representatives.
+    pub clusters: Clusters,
+}
+
+impl Assigned {
+    /// The kept documents in corpus order, below `limit` (the new collection's documents
+    /// with `--against`), each with its cluster and the documents removed for it.
+    pub fn kept_docs(&self, limit: u32) -> Vec<crate::write::Kept> {
+        let mut duplicates = vec![0u32; self.kept.len()];
+        for (d, &k) in self.kept.iter().enumerate() {
+            if k as usize != d {
+                duplicates[k as usize] += 1;
+            }
+        }
+        (0..limit.min(self.kept.len() as u32))
+            .filter(|&d| self.kept[d as usize] == d)
+            .map(|d| crate::write::Kept {
+                doc: d,
+                cluster: self.clusters.rep[d as usize],
+                cluster_size: self.clusters.cluster_size(d),
+                duplicates: duplicates[d as usize],
+            })
+            .collect()
+    }
+}
+
+/// Clusters at one threshold and their lists, written into `dir`; `prepared` is the sweep's
+/// star preparation, used when it covers this threshold and rule.
+#[allow(clippy::too_many_arguments)]
+pub fn write_clusters(
+    dir: &Path,
+    stores: &StoreSet,
+    g: &PairGraph,
+    at: Thresholds,
+    rule: Representative,
+    remove_by: RemoveBy,
+    scores: Option<&[f64]>,
+    prepared: Option<&Prepared>,
+    protect: Option<u32>,
+    tables: &[TableFormat],
+) -> anyhow::Result<(ClustersSummary, Assigned, Vec<PathBuf>)> {
+    let keep = |e: &Edge| e.within(at.tau, at.tau128);
+    let dsu = clusters_at(g, keep);
+    warn_qualified(stores);
+    let central = rule == Representative::Central;
+    let degree = if central {
+        star::degrees(g, keep)
+    } else {
+        Vec::new()
+    };
+    let deg = |d: u32| degree.get(d as usize).copied().unwrap_or(0);
+    let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d), deg);
+    let (kept, via) = match remove_by {
+        RemoveBy::Star => {
+            let own;
+            let sg = match prepared.and_then(|p| p.serves(at, rule, protect)) {
+                Some(sg) => sg,
+                None => {
+                    let (id, len) = (|d| stores.id(d), |d| stores.text_len(d));
+                    own = star::StarGraph::new(g, keep, rule, id, len, protect);
+                    &own
+                }
+            };
+            let admit = |e: u32| keep(&g.edges[e as usize]);
+            let order = central.then(|| sg.central_order(admit));
+            let s = sg.stars(g.docs, admit, order.as_deref());
+            (s.kept, s.via)
+        }
+        RemoveBy::Component => (c.rep.clone(), vec![star::NO_EDGE; c.len()]),
+    };
+    // A removed document's score: its edge's, or 1 for a text identical to its kept one (one
+    // unit of a verified graph); unknown without verification or by component.
+    let score = |d: u32| match (via[d as usize], scores) {
+        (star::NO_EDGE, Some(_)) if remove_by == RemoveBy::Star => Some(1.0),
+        (star::NO_EDGE, _) => None,
+        (e, s) => s.map(|s| s[e as usize]),
+    };
+    let (counts, files) = lists::write(dir, stores, &c, &kept, score, protect, tables)?;
+    let summary = ClustersSummary {
+        tau: at.tau,
+        tau128: at.tau128,
+        representative: rule,
+        remove_by,
+        clusters: c.count() as u64,
+        clusters_of_two_or_more: counts.clusters,
+        largest_cluster: u64::from(c.size.iter().max().copied().unwrap_or(0)),
+        keep: counts.keep,
+        remove: counts.remove,
+        remove_for_old: counts.remove_for_old,
+        excluded: counts.excluded,
+        qualified_ids: stores.qualified() as u64,
+    };
+    Ok((summary, Assigned { kept, clusters: c }, files))
+}
+
+/// Writes the kept documents of `assigned` into `dir/corpus` as `corpus` says (replacing a
+/// corpus an earlier run wrote there).
+pub fn write_corpus(
+    dir: &Path,
+    stores: &StoreSet,
+    assigned: &Assigned,
+    corpus: &CorpusConfig,
+    protect: Option<u32>,
+    shard_dir: Option<&Path>,
+    quiet: bool,
+) -> anyhow::Result<summary::CorpusSummary> {
+    let out = dir.join("corpus");
+    let labels = match &corpus.labels {
+        Some(p) => Some(crate::reuse::labels::read(p)?.0),
+        None => None,
+    };
+    let claimed = crate::write::claim(&out, stores, shard_dir, true)?;
+    let kept = assigned.kept_docs(protect.unwrap_or(stores.len() as u32));
+    let cfg = crate::write::Config {
+        format: corpus.format,
+        dir: out.clone(),
+        shard_size: corpus.shard_size,
+        shard_dir: shard_dir.map(Path::to_path_buf),
+        drop_labels: labels,
+    };
+    let m = crate::write::write(stores, &kept, &cfg)?;
+    claimed.finish()?;
+    let s = corpus_summary(&out, &m);
+    if !quiet {
+        report_corpus(&s, &m);
+    }
+    Ok(s)
+}
+
+/// The summary of a written corpus.
+pub fn corpus_summary(dir: &Path, m: &crate::write::Manifest) -> summary::CorpusSummary {
+    summary::CorpusSummary {
+        dir: dir.to_path_buf(),
+        format: m.written_as.ext().to_string(),
+        documents: m.documents,
+        bytes: m.bytes,
+        shards: m.shards.len() as u64,
+        missing: m.missing.len() as u64,
+        dropped_paragraphs: m.dropped_paragraphs,
+        seconds: m.seconds,
+    }
+}
+
+/// Prints what a corpus writer did.
+pub fn report_corpus(s: &summary::CorpusSummary, m: &crate::write::Manifest) {
+    say!(
+        "corpus: {} documents, {:.1} MB in {} {} shards in {:.1} s ({:.0} MB/s) -> {}",
+        s.documents,
+        s.bytes as f64 / 1e6,
+        s.shards,
+        s.format,
+        s.seconds,
+        s.bytes as f64 / 1e6 / s.seconds.max(1e-9),
+        s.dir.display()
+    );
+    if m.written_as == crate::write::Format::WarcGz {
+        say!(
+            "        records: {} copied as they were, {} compressed on their own, {} made from other formats",
+            m.copied, m.recompressed, m.built
+        );
+    }
+    if s.dropped_paragraphs > 0 {
+        say!(
+            "        {} labeled paragraphs dropped",
+            s.dropped_paragraphs
+        );
+    }
+    if !m.missing.is_empty() {
+        say_warning!(
+            "{} kept documents were not found again in their shards (listed in manifest.json's missing), e.g. {}",
+            m.missing.len(),
+            m.missing[0]
+        );
+    }
+}
+
+/// Writes the typed tables that [`write_clusters`] does not: the sweep of `dir` and the
+/// pairs of `g`, in `formats`.
+pub fn write_tables(
+    dir: &Path,
+    stores: &StoreSet,
+    g: &PairGraph,
+    formats: &[TableFormat],
+) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = crate::report::pairs_tsv::write_typed(&dir.join("pairs"), formats, stores, g)?;
+    let sweep = dir.join("sweep.tsv");
+    if !formats.is_empty() && sweep.is_file() {
+        let text = crate::base::mmap::map(&sweep)?;
+        for f in formats {
+            let t = typed::Table {
+                tsv: &text,
+                header: None,
+                stem: dir.join("sweep"),
+                source: sweep.clone(),
+            };
+            files.push(typed::write_table(&t, *f)?);
+        }
+    }
+    Ok(files)
+}
+
+/// Says, once per command, that some ids repeat and how the lists name them.
+pub fn warn_qualified(stores: &StoreSet) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let n = stores.qualified();
+    if n > 0 {
+        SAID.call_once(|| match stores.old_from() {
+            None => say_warning!(
+                "{n} documents share their id with another; lists and tables name each of them ID#N, N its position among the stores (its row in `neardup export`)"
+            ),
+            Some(_) => say_warning!(
+                "{n} documents share their id with another; lists and tables name an old document whose id a new one has old:ID, and documents whose id repeats within one collection ID#N (old:ID#N), N its position among the stores (its row in `neardup export`)"
+            ),
+        });
+    }
+}
+
+/// Claims the output directory for a run reading `inputs` (refused where it is, holds or lies
+/// in one), and locks it for this run (a second run into it is refused while the lock is
+/// held). The earlier run's `summary.json` is removed before any other file is replaced, so
+/// that an output whose rerun fails or is killed halfway never looks finished; the new summary
+/// is written last. Files neardup did not make there are never replaced ([`OutDir`]).
+pub fn out_dir(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<OutDir> {
+    let out = OutDir::claim(dir, inputs)?;
+    out.remove_previous("summary.json")?;
+    Ok(out)
+}
+
+/// What `dedup` may write into its output directory, refused before anything is read where a
+/// user's file has the name (the corpus directory is reserved when one is written).
+pub const DEDUP_OUTPUTS: &[&str] = &[
+    "store",
+    "pairs.bin",
+    "summary.json",
+    "clusters.tsv",
+    "keep.txt",
+    "remove.tsv",
+    "excluded.tsv",
+    "sweep.tsv",
+    "sweep.json",
+    "sweep.svg",
+    "cluster_sizes.tsv",
+    "cluster_sizes.svg",
+    "distances.tsv",
+    "distances.svg",
+];
+
+/// The typed tables `dedup --tables` writes, by stem.
+pub const DEDUP_TABLES: &[&str] = &["clusters", "keep", "remove", "excluded", "pairs", "sweep"];
+
+/// The summary of a run over `stores` whose join (made or read) is `g`; the caller fills in
+/// what its command adds.
+pub fn summary(
+    command: summary::Command,
+    stores: &StoreSet,
+    paths: &[std::path::PathBuf],
+    g: &PairGraph,
+    join: JoinSummary,
+) -> Summary {
+    Summary {
+        against: None,
+        canonical: None,
+        tables: Vec::new(),
+        corpus: None,
+        command,
+        created_by: summary::created_by(),
+        inputs: Vec::new(),
+        stores: paths.to_vec(),
+        pairs_file: None,
+        seconds: 0.0,
+        documents: stores.len() as u64,
+        joined: g.members.len() as u64,
+        excluded: (stores.len() - g.members.len()) as u64,
+        fingerprint: None,
+        join,
+        sweep: None,
+        clusters: None,
+        verification: None,
+        memory_bound: None,
+    }
+}
+
+/// The join part of `summary.json`.
+pub fn join_summary(
+    cfg: &JoinConfig,
+    at: Thresholds,
+    g: &PairGraph,
+    ran: Option<JoinRun>,
+) -> JoinSummary {
+    JoinSummary::new(
+        &cfg.plan,
+        cfg.backend,
+        cfg.adapter.clone(),
+        (at.tau, at.tau128),
+        g,
+        ran,
+    )
+}

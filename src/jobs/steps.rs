@@ -1,0 +1,370 @@
+//! The steps the jobs share, each once: build a store, plan and run a SimHash join or take
+//! MinHash-LSH candidates, load a join from `pairs.bin`, and score candidates on their text.
+//! Each prints what it did unless quiet (through [`super::say`]) and returns what it counted
+//! for `summary.json`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::progress::Bar;
+use super::spec::{JoinConfig, Thresholds};
+use super::Outcome;
+use crate::fingerprint::build::{build, BuildConfig, BuildReport};
+use crate::fingerprint::store::StoreSet;
+use crate::join::graph::PairGraph;
+use crate::join::pairs_file::{self, EdgeScores, JoinParams};
+use crate::join::plan::{random_recall, Method};
+use crate::join::{self, Backend, JoinInput, JoinOutput, JoinSpec};
+use crate::report::skips::skip_summary;
+use crate::report::summary::{self, JoinRun};
+use crate::verify::leaders::StoreBands;
+use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
+
+/// Builds a store with a progress bar and prints the summary; shard failures are printed and
+/// make the outcome partial.
+pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildReport, Outcome)> {
+    let bar = Bar::new(quiet);
+    let started = Instant::now();
+    let report = build(cfg, &bar)
+        .with_context(|| format!("cannot build the store {}", cfg.output.display()))?;
+    bar.finish();
+    let secs = started.elapsed().as_secs_f64();
+    let s = &report.manifest.stats;
+    if !quiet {
+        say!(
+            "{} documents from {} shards ({:.1} MB) in {secs:.2} s: {:.1} MB/s input, {:.1} MB/s payload, {:.0} docs/s",
+            report.manifest.docs,
+            report.manifest.shards.len(),
+            s.input_bytes as f64 / 1e6,
+            s.input_bytes as f64 / 1e6 / secs.max(1e-9),
+            s.payload_bytes as f64 / 1e6 / secs.max(1e-9),
+            report.manifest.docs as f64 / secs.max(1e-9),
+        );
+        say!("{}", skip_summary(&report.manifest));
+        if !report.ignored.is_empty() {
+            say!(
+                "{} files in the input directories are not a known format and were ignored (first: {})",
+                report.ignored.len(),
+                report.ignored[0].display()
+            );
+        }
+        say!("store written to {}", report.path.display());
+    }
+    for e in &report.failed {
+        say_error!("shard not read: {e}");
+    }
+    let outcome = if report.failed.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Partial
+    };
+    Ok((report, outcome))
+}
+
+/// The join spec for `n` documents at `at`; prints the plan (and a random plan's recall)
+/// unless quiet.
+pub fn spec(cfg: &JoinConfig, n: usize, at: Thresholds, quiet: bool) -> anyhow::Result<JoinSpec> {
+    let plan = cfg.plan.plan(n, at.tau)?;
+    if !quiet {
+        say!("plan: {}", plan.name);
+        if cfg.plan.method == Method::Random {
+            let (bits, its) = (cfg.plan.bits, cfg.plan.iterations);
+            let recall: Vec<String> = (0..=at.tau)
+                .map(|h| format!("{h}: {:.4}", random_recall(bits, its, h)))
+                .collect();
+            say!("recall by distance: {}", recall.join(", "));
+        }
+    }
+    Ok(JoinSpec::new(plan, at.tau, at.tau128)?)
+}
+
+/// Opens the backend `cfg` asks for; says which unless quiet.
+pub fn backend(cfg: &JoinConfig, quiet: bool) -> anyhow::Result<Backend> {
+    let (b, why) = Backend::open(cfg.backend, cfg.adapter.as_deref())?;
+    if !quiet {
+        match (&b, why) {
+            (Backend::Cpu, Some(why)) => say!("backend: cpu ({why})"),
+            (Backend::Gpu { gpu, .. }, _) => {
+                let a = gpu.adapter();
+                say!(
+                    "backend: gpu: {} ({}, {}, {})",
+                    a.name,
+                    a.backend,
+                    a.device_type,
+                    a.driver
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(b)
+}
+
+/// Joins the joinable documents of `stores` at `at` on `backend`.
+pub fn join(
+    stores: &StoreSet,
+    cfg: &JoinConfig,
+    backend: &Backend,
+    at: Thresholds,
+    quiet: bool,
+) -> anyhow::Result<JoinOutput> {
+    let docs = stores.joinable();
+    let n = docs.len();
+    let spec = spec(cfg, n, at, quiet)?;
+    let input = JoinInput {
+        fp64: stores.fp64(),
+        fp128: stores.fp128(),
+        docs,
+    };
+    let out = join::run(input, &spec, backend)?;
+    if !quiet {
+        let s = &out.stats;
+        say!(
+            "join: {} pairs ({} identical) among {n} documents ({} distinct fingerprints, {} excluded) in {:.2} s on {}; {} comparisons, largest key run {}",
+            s.pairs,
+            s.exact_pairs,
+            s.distinct,
+            stores.len() - n,
+            out.seconds,
+            out.backend,
+            s.comparisons,
+            s.largest_run
+        );
+    }
+    Ok(out)
+}
+
+/// MinHash-LSH candidates among the joinable documents of `stores`, as a join's output.
+pub fn lsh_join(stores: &StoreSet, quiet: bool) -> anyhow::Result<JoinOutput> {
+    let t = Instant::now();
+    let p = stores.minhash_params().ok_or_else(|| {
+        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
+    })?;
+    let keys = StoreBands::new(stores, p.bands as usize);
+    let docs = stores.joinable();
+    let graph = crate::join::lsh::candidates(
+        stores.len() as u32,
+        &docs,
+        &keys,
+        stores.fp64(),
+        stores.fp128(),
+    );
+    let stats = crate::join::JoinStats {
+        documents: docs.len() as u64,
+        distinct: graph.units() as u64,
+        pairs: graph.pair_count(),
+        exact_pairs: graph.exact_pairs(),
+        ..Default::default()
+    };
+    let out = JoinOutput {
+        graph,
+        stats,
+        gpu: None,
+        plan: format!(
+            "minhash-lsh: {} bands of {} rows over word {}-grams",
+            p.bands, p.rows, p.shingle
+        ),
+        backend: "cpu".into(),
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    if !quiet {
+        say!(
+            "candidates: {} pairs ({} identical fingerprints) among {} documents from {} in {:.2} s",
+            out.stats.pairs,
+            out.stats.exact_pairs,
+            docs.len(),
+            out.plan,
+            out.seconds
+        );
+    }
+    Ok(out)
+}
+
+/// How the join `out` ran, for `summary.json`.
+pub fn join_run(out: &JoinOutput) -> JoinRun {
+    JoinRun {
+        plan: out.plan.clone(),
+        backend: out.backend.clone(),
+        seconds: out.seconds,
+    }
+}
+
+/// A join made or read.
+pub struct Loaded {
+    /// The candidate graph.
+    pub graph: PairGraph,
+    /// The edge scores `pairs.bin` kept (its units are then texts).
+    pub scores: Option<EdgeScores>,
+    /// How the join ran, when it ran here.
+    pub ran: Option<JoinRun>,
+}
+
+/// The join's result: read from `pairs` when given (checked against the stores and the
+/// thresholds needed), else computed; with how it ran when computed.
+pub fn join_or_load(
+    stores: &StoreSet,
+    pairs: Option<&Path>,
+    cfg: &JoinConfig,
+    at: Thresholds,
+    quiet: bool,
+) -> anyhow::Result<Loaded> {
+    let Some(path) = pairs else {
+        let out = join(stores, cfg, &backend(cfg, quiet)?, at, quiet)?;
+        let ran = join_run(&out);
+        return Ok(Loaded {
+            graph: out.graph,
+            scores: None,
+            ran: Some(ran),
+        });
+    };
+    let (g, p, scores) = pairs_file::read_scored(path)?;
+    anyhow::ensure!(
+        p.corpus_digest == stores.digest() && g.docs as usize == stores.len(),
+        "{} was made from other stores than the ones given",
+        path.display()
+    );
+    anyhow::ensure!(
+        p.tau >= at.tau,
+        "{} holds pairs up to tau {}, {} is needed: join again",
+        path.display(),
+        p.tau,
+        at.tau
+    );
+    if let Some(have) = p.tau128 {
+        anyhow::ensure!(
+            at.tau128.is_some_and(|n| n <= have),
+            "{} was joined with --tau128 {have}, which drops pairs this run needs",
+            path.display()
+        );
+    }
+    if !quiet {
+        say!(
+            "pairs: {} (tau {}), {} units, {} edges{}",
+            path.display(),
+            p.tau,
+            g.units(),
+            g.edges.len(),
+            match &scores {
+                Some(s) => format!(
+                    ", scored on word {}-grams ({} edges not compared)",
+                    s.shingle,
+                    s.overlaps
+                        .iter()
+                        .filter(|o| o[0] == pairs_file::NOT_COMPARED)
+                        .count()
+                ),
+                None => String::new(),
+            }
+        );
+    }
+    Ok(Loaded {
+        graph: g,
+        scores,
+        ran: None,
+    })
+}
+
+/// The candidates of `l` within `at`, scored for `spec`: the scores `pairs.bin` kept are
+/// reused when they are over the same shingles, and the other pairs compared as `mode` says.
+pub fn score(
+    stores: &StoreSet,
+    l: Loaded,
+    at: Thresholds,
+    spec: &VerifySpec,
+    mode: Compare,
+    quiet: bool,
+) -> anyhow::Result<ScoredGraph> {
+    let started = Instant::now();
+    let (g, prior) = match l.scores {
+        Some(s) if s.shingle as usize == spec.k => {
+            let sg = ScoredGraph::from_file(l.graph, &s);
+            (sg.graph, sg.overlaps)
+        }
+        _ => (text_units(stores, &l.graph), Vec::new()),
+    };
+    let keep: Vec<bool> = g
+        .edges
+        .iter()
+        .map(|e| e.within(at.tau, at.tau128))
+        .collect();
+    let prior = if prior.is_empty() {
+        prior
+    } else {
+        prior
+            .into_iter()
+            .zip(&keep)
+            .filter(|x| *x.1)
+            .map(|x| x.0)
+            .collect()
+    };
+    let mut g = g;
+    let mut k = keep.iter();
+    g.edges.retain(|_| *k.next().expect("one flag per edge"));
+    let sg = score_graph(stores, g, prior, spec, mode)?;
+    if !quiet {
+        let c = sg.counts(spec, |_| true);
+        say!(
+            "verify: {} of {} candidate pairs have {} >= {} on word {}-grams ({} text comparisons{}, {} documents read again, {:.1} MB of payload) in {:.2} s",
+            c.verified,
+            c.candidates,
+            spec.measure.name(),
+            spec.min,
+            spec.k,
+            sg.compared,
+            if c.known < c.candidates {
+                format!(
+                    "; {} pairs not compared, their texts already joined",
+                    c.candidates - c.known
+                )
+            } else {
+                String::new()
+            },
+            sg.stats.documents,
+            sg.stats.payload_bytes as f64 / 1e6,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(sg)
+}
+
+/// What verification did, for `summary.json`; `started` is when it started.
+pub fn verification_summary(
+    sg: &ScoredGraph,
+    spec: &VerifySpec,
+    started: Instant,
+) -> summary::VerificationSummary {
+    let c = sg.counts(spec, |_| true);
+    summary::VerificationSummary {
+        measure: spec.measure.name().into(),
+        min: spec.min,
+        shingle: spec.k,
+        candidate_pairs: c.candidates,
+        verified_pairs: c.verified,
+        not_compared_pairs: c.candidates - c.known,
+        comparisons: sg.compared,
+        documents_read: sg.stats.documents,
+        payload_bytes: sg.stats.payload_bytes,
+        text_bytes: sg.stats.text_bytes,
+        seconds: started.elapsed().as_secs_f64(),
+        leaders: None,
+    }
+}
+
+/// Writes the join `g` as a pairs file (`pairs.bin`) at `path`, with its edge scores when
+/// given (`g` is then a graph of text units).
+pub fn write_pairs(
+    path: &Path,
+    stores: &StoreSet,
+    g: &PairGraph,
+    at: Thresholds,
+    scores: Option<&EdgeScores>,
+) -> anyhow::Result<()> {
+    let p = JoinParams {
+        tau: at.tau,
+        tau128: at.tau128,
+        corpus_digest: stores.digest(),
+    };
+    Ok(pairs_file::write_scored(path, g, p, scores)?)
+}
