@@ -1,6 +1,8 @@
-//! `neardup._neardup`: the library for Python. Commands run in this process through the
-//! command line's own validation (so options are the CLI's, by name), with the GIL released;
-//! stores open with their columns as NumPy views of the mapped files.
+//! `neardup._neardup`: the library for Python. The `dedup` job runs as a library call on
+//! options given by name (the command line's, `_` for `-`, validated by the library), on
+//! crawls and stores or on an Arrow table in memory; the other commands run in this process
+//! through the command line's own parsing. The GIL is released while a job works; stores open
+//! with their columns as NumPy views of the mapped files.
 
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -40,6 +42,108 @@ fn run(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
         Ok(o) => Ok(o == neardup::cli::Outcome::Clean),
         Err(e) => Err(NeardupError::new_err(neardup::cli::message(&e))),
     }
+}
+
+/// Runs `f` on a pool of `threads` threads (None: rayon's global pool, one per core).
+fn with_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T> {
+    match threads {
+        None => f(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()?
+            .install(f),
+    }
+}
+
+fn job_error(e: anyhow::Error) -> PyErr {
+    NeardupError::new_err(neardup::cli::message(&e))
+}
+
+/// The `dedup` job on crawls or stores: `options` is a JSON object of dedup's options by name
+/// (`inputs` and `output` among them). Returns (clean, summary.json's path): clean is False
+/// when some inputs could not be read.
+#[pyfunction]
+#[pyo3(signature = (options, quiet=false, threads=None))]
+fn dedup_files(
+    py: Python<'_>,
+    options: &str,
+    quiet: bool,
+    threads: Option<usize>,
+) -> PyResult<(bool, std::path::PathBuf)> {
+    use neardup::jobs::{options::DedupOptions, spec::DedupSpec};
+    let o = DedupOptions::from_json(options).map_err(job_error)?;
+    let spec = DedupSpec::new(&o).map_err(job_error)?;
+    let run = py
+        .detach(|| with_threads(threads, || neardup::jobs::dedup::dedup(&spec, quiet)))
+        .map_err(job_error)?;
+    Ok((
+        run.outcome == neardup::jobs::Outcome::Clean,
+        spec.output.join("summary.json"),
+    ))
+}
+
+/// The `dedup` job on an Arrow table in memory: `data` is anything with
+/// `__arrow_c_stream__` (a pyarrow Table or RecordBatchReader), read through the Arrow C
+/// stream interface without a copy; `options` a JSON object of dedup's options by name.
+/// Returns NumPy arrays aligned with the rows, `cluster` and `kept_row` (uint64: rows of the
+/// table) and `score` (float64, NaN where none), and the summary as JSON.
+#[pyfunction]
+#[pyo3(signature = (data, options, quiet=false, threads=None))]
+fn dedup_table<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    options: &str,
+    quiet: bool,
+    threads: Option<usize>,
+) -> PyResult<(
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<f64>>,
+    String,
+)> {
+    use arrow_array::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
+    use arrow_array::RecordBatchReader;
+    use neardup::jobs::{options::DedupOptions, spec::DedupSpec};
+    use pyo3::types::PyCapsule;
+    let o = DedupOptions::from_json(options).map_err(job_error)?;
+    let spec = DedupSpec::new(&o).map_err(job_error)?;
+    let capsule = data.call_method0("__arrow_c_stream__")?;
+    let capsule = capsule.cast::<PyCapsule>()?;
+    let ptr = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
+    // SAFETY: a capsule named "arrow_array_stream" holds a valid, initialized, aligned
+    // ArrowArrayStream (the Arrow PyCapsule interface). `from_raw` moves the stream out and
+    // leaves a released one behind, which the capsule's destructor then releases as a no-op;
+    // the capsule stays alive (bound above) while the move happens.
+    let stream = unsafe { FFI_ArrowArrayStream::from_raw(ptr.as_ptr().cast()) };
+    let reader = RecordBatchStreamReader::try_new(stream)
+        .map_err(|e| NeardupError::new_err(format!("the table's Arrow stream: {e}")))?;
+    let schema = reader.schema();
+    // The batches borrow the table's buffers (no copy); reading them takes the GIL, as a
+    // stream made in Python may need it.
+    let batches = reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| NeardupError::new_err(format!("the table's Arrow stream: {e}")))?;
+    let table = neardup::corpus::arrow::Batches::new(batches, &schema, &spec.build.read)
+        .map_err(|e| NeardupError::new_err(e.to_string()))?;
+    let table = std::sync::Arc::new(table);
+    let r = py
+        .detach(|| {
+            with_threads(threads, || {
+                neardup::jobs::table::dedup_table(table, &spec, quiet)
+            })
+        })
+        .map_err(job_error)?;
+    let summary = serde_json::to_string(&r.summary)
+        .map_err(|e| NeardupError::new_err(e.to_string()))?;
+    Ok((
+        PyArray1::from_vec(py, r.cluster),
+        PyArray1::from_vec(py, r.kept_row),
+        PyArray1::from_vec(py, r.score),
+        summary,
+    ))
 }
 
 /// The shard files under `paths` that neardup reads, in the order it reads them (directories
@@ -187,6 +291,8 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .unbind();
     neardup::jobs::say::set_sink(Box::new(PyLog { logger }));
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(dedup_files, m)?)?;
+    m.add_function(wrap_pyfunction!(dedup_table, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;
     m.add_class::<Store>()?;

@@ -1,7 +1,8 @@
-//! Read-only memory maps of shard files.
+//! Read-only memory maps of shard files, and bytes held in memory that stand in for one.
 //!
 //! The one place in the crate that maps files. Empty files cannot be mapped, so they come back
-//! as an empty slice.
+//! as an empty slice. A store made in memory (from Arrow tables a caller holds) keeps its
+//! columns as [`Mapped::from_bytes`]: the readers cannot tell them from a map.
 
 use std::fs::File;
 use std::ops::Deref;
@@ -15,6 +16,8 @@ use crate::{Error, Result};
 /// A file's bytes, mapped read-only.
 pub struct Mapped {
     map: Option<Mmap>,
+    /// Bytes held in memory instead (8-byte aligned, as a map is page aligned), and how many.
+    owned: (Vec<u64>, usize),
     /// The bytes before this have been handed back ([`Mapped::release_before`]).
     released: AtomicUsize,
 }
@@ -73,7 +76,24 @@ impl Mapped {
 impl Deref for Mapped {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or(&[])
+        match &self.map {
+            Some(m) => m,
+            None => &bytemuck::cast_slice(&self.owned.0)[..self.owned.1],
+        }
+    }
+}
+
+impl Mapped {
+    /// `bytes` held in memory, read as a map of a file holding them would be (aligned as a
+    /// map is, for the columns read as `u64` and wider).
+    pub fn from_bytes(bytes: &[u8]) -> Mapped {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        Mapped {
+            map: None,
+            owned: (words, bytes.len()),
+            released: AtomicUsize::new(0),
+        }
     }
 }
 
@@ -84,6 +104,7 @@ pub fn map(path: &Path) -> Result<Mapped> {
     if len == 0 {
         return Ok(Mapped {
             map: None,
+            owned: (Vec::new(), 0),
             released: AtomicUsize::new(0),
         });
     }
@@ -98,6 +119,7 @@ pub fn map(path: &Path) -> Result<Mapped> {
     }
     Ok(Mapped {
         map: Some(map),
+        owned: (Vec::new(), 0),
         released: AtomicUsize::new(0),
     })
 }
@@ -122,5 +144,18 @@ mod tests {
         let empty = dir.path().join("e");
         std::fs::write(&empty, b"").unwrap();
         map(&empty).unwrap().release_before(1 << 30);
+    }
+
+    #[test]
+    fn bytes_in_memory_read_as_mapped_and_aligned() {
+        for n in [0usize, 1, 7, 8, 9, 1000] {
+            let data: Vec<u8> = (0..n).map(|i| (i * 7 % 256) as u8).collect();
+            let m = Mapped::from_bytes(&data);
+            assert_eq!(&m[..], &data[..]);
+            assert_eq!(m.as_ptr() as usize % 8, 0);
+            m.release_before(usize::MAX);
+            m.release_all();
+            assert_eq!(&m[..], &data[..]);
+        }
     }
 }

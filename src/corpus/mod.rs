@@ -19,6 +19,8 @@ pub mod http;
 pub mod jsonl;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+#[cfg(feature = "parquet")]
+pub mod arrow;
 pub mod skip;
 pub mod warc;
 
@@ -63,6 +65,9 @@ impl SourceLoc {
     /// form, copied as it is by the corpus writer). Stores made before this kind existed say
     /// [`SourceLoc::GZIP`] for such records too.
     pub const GZIP_ALONE: u32 = 4;
+    /// `kind` for a row of a table held in memory (`offset` is its row in the table, `shard`
+    /// its record batch, `inner` its row in the batch): read again from memory, never a file.
+    pub const MEMORY: u32 = 5;
 
     /// `kind` as records are matched when read again: a record alone in its member is found
     /// under [`SourceLoc::GZIP`] too, so stores of either age match.
@@ -131,6 +136,13 @@ impl<'a> Document<'a> {
             payload,
         }
     }
+}
+
+/// Documents a caller holds in memory (an Arrow table), read again by their location
+/// ([`SourceLoc::MEMORY`]) where documents of files are read from their shards.
+pub trait InMemory: Send + Sync {
+    /// The document at `loc`, as it was delivered when fingerprinted; None where there is none.
+    fn document(&self, loc: &SourceLoc) -> Option<Document<'_>>;
 }
 
 /// Receives a reader's output. Implemented by the fingerprinting pipeline and by tests.

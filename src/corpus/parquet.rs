@@ -16,12 +16,7 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::path::Path;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::{
-    Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
-};
-use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_buffer::ArrowNativeType;
+use arrow_array::RecordBatch;
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
@@ -30,6 +25,7 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ProjectionMask;
 use parquet::file::metadata::PageIndexPolicy;
 
+use super::arrow::{is_id, is_text, lossy, value};
 use super::{Document, ReadOptions, Shard, Sink, Skip, SourceLoc, WorkUnit};
 use crate::{Error, Result};
 
@@ -109,29 +105,6 @@ struct Fields {
     url: Option<usize>,
 }
 
-/// A column of strings or bytes: plain, or dictionary-encoded (as pyarrow writes a column it
-/// read as categorical), or all null (Arrow's `Null` type, as pyarrow types a column of `None`s).
-fn is_text(t: &DataType) -> bool {
-    match t {
-        DataType::Utf8
-        | DataType::LargeUtf8
-        | DataType::Utf8View
-        | DataType::Binary
-        | DataType::LargeBinary
-        | DataType::BinaryView
-        | DataType::Null => true,
-        DataType::Dictionary(_, v) => is_text(v),
-        _ => false,
-    }
-}
-
-fn is_id(t: &DataType) -> bool {
-    match t {
-        DataType::Dictionary(_, v) => is_id(v),
-        t => is_text(t) || t.is_integer(),
-    }
-}
-
 /// Finds the fields in the file's schema; a missing text column, or a column of a type that
 /// cannot hold what it names, is an error naming the file and the column.
 fn fields(path: &Path, meta: &ArrowReaderMetadata, opts: &ReadOptions) -> Result<Fields> {
@@ -179,58 +152,6 @@ fn fields(path: &Path, meta: &ArrowReaderMetadata, opts: &ReadOptions) -> Result
         id: find(&opts.id_field, is_id, "an id (a string or integer column)")?,
         url: find(&opts.url_field, is_text, "a URL (a string column)")?,
     })
-}
-
-/// One column's values as text, whatever its Arrow type among those [`fields`] admits.
-fn value<'a>(col: &'a ArrayRef, row: usize) -> Option<Cow<'a, [u8]>> {
-    if col.is_null(row) {
-        return None;
-    }
-    macro_rules! int {
-        ($($t:ty),*) => {$(
-            if let Some(a) = col.as_primitive_opt::<$t>() {
-                return Some(Cow::Owned(a.value(row).to_string().into_bytes()));
-            }
-        )*};
-    }
-    // A dictionary column: the row's key names its value among the dictionary's values.
-    macro_rules! dictionary {
-        ($($t:ty),*) => {$(
-            if let Some(d) = col.as_dictionary_opt::<$t>() {
-                let key = d.keys().value(row).as_usize();
-                return value(d.values(), key);
-            }
-        )*};
-    }
-    Some(match col.data_type() {
-        DataType::Dictionary(..) => {
-            dictionary!(
-                Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type,
-                UInt64Type
-            );
-            return None;
-        }
-        DataType::Utf8 => Cow::Borrowed(col.as_string::<i32>().value(row).as_bytes()),
-        DataType::LargeUtf8 => Cow::Borrowed(col.as_string::<i64>().value(row).as_bytes()),
-        DataType::Utf8View => Cow::Borrowed(col.as_string_view().value(row).as_bytes()),
-        DataType::Binary => Cow::Borrowed(col.as_binary::<i32>().value(row)),
-        DataType::LargeBinary => Cow::Borrowed(col.as_binary::<i64>().value(row)),
-        DataType::BinaryView => Cow::Borrowed(col.as_binary_view().value(row)),
-        _ => {
-            int!(
-                Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type,
-                UInt64Type
-            );
-            return None;
-        }
-    })
-}
-
-fn lossy(b: Cow<'_, [u8]>) -> Cow<'_, str> {
-    match b {
-        Cow::Borrowed(b) => String::from_utf8_lossy(b),
-        Cow::Owned(b) => Cow::Owned(String::from_utf8_lossy(&b).into_owned()),
-    }
 }
 
 /// Reads the row group of `unit` into `sink`.

@@ -148,54 +148,15 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     let mut skips = SkipCounts::default();
     let mut failed: Vec<Error> = found.failed;
 
-    let (tx, rx) = mpsc::channel::<(usize, UnitResult)>();
     let shards = &found.shards;
-    let units = &found.units;
-    let write_result = std::thread::scope(|scope| -> Result<()> {
-        // Workers take units in input order, one at a time: units finish close to the order
-        // they are written in, so the rows waiting for an earlier unit are about one unit per
-        // worker, whatever the crawl's size. (Splitting the range, as a parallel iterator
-        // does, had the second half's rows wait for the first: half the crawl held at once.)
-        let next = AtomicUsize::new(0);
-        scope.spawn(move || {
-            let workers = rayon::current_num_threads().clamp(1, units.len().max(1));
-            (0..workers)
-                .into_par_iter()
-                .for_each_with(tx, |tx, _| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(unit) = units.get(i) else { break };
-                    let r = run_unit(unit, shards, cfg, progress);
-                    if tx.send((i, r)).is_err() {
-                        break;
-                    }
-                });
-        });
-        // Write units in order as they finish.
-        let mut pending: BTreeMap<usize, UnitResult> = BTreeMap::new();
-        let mut next = 0;
-        for (i, r) in rx {
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&next) {
-                for row in &r.rows {
-                    writer.push(row)?;
-                }
-                stats.other_records += r.other_records;
-                stats.length_repaired += r.length_repaired;
-                stats.skipped_bytes += r.skipped_bytes;
-                stats.payload_bytes += r.payload_bytes;
-                stats.text_bytes += r.text_bytes;
-                stats.short += r.short;
-                stats.no_features += r.no_features;
-                skips.merge(&r.skips);
-                if let Some(e) = r.error {
-                    failed.push(e);
-                }
-                next += 1;
-            }
-        }
-        Ok(())
-    });
-    write_result?;
+    fingerprint_units(
+        &found.units,
+        &mut writer,
+        &mut stats,
+        &mut skips,
+        &mut failed,
+        |unit| run_unit(unit, shards, cfg, progress),
+    )?;
     stats.skipped = skips.to_map();
     stats.failed_shards = failed.iter().map(|e| e.to_string()).collect();
     let shards_info = shards
@@ -227,6 +188,119 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     })
 }
 
+/// Fingerprints `units` on the rayon pool with `run` and writes their rows in unit order,
+/// adding what each counted.
+fn fingerprint_units<U: Sync>(
+    units: &[U],
+    writer: &mut StoreWriter,
+    stats: &mut Stats,
+    skips: &mut SkipCounts,
+    failed: &mut Vec<Error>,
+    run: impl Fn(&U) -> UnitResult + Sync,
+) -> Result<()> {
+    let (tx, rx) = mpsc::channel::<(usize, UnitResult)>();
+    let run = &run;
+    std::thread::scope(|scope| -> Result<()> {
+        // Workers take units in input order, one at a time: units finish close to the order
+        // they are written in, so the rows waiting for an earlier unit are about one unit per
+        // worker, whatever the crawl's size. (Splitting the range, as a parallel iterator
+        // does, had the second half's rows wait for the first: half the crawl held at once.)
+        let next = AtomicUsize::new(0);
+        scope.spawn(move || {
+            let workers = rayon::current_num_threads().clamp(1, units.len().max(1));
+            (0..workers)
+                .into_par_iter()
+                .for_each_with(tx, |tx, _| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(unit) = units.get(i) else { break };
+                    if tx.send((i, run(unit))).is_err() {
+                        break;
+                    }
+                });
+        });
+        // Write units in order as they finish.
+        let mut pending: BTreeMap<usize, UnitResult> = BTreeMap::new();
+        let mut next = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&next) {
+                for row in &r.rows {
+                    writer.push(row)?;
+                }
+                stats.other_records += r.other_records;
+                stats.length_repaired += r.length_repaired;
+                stats.skipped_bytes += r.skipped_bytes;
+                stats.payload_bytes += r.payload_bytes;
+                stats.text_bytes += r.text_bytes;
+                stats.short += r.short;
+                stats.no_features += r.no_features;
+                skips.merge(&r.skips);
+                if let Some(e) = r.error {
+                    failed.push(e);
+                }
+                next += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The name a store made in memory goes by in messages and summaries.
+pub const IN_MEMORY: &str = "<in-memory table>";
+
+/// Fingerprints the rows of `table` (held in memory by the caller) into a store in memory,
+/// as [`build`] does a crawl's shards into one on disk: the same rows, parameters and filters,
+/// no file made. The store reads its documents again from `table`.
+#[cfg(feature = "parquet")]
+pub fn build_in_memory(
+    cfg: &BuildConfig,
+    table: std::sync::Arc<corpus::arrow::Batches>,
+    progress: &dyn Progress,
+) -> Result<(super::store::Store, BuildReport)> {
+    let label = std::path::Path::new(IN_MEMORY);
+    let mut writer = StoreWriter::memory(label)?;
+    if let Some(m) = &cfg.minhash {
+        writer = writer.with_minhash(m.bands as usize)?;
+    }
+    if cfg.chunks {
+        writer = writer.with_chunks()?;
+    }
+    let mut stats = Stats {
+        input_bytes: table.text_bytes(),
+        ..Stats::default()
+    };
+    progress.start(table.rows());
+    let mut skips = SkipCounts::default();
+    let mut failed = Vec::new();
+    fingerprint_units(
+        &table.units(),
+        &mut writer,
+        &mut stats,
+        &mut skips,
+        &mut failed,
+        |unit| {
+            let mut sink = UnitSink::new(label, cfg, progress, unit.start as u64);
+            table.read(*unit, &mut sink);
+            progress.advance((unit.end as u64).saturating_sub(sink.reported_to), 0);
+            sink.out
+        },
+    )?;
+    stats.skipped = skips.to_map();
+    let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, Vec::new());
+    manifest.reading = Some(Reading::of(&cfg.read));
+    manifest.minhash = cfg.minhash;
+    manifest.chunks = cfg.chunks.then(ChunkParams::default);
+    let store = writer.finish_in_memory(manifest)?.with_memory(table);
+    let report = BuildReport {
+        manifest: store.manifest.clone(),
+        path: label.to_path_buf(),
+        failed,
+        ignored: Vec::new(),
+        skips,
+    };
+    Ok((store, report))
+}
+
 /// What one unit produced.
 #[derive(Default)]
 struct UnitResult {
@@ -249,17 +323,7 @@ fn run_unit(
     progress: &dyn Progress,
 ) -> UnitResult {
     let shard = &shards[unit.shard as usize];
-    let mut sink = UnitSink {
-        shard,
-        cfg,
-        progress,
-        fp: Fingerprinter::new(cfg.params.clone()),
-        sign: cfg.minhash.map(|m| (Minhasher::new(m), Vec::new())),
-        text: String::new(),
-        out: UnitResult::default(),
-        messages: 0,
-        reported_to: unit.start,
-    };
+    let mut sink = UnitSink::new(&shard.path, cfg, progress, unit.start);
     if let Err(e) = corpus::read_unit(unit, shards, &cfg.read, &mut sink) {
         progress.warn(&e.to_string());
         sink.out.error = Some(e);
@@ -270,7 +334,8 @@ fn run_unit(
 }
 
 struct UnitSink<'a> {
-    shard: &'a Shard,
+    /// What is read, named in messages.
+    source: &'a std::path::Path,
     cfg: &'a BuildConfig,
     progress: &'a dyn Progress,
     fp: Fingerprinter,
@@ -281,7 +346,26 @@ struct UnitSink<'a> {
     reported_to: u64,
 }
 
-impl UnitSink<'_> {
+impl<'a> UnitSink<'a> {
+    fn new(
+        source: &'a std::path::Path,
+        cfg: &'a BuildConfig,
+        progress: &'a dyn Progress,
+        start: u64,
+    ) -> UnitSink<'a> {
+        UnitSink {
+            source,
+            cfg,
+            progress,
+            fp: Fingerprinter::new(cfg.params.clone()),
+            sign: cfg.minhash.map(|m| (Minhasher::new(m), Vec::new())),
+            text: String::new(),
+            out: UnitResult::default(),
+            messages: 0,
+            reported_to: start,
+        }
+    }
+
     fn skipped(&mut self, reason: Skip, offset: u64, detail: &str) {
         self.out.skips.add(reason);
         let loud = matches!(
@@ -298,7 +382,7 @@ impl UnitSink<'_> {
             self.messages += 1;
             self.progress.warn(&format!(
                 "{}: at byte {offset}: {}: {detail}",
-                self.shard.path.display(),
+                self.source.display(),
                 reason.name()
             ));
         }

@@ -249,7 +249,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
             None,
         )
     } else {
-        all_pairs(&stores, cfg, &backend, at_max, protect, &pairs_path, quiet)?
+        all_pairs(&stores, cfg, &backend, at_max, protect, Some(&pairs_path), quiet)?
     };
     if !quiet {
         say!("[3/4] sweep tau 0..={}", cfg.tau_max);
@@ -356,18 +356,18 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
 }
 
 /// What the linear verification gives `dedup`.
-struct Linear {
-    scored: ScoredGraph,
-    stats: LeaderStats,
-    ran: JoinRun,
-    canonical: Option<CanonicalStats>,
-    started: Instant,
+pub(super) struct Linear {
+    pub(super) scored: ScoredGraph,
+    pub(super) stats: LeaderStats,
+    pub(super) ran: JoinRun,
+    pub(super) canonical: Option<CanonicalStats>,
+    pub(super) started: Instant,
 }
 
 /// `dedup`'s default: MinHash-LSH runs of equal band keys (and canonical classes when
 /// asked), each text compared with the kept texts of its runs in the rule's order
 /// ([`crate::verify::leaders`]).
-fn linear_verify(
+pub(super) fn linear_verify(
     stores: &StoreSet,
     canonical_links: bool,
     spec: &VerifySpec,
@@ -466,7 +466,7 @@ fn linear_verify(
 }
 
 /// The stage behind `dedup --all-pairs`: candidate pairs listed, every one verified.
-type AllPairs = (
+pub(super) type AllPairs = (
     JoinRun,
     Option<CanonicalStats>,
     PairGraph,
@@ -478,13 +478,13 @@ type AllPairs = (
 
 /// `dedup --all-pairs` (and the SimHash candidates): the candidate pairs listed and verified
 /// every one (or left unverified); returns the graph the lists are made of.
-fn all_pairs(
+pub(super) fn all_pairs(
     stores: &StoreSet,
     cfg: &DedupSpec,
     backend: &Backend,
     at_max: Thresholds,
     protect: Option<u32>,
-    pairs_path: &Path,
+    pairs_path: Option<&Path>,
     quiet: bool,
 ) -> anyhow::Result<AllPairs> {
     let out = match cfg.candidates {
@@ -512,7 +512,9 @@ fn all_pairs(
     let candidates = Some(out.graph.clone());
     let (g, quality, verification, scores) = match &cfg.verify {
         None => {
-            write_pairs(pairs_path, stores, &out.graph, at_max, None)?;
+            if let Some(p) = pairs_path {
+                write_pairs(p, stores, &out.graph, at_max, None)?;
+            }
             (out.graph, None, None, None)
         }
         Some(v) => {
@@ -539,13 +541,9 @@ fn all_pairs(
                 Compare::Every
             };
             let sg = score(stores, loaded, at_max, spec, mode, quiet)?;
-            write_pairs(
-                pairs_path,
-                stores,
-                &sg.graph,
-                at_max,
-                Some(&sg.edge_scores()),
-            )?;
+            if let Some(p) = pairs_path {
+                write_pairs(p, stores, &sg.graph, at_max, Some(&sg.edge_scores()))?;
+            }
             let summary = verification_summary(&sg, spec, t);
             let q = quality::exact(&sg, spec, Axis::D64, cfg.tau_max);
             (

@@ -8,6 +8,8 @@
 //! - [`steps`]: the steps jobs share (build a store, a join or MinHash-LSH candidates, a join
 //!   loaded from `pairs.bin`, scores on the text);
 //! - [`outputs`]: the files of an output directory, one writer each;
+//! - `table` (with the `parquet` feature, which brings Arrow): `dedup` of a table held in
+//!   memory, its answer per row;
 //! - [`say`] and [`progress`]: where messages and progress go (stderr and a bar, or a sink
 //!   the host process installs).
 
@@ -18,6 +20,8 @@ pub mod progress;
 pub mod say;
 pub mod spec;
 pub mod steps;
+#[cfg(feature = "parquet")]
+pub mod table;
 
 /// How a job ended when it did not fail outright.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -162,24 +162,43 @@ impl Assigned {
     }
 }
 
-/// Clusters at one threshold and their lists, written into `dir`; `prepared` is the sweep's
-/// star preparation, used when it covers this threshold and rule.
-#[allow(clippy::too_many_arguments)]
-pub fn write_clusters(
-    dir: &Path,
+/// Each document's kept document and its clusters at one threshold, with the score of each
+/// removal: what the lists say, computed without writing them.
+pub struct Assignment {
+    /// The clusters (components) and their representatives.
+    pub clusters: Clusters,
+    /// Each document's kept document (itself when kept).
+    pub kept: Vec<u32>,
+    /// The edge behind each removal ([`star::NO_EDGE`] for kept documents, identical texts
+    /// of one unit, and removals by component).
+    pub via: Vec<u32>,
+}
+
+impl Assignment {
+    /// The score of `d`'s removal: its edge's, or 1 for a text identical to its kept one (one
+    /// unit of a verified graph); unknown without verification or by component.
+    pub fn score(&self, d: u32, scores: Option<&[f64]>, remove_by: RemoveBy) -> Option<f64> {
+        match (self.via[d as usize], scores) {
+            (star::NO_EDGE, Some(_)) if remove_by == RemoveBy::Star => Some(1.0),
+            (star::NO_EDGE, _) => None,
+            (e, s) => s.map(|s| s[e as usize]),
+        }
+    }
+}
+
+/// The clusters and removals of `g` at `at`; `prepared` is the sweep's star preparation, used
+/// when it covers this threshold and rule.
+pub fn assign(
     stores: &StoreSet,
     g: &PairGraph,
     at: Thresholds,
     rule: Representative,
     remove_by: RemoveBy,
-    scores: Option<&[f64]>,
     prepared: Option<&Prepared>,
     protect: Option<u32>,
-    tables: &[TableFormat],
-) -> anyhow::Result<(ClustersSummary, Assigned, Vec<PathBuf>)> {
+) -> Assignment {
     let keep = |e: &Edge| e.within(at.tau, at.tau128);
     let dsu = clusters_at(g, keep);
-    warn_qualified(stores);
     let central = rule == Representative::Central;
     let degree = if central {
         star::degrees(g, keep)
@@ -206,14 +225,33 @@ pub fn write_clusters(
         }
         RemoveBy::Component => (c.rep.clone(), vec![star::NO_EDGE; c.len()]),
     };
-    // A removed document's score: its edge's, or 1 for a text identical to its kept one (one
-    // unit of a verified graph); unknown without verification or by component.
-    let score = |d: u32| match (via[d as usize], scores) {
-        (star::NO_EDGE, Some(_)) if remove_by == RemoveBy::Star => Some(1.0),
-        (star::NO_EDGE, _) => None,
-        (e, s) => s.map(|s| s[e as usize]),
-    };
-    let (counts, files) = lists::write(dir, stores, &c, &kept, score, protect, tables)?;
+    Assignment {
+        clusters: c,
+        kept,
+        via,
+    }
+}
+
+/// Clusters at one threshold and their lists, written into `dir`; `prepared` is the sweep's
+/// star preparation, used when it covers this threshold and rule.
+#[allow(clippy::too_many_arguments)]
+pub fn write_clusters(
+    dir: &Path,
+    stores: &StoreSet,
+    g: &PairGraph,
+    at: Thresholds,
+    rule: Representative,
+    remove_by: RemoveBy,
+    scores: Option<&[f64]>,
+    prepared: Option<&Prepared>,
+    protect: Option<u32>,
+    tables: &[TableFormat],
+) -> anyhow::Result<(ClustersSummary, Assigned, Vec<PathBuf>)> {
+    warn_qualified(stores);
+    let a = assign(stores, g, at, rule, remove_by, prepared, protect);
+    let score = |d: u32| a.score(d, scores, remove_by);
+    let c = &a.clusters;
+    let (counts, files) = lists::write(dir, stores, c, &a.kept, score, protect, tables)?;
     let summary = ClustersSummary {
         tau: at.tau,
         tau128: at.tau128,
@@ -228,7 +266,8 @@ pub fn write_clusters(
         excluded: counts.excluded,
         qualified_ids: stores.qualified() as u64,
     };
-    Ok((summary, Assigned { kept, clusters: c }, files))
+    let Assignment { clusters, kept, .. } = a;
+    Ok((summary, Assigned { kept, clusters }, files))
 }
 
 /// Writes the kept documents of `assigned` into `dir/corpus` as `corpus` says (replacing a

@@ -98,9 +98,14 @@ pub fn for_each_record<S, T: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &Document<'_>) -> T + Sync,
 ) -> Result<Found<T>> {
+    // Documents of stores held in memory are read from there, in parallel; the rest from
+    // their shards.
+    let in_memory = |d: &u32| stores.stores()[stores.position(*d).0].memory().is_some();
+    let (memory, docs): (Vec<u32>, Vec<u32>) = docs.iter().partition(|d| in_memory(d));
+    let from_memory = (!memory.is_empty()).then(|| read_memory(stores, &memory, &init, &f));
     // (store, shard) -> the wanted locations in that shard.
     let mut groups: HashMap<(usize, u32), Wanted> = HashMap::new();
-    for &d in docs {
+    for &d in &docs {
         let (si, row) = stores.position(d);
         let loc = stores.stores()[si].source()[row];
         groups
@@ -181,11 +186,11 @@ pub fn for_each_record<S, T: Send>(
             })
         })
         .collect();
-    let mut all = Found {
+    let mut all = from_memory.unwrap_or(Found {
         values: Vec::new(),
         missing: Vec::new(),
         payload_bytes: 0,
-    };
+    });
     for p in parts {
         let p = p?;
         all.values.extend(p.values);
@@ -194,6 +199,52 @@ pub fn for_each_record<S, T: Send>(
     }
     all.missing.sort_unstable();
     Ok(all)
+}
+
+/// The documents `docs` of stores held in memory, each read from there by its location; runs
+/// of consecutive documents in parallel, with one `state` each.
+fn read_memory<S, T: Send>(
+    stores: &StoreSet,
+    docs: &[u32],
+    init: &(impl Fn() -> S + Sync),
+    f: &(impl Fn(&mut S, u32, &Document<'_>) -> T + Sync),
+) -> Found<T> {
+    let per = docs.len().div_ceil(4 * rayon::current_num_threads()).max(64);
+    let parts: Vec<Found<T>> = docs
+        .par_chunks(per)
+        .map(|part| {
+            let mut state = init();
+            let mut out = Found {
+                values: Vec::with_capacity(part.len()),
+                missing: Vec::new(),
+                payload_bytes: 0,
+            };
+            for &d in part {
+                let (si, row) = stores.position(d);
+                let store = &stores.stores()[si];
+                let loc = store.source()[row];
+                match store.memory().and_then(|m| m.document(&loc)) {
+                    Some(doc) => {
+                        out.payload_bytes += doc.payload.len() as u64;
+                        out.values.push((d, f(&mut state, d, &doc)));
+                    }
+                    None => out.missing.push(d),
+                }
+            }
+            out
+        })
+        .collect();
+    let mut all = Found {
+        values: Vec::new(),
+        missing: Vec::new(),
+        payload_bytes: 0,
+    };
+    for p in parts {
+        all.values.extend(p.values);
+        all.missing.extend(p.missing);
+        all.payload_bytes += p.payload_bytes;
+    }
+    all
 }
 
 /// Reads the wanted records of shard `shard` into `sink`, seeking to them where the format

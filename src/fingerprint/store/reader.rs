@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use super::{col, Manifest, FORMAT, VERSION};
 use crate::base::mmap::{self, Mapped};
-use crate::corpus::SourceLoc;
+use std::sync::Arc;
+
+use crate::corpus::{InMemory, SourceLoc};
 use crate::{Error, Result};
 
 /// A store's MinHash band keys.
@@ -42,6 +44,8 @@ pub struct Store {
     chunks: Option<(Mapped, Mapped)>,
     /// `canonical.bin` and its index (None in version 1 stores).
     canonical: Option<(Mapped, Mapped)>,
+    /// The documents themselves, for a store made in memory from a table the caller holds.
+    memory: Option<Arc<dyn InMemory>>,
 }
 
 impl Store {
@@ -78,9 +82,36 @@ impl Store {
                     format!("manifest.json claims {} documents", manifest.docs),
                 )
             })?;
+        Store::assemble(path, manifest, n, &|name| mmap::map(&path.join(name)))
+    }
+
+    /// A store whose columns are in memory (by file name), with the checks [`Store::open`]
+    /// makes on files; `label` names it in messages.
+    pub fn in_memory(
+        label: &Path,
+        manifest: Manifest,
+        mut cols: std::collections::HashMap<String, Mapped>,
+    ) -> Result<Store> {
+        let n = manifest.docs as usize;
+        let cols = std::sync::Mutex::new(&mut cols);
+        Store::assemble(label, manifest, n, &|name| {
+            cols.lock()
+                .unwrap()
+                .remove(name)
+                .ok_or_else(|| Error::store(label, format!("no column {name}")))
+        })
+    }
+
+    /// The store of `manifest` for `n` documents, its columns taken by name from `column`,
+    /// each checked against the document count.
+    fn assemble(
+        path: &Path,
+        manifest: Manifest,
+        n: usize,
+        column: &dyn Fn(&str) -> Result<Mapped>,
+    ) -> Result<Store> {
         let open = |name: &str, unit: usize, extra: usize| -> Result<Mapped> {
-            let p = path.join(name);
-            let m = mmap::map(&p)?;
+            let m = column(name)?;
             // Cannot overflow: n + 1 documents of 16 bytes were checked above, and
             // `SourceLoc` columns (32 bytes) are checked against a file that exists.
             let want = (n + extra).saturating_mul(unit);
@@ -117,7 +148,7 @@ impl Store {
                     format!("{idx_name}: offset {i} is not in order (the index is damaged)"),
                 ));
             }
-            let data = mmap::map(&path.join(data_name))?;
+            let data = column(data_name)?;
             if data.len() as u64 != last_offset(&idx).saturating_mul(unit) {
                 return Err(Error::store(
                     path,
@@ -134,7 +165,7 @@ impl Store {
         };
         let minhash = match &manifest.minhash {
             // Stores made before the band files hold one column, document by document.
-            Some(p) if path.join(col::MINHASH).exists() => Some(MinhashColumns::DocMajor {
+            Some(p) if column(col::MINHASH).is_ok() => Some(MinhashColumns::DocMajor {
                 keys: open(col::MINHASH, 8 * p.bands as usize, 0)?,
                 bands: p.bands as usize,
             }),
@@ -150,6 +181,7 @@ impl Store {
             None => None,
         };
         let s = Store {
+            memory: None,
             chunks,
             canonical,
             minhash,
@@ -161,8 +193,8 @@ impl Store {
             text_len: open(col::TEXT_LEN, 4, 0)?,
             terms: open(col::TERMS, 4, 0)?,
             source: open(col::SOURCE, std::mem::size_of::<SourceLoc>(), 0)?,
-            ids: mmap::map(&path.join(col::IDS))?,
-            urls: mmap::map(&path.join(col::URLS))?,
+            ids: column(col::IDS)?,
+            urls: column(col::URLS)?,
             ids_idx,
             urls_idx,
             manifest,
@@ -174,6 +206,18 @@ impl Store {
             ));
         }
         Ok(s)
+    }
+
+    /// The store with the documents it was made from, held in memory: they are read again
+    /// from there (verification), not from shards.
+    pub fn with_memory(mut self, docs: Arc<dyn InMemory>) -> Store {
+        self.memory = Some(docs);
+        self
+    }
+
+    /// The documents held in memory, for a store made from a table.
+    pub fn memory(&self) -> Option<&dyn InMemory> {
+        self.memory.as_deref()
     }
 
     /// The store's directory.

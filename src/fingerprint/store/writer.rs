@@ -1,17 +1,20 @@
-//! Writes a store atomically.
+//! Writes a store atomically, or into memory.
 //!
 //! Columns are streamed into `<name>.tmp-<pid>/` beside the target; `finish` syncs them, writes
 //! the manifest, and renames the directory into place. Dropping an unfinished writer removes
-//! the temporary directory.
+//! the temporary directory. A writer made by [`StoreWriter::memory`] writes the same columns,
+//! byte for byte, into memory, and [`StoreWriter::finish_in_memory`] opens them as a store
+//! (no file is made: the in-memory jobs on Arrow tables).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::xxh3_128;
 
-use super::{col, flags, Manifest};
+use super::{col, flags, Manifest, Store};
+use crate::base::mmap::Mapped;
 use crate::base::atomic::clean_stale;
 use crate::base::interrupt;
 use crate::corpus::SourceLoc;
@@ -46,24 +49,85 @@ pub struct Row {
     pub chunks: Vec<u128>,
 }
 
+/// Where a column's bytes go: a file of the temporary directory, or memory.
+enum Col {
+    File(BufWriter<File>),
+    Mem(Vec<u8>),
+}
+
+impl Write for Col {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Col::File(f) => f.write(b),
+            Col::Mem(v) => v.write(b),
+        }
+    }
+    fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
+        match self {
+            Col::File(f) => f.write_all(b),
+            Col::Mem(v) => {
+                v.extend_from_slice(b);
+                Ok(())
+            }
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Col::File(f) => f.flush(),
+            Col::Mem(_) => Ok(()),
+        }
+    }
+}
+
+/// The columns, each with its file name.
 struct Columns {
-    fp64: BufWriter<File>,
-    fp128: BufWriter<File>,
-    content: BufWriter<File>,
-    flags: BufWriter<File>,
-    text_len: BufWriter<File>,
-    terms: BufWriter<File>,
-    source: BufWriter<File>,
-    ids: BufWriter<File>,
-    ids_idx: BufWriter<File>,
-    urls: BufWriter<File>,
-    urls_idx: BufWriter<File>,
-    canonical: BufWriter<File>,
-    canonical_idx: BufWriter<File>,
+    fp64: (&'static str, Col),
+    fp128: (&'static str, Col),
+    content: (&'static str, Col),
+    flags: (&'static str, Col),
+    text_len: (&'static str, Col),
+    terms: (&'static str, Col),
+    source: (&'static str, Col),
+    ids: (&'static str, Col),
+    ids_idx: (&'static str, Col),
+    urls: (&'static str, Col),
+    urls_idx: (&'static str, Col),
+    canonical: (&'static str, Col),
+    canonical_idx: (&'static str, Col),
     /// One file per band.
-    minhash: Option<Vec<BufWriter<File>>>,
+    minhash: Option<Vec<(String, Col)>>,
     /// `chunks.u128` and `chunks.idx`.
-    chunks: Option<(BufWriter<File>, BufWriter<File>)>,
+    chunks: Option<((&'static str, Col), (&'static str, Col))>,
+}
+
+impl Columns {
+    /// Every column with its name, in a fixed order.
+    fn all(self) -> Vec<(String, Col)> {
+        let mut v: Vec<(String, Col)> = [
+            self.fp64,
+            self.fp128,
+            self.content,
+            self.flags,
+            self.text_len,
+            self.terms,
+            self.source,
+            self.ids,
+            self.ids_idx,
+            self.urls,
+            self.urls_idx,
+            self.canonical,
+            self.canonical_idx,
+        ]
+        .into_iter()
+        .map(|(n, c)| (n.to_string(), c))
+        .collect();
+        v.extend(self.minhash.into_iter().flatten());
+        if let Some((a, b)) = self.chunks {
+            v.push((a.0.to_string(), a.1));
+            v.push((b.0.to_string(), b.1));
+        }
+        v
+    }
 }
 
 /// Whether `--force` may replace what is at `target`: a neardup store (a readable manifest of
@@ -107,7 +171,8 @@ pub struct StoreWriter {
     chunks_len: u64,
     seen_ids: HashSet<u128>,
     duplicate_ids: u64,
-    _interrupt: interrupt::Temporary,
+    /// The temporary directory's registration (None in memory).
+    _interrupt: Option<interrupt::Temporary>,
 }
 
 impl StoreWriter {
@@ -153,14 +218,17 @@ impl StoreWriter {
         }
         let (guard, ()) = interrupt::register_with(&tmp, || fs::create_dir_all(&tmp))
             .map_err(|e| Error::io(&tmp, e))?;
-        let open = |n: &str| -> Result<BufWriter<File>> {
+        let open = |n: &'static str| -> Result<(&'static str, Col)> {
             let p = tmp.join(n);
-            Ok(BufWriter::with_capacity(
-                1 << 16,
-                File::create(&p).map_err(|e| Error::io(&p, e))?,
+            Ok((
+                n,
+                Col::File(BufWriter::with_capacity(
+                    1 << 16,
+                    File::create(&p).map_err(|e| Error::io(&p, e))?,
+                )),
             ))
         };
-        let mut cols = Columns {
+        let cols = Columns {
             fp64: open(col::FP64)?,
             fp128: open(col::FP128)?,
             content: open(col::CONTENT)?,
@@ -177,18 +245,49 @@ impl StoreWriter {
             minhash: None,
             chunks: None,
         };
+        StoreWriter::start(target.to_path_buf(), tmp, cols, Some(guard))
+    }
+
+    /// Starts a store in memory, named `label` in messages: the same columns as a store on
+    /// disk, opened by [`StoreWriter::finish_in_memory`].
+    pub fn memory(label: &Path) -> Result<Self> {
+        let m = |n: &'static str| (n, Col::Mem(Vec::new()));
+        let cols = Columns {
+            fp64: m(col::FP64),
+            fp128: m(col::FP128),
+            content: m(col::CONTENT),
+            flags: m(col::FLAGS),
+            text_len: m(col::TEXT_LEN),
+            terms: m(col::TERMS),
+            source: m(col::SOURCE),
+            ids: m(col::IDS),
+            ids_idx: m(col::IDS_IDX),
+            urls: m(col::URLS),
+            urls_idx: m(col::URLS_IDX),
+            canonical: m(col::CANONICAL),
+            canonical_idx: m(col::CANONICAL_IDX),
+            minhash: None,
+            chunks: None,
+        };
+        StoreWriter::start(label.to_path_buf(), PathBuf::new(), cols, None)
+    }
+
+    fn start(
+        target: PathBuf,
+        tmp: PathBuf,
+        mut cols: Columns,
+        guard: Option<interrupt::Temporary>,
+    ) -> Result<Self> {
         let zero = 0u64.to_le_bytes();
-        cols.ids_idx
-            .write_all(&zero)
-            .map_err(|e| Error::io(&tmp, e))?;
-        cols.urls_idx
-            .write_all(&zero)
-            .map_err(|e| Error::io(&tmp, e))?;
-        cols.canonical_idx
-            .write_all(&zero)
-            .map_err(|e| Error::io(&tmp, e))?;
+        for c in [
+            &mut cols.ids_idx.1,
+            &mut cols.urls_idx.1,
+            &mut cols.canonical_idx.1,
+        ] {
+            c.write_all(&zero).map_err(|e| Error::io(&tmp, e))?;
+        }
         Ok(StoreWriter {
-            target: target.to_path_buf(),
+            target,
             tmp,
             cols: Some(cols),
             docs: 0,
@@ -202,14 +301,23 @@ impl StoreWriter {
         })
     }
 
+    /// A new column named `n`, of the kind the others are.
+    fn column(&self, n: &str) -> Result<Col> {
+        if self._interrupt.is_none() {
+            return Ok(Col::Mem(Vec::new()));
+        }
+        let p = self.tmp.join(n);
+        let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
+        Ok(Col::File(BufWriter::with_capacity(1 << 16, f)))
+    }
+
     /// Gives the store a MinHash column of `bands` keys per document (before the first row).
     pub fn with_minhash(mut self, bands: usize) -> Result<Self> {
         assert_eq!(self.docs, 0, "the column starts with the first row");
         let files = (0..bands)
             .map(|b| {
-                let p = self.tmp.join(col::minhash_band(b));
-                let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
-                Ok(BufWriter::with_capacity(1 << 16, f))
+                let n = col::minhash_band(b);
+                Ok((n.clone(), self.column(&n)?))
             })
             .collect::<Result<Vec<_>>>()?;
         self.cols.as_mut().expect("open").minhash = Some(files);
@@ -219,13 +327,10 @@ impl StoreWriter {
     /// Gives the store the paragraph chunk columns (before the first row).
     pub fn with_chunks(mut self) -> Result<Self> {
         assert_eq!(self.docs, 0, "the column starts with the first row");
-        let open = |n: &str| -> Result<BufWriter<File>> {
-            let p = self.tmp.join(n);
-            let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
-            Ok(BufWriter::with_capacity(1 << 16, f))
-        };
-        let (data, mut idx) = (open(col::CHUNKS)?, open(col::CHUNKS_IDX)?);
-        idx.write_all(&0u64.to_le_bytes())
+        let data = (col::CHUNKS, self.column(col::CHUNKS)?);
+        let mut idx = (col::CHUNKS_IDX, self.column(col::CHUNKS_IDX)?);
+        idx.1
+            .write_all(&0u64.to_le_bytes())
             .map_err(|e| Error::io(&self.tmp, e))?;
         self.cols.as_mut().expect("open").chunks = Some((data, idx));
         Ok(self)
@@ -239,7 +344,7 @@ impl StoreWriter {
             self.duplicate_ids += 1;
         }
         let c = self.cols.as_mut().expect("push after finish");
-        let w = |f: &mut BufWriter<File>, b: &[u8]| f.write_all(b);
+        let w = |f: &mut (_, Col), b: &[u8]| f.1.write_all(b);
         let res = (|| -> std::io::Result<()> {
             w(&mut c.fp64, &row.fp64.to_le_bytes())?;
             w(&mut c.fp128, &(row.fp128 as u64).to_le_bytes())?;
@@ -265,7 +370,7 @@ impl StoreWriter {
             if let Some(files) = &mut c.minhash {
                 assert_eq!(row.minhash.len(), files.len(), "one key per band");
                 for (f, k) in files.iter_mut().zip(&row.minhash) {
-                    w(f, &k.to_le_bytes())?;
+                    f.1.write_all(&k.to_le_bytes())?;
                 }
             }
             if let Some((data, idx)) = &mut c.chunks {
@@ -295,32 +400,14 @@ impl StoreWriter {
     pub fn finish(mut self, mut manifest: Manifest) -> Result<Manifest> {
         let cols = self.cols.take().expect("finish twice");
         let tmp = self.tmp.clone();
-        let minhash = cols.minhash.into_iter().flatten();
-        let chunks = cols.chunks.into_iter().flat_map(|(a, b)| [a, b]);
-        for mut f in [
-            cols.fp64,
-            cols.fp128,
-            cols.content,
-            cols.flags,
-            cols.text_len,
-            cols.terms,
-            cols.source,
-            cols.ids,
-            cols.ids_idx,
-            cols.urls,
-            cols.urls_idx,
-            cols.canonical,
-            cols.canonical_idx,
-        ]
-        .into_iter()
-        .chain(minhash)
-        .chain(chunks)
-        {
-            f.flush().map_err(|e| Error::io(&tmp, e))?;
-            let file = f
-                .into_inner()
-                .map_err(|e| Error::io(&tmp, e.into_error()))?;
-            file.sync_all().map_err(|e| Error::io(&tmp, e))?;
+        for (_, c) in cols.all() {
+            if let Col::File(mut f) = c {
+                f.flush().map_err(|e| Error::io(&tmp, e))?;
+                let file = f
+                    .into_inner()
+                    .map_err(|e| Error::io(&tmp, e.into_error()))?;
+                file.sync_all().map_err(|e| Error::io(&tmp, e))?;
+            }
         }
         manifest.docs = self.docs;
         manifest.stats.documents = self.docs;
@@ -347,10 +434,31 @@ impl StoreWriter {
     }
 }
 
+impl StoreWriter {
+    /// Completes a store made by [`StoreWriter::memory`] and opens it, with every check
+    /// [`Store::open`] makes.
+    pub fn finish_in_memory(mut self, mut manifest: Manifest) -> Result<Store> {
+        assert!(self._interrupt.is_none(), "a store on disk is finished by finish");
+        let cols = self.cols.take().expect("finish twice");
+        manifest.docs = self.docs;
+        manifest.stats.documents = self.docs;
+        manifest.stats.duplicate_ids = self.duplicate_ids;
+        let cols: HashMap<String, Mapped> = cols
+            .all()
+            .into_iter()
+            .map(|(n, c)| match c {
+                Col::Mem(v) => (n, Mapped::from_bytes(&v)),
+                Col::File(_) => unreachable!("a memory store has no files"),
+            })
+            .collect();
+        Store::in_memory(&self.target, manifest, cols)
+    }
+}
+
 impl Drop for StoreWriter {
     fn drop(&mut self) {
         // After a successful finish the temporary directory has been renamed away.
-        if self.tmp.exists() {
+        if self._interrupt.is_some() && self.tmp.exists() {
             let _ = fs::remove_dir_all(&self.tmp);
         }
     }
