@@ -375,7 +375,41 @@ fn demo_runs_the_pipeline_and_scores_it() {
         );
     }
     assert!(out.contains("Against S3 >= 0.82 truth"), "{out}");
+    // The default job comes first: its stages timed, its removal scored against both truths.
+    let default = out
+        .find("The default job")
+        .expect("the default job's report");
+    assert!(default < out.find("For context, SimHash").unwrap(), "{out}");
+    for stage in [
+        "fingerprint",
+        "candidates and verification",
+        "clusters and lists",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(stage) && l.ends_with(" s")),
+            "{stage}: {out}"
+        );
+    }
+    for truth in ["the planted truth |", "S3 truth on 400 pages |"] {
+        let row = out.lines().find(|l| l.contains(truth)).expect(truth);
+        let f: Vec<&str> = row.split('|').flat_map(|p| p.split_whitespace()).collect();
+        let n = f.len();
+        // removed, correct, precision | true pairs, both kept, recall
+        let (removed, correct) = (
+            f[n - 6].parse::<u64>().unwrap(),
+            f[n - 5].parse::<u64>().unwrap(),
+        );
+        assert!(removed > 0 && correct <= removed, "{row}");
+        let recall: f64 = f[n - 1].parse().unwrap();
+        assert!((0.0..=1.0).contains(&recall), "{row}");
+        if truth.starts_with("S3") {
+            // Verified removals are near-duplicates by S3, compared again.
+            assert_eq!(correct, removed, "{row}");
+        }
+    }
     assert!(dir.path().join("out/summary.json").is_file());
+    assert!(dir.path().join("out-simhash/summary.json").is_file());
     assert!(dir.path().join("crawl").is_dir());
 }
 

@@ -1,8 +1,11 @@
 """neardup: near-duplicate detection for web crawls, from Python.
 
-Every function runs neardup's own commands in this process (no subprocess), with the GIL
-released while they work; keyword options are the command line's, by name (``min_terms=10``
-is ``--min-terms 10``, ``no_verify=True`` is ``--no-verify``, a list is comma-separated).
+Every function runs neardup's jobs in this process (no subprocess), with the GIL released
+while they work; keyword options are the command line's, by name (``min_terms=10`` is
+``--min-terms 10``, ``no_verify=True`` is ``--no-verify``). :func:`dedup` is a library call on
+those options, on crawls and stores or on a table in memory (a ``pyarrow.Table``, a
+``pyarrow.dataset.Dataset``, a pandas ``DataFrame`` or a Hugging Face ``datasets.Dataset``),
+whose answer comes back as an Arrow table aligned with its rows.
 Errors raise :class:`NeardupError` with neardup's message. What a command says while it runs
 goes to the ``neardup`` logger as it happens: its steps and figures and fingerprinting's
 progress (every 5 s, :func:`set_progress_interval`) at INFO, skipped or replaced things at
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from ._neardup import NeardupError, Store, __version__, run as _run, set_progress_interval
+from . import _neardup
 
 __all__ = [
     "NeardupError",
@@ -193,32 +197,140 @@ class DedupResult:
         return f"DedupResult({os.fspath(self.dir)!r})"
 
 
-def dedup(inputs, out: PathLike, **options: Any) -> DedupResult:
-    """The main job: crawls (or stores) in, clusters and keep/remove lists out, with the tables
-    also as Parquet. Options are ``neardup dedup``'s (``tau=``, ``no_verify=True``,
-    ``write_corpus="parquet"``, ``against=[...]``, ...)."""
+def _options_json(options: Mapping[str, Any]) -> str:
+    """Options by name as dedup's JSON: paths as strings, sizes as given."""
+
+    def value(v):
+        if isinstance(v, os.PathLike):
+            return os.fspath(v)
+        if isinstance(v, (list, tuple)):
+            return [value(x) for x in v]
+        return v
+
+    return json.dumps({k: value(v) for k, v in options.items()})
+
+
+def _arrow_table(data, columns: list[str]):
+    """``data`` as a ``pyarrow.Table`` (or a stream with ``__arrow_c_stream__``) of the
+    ``columns`` it has, without copying what is already Arrow."""
+    import pyarrow as pa
+
+    if isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    if isinstance(data, pa.Table):
+        return data.select([c for c in columns if c in data.column_names])
+    try:
+        import pyarrow.dataset as ds
+    except ImportError:  # pragma: no cover - pyarrow always has it
+        ds = None
+    if ds is not None and isinstance(data, ds.Dataset):
+        names = data.schema.names
+        return data.to_table(columns=[c for c in columns if c in names])
+    # A Hugging Face datasets.Dataset: its Arrow table, in its rows' order.
+    if hasattr(data, "data") and hasattr(data, "flatten_indices") and hasattr(data.data, "table"):
+        if getattr(data, "_indices", None) is not None:
+            data = data.flatten_indices()
+        return _arrow_table(data.data.table, columns)
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if pd is not None and isinstance(data, pd.DataFrame):
+        cols = [c for c in columns if c in data.columns]
+        return pa.Table.from_pandas(data[cols], preserve_index=False)
+    if hasattr(data, "__arrow_c_stream__"):
+        return pa.table(data).select([c for c in columns if c in pa.table(data).column_names])
+    raise TypeError(
+        f"dedup takes paths, or a table: pyarrow.Table, pyarrow.dataset.Dataset, pandas.DataFrame "
+        f"or datasets.Dataset (got {type(data).__name__})"
+    )
+
+
+def _is_table(data) -> bool:
+    return not isinstance(data, (str, os.PathLike, list, tuple, Store))
+
+
+def _dedup_table(data, text: str, id: Optional[str], url: Optional[str], quiet: bool, threads, options):
+    import numpy as np
+    import pyarrow as pa
+
+    columns = [text] + ([id] if id else []) + ([url] if url else [])
+    table = _arrow_table(data, columns)
+    opts = dict(options)
+    opts["text_field"] = text
+    # Only the columns asked for were selected: an id or URL column not asked for is not
+    # there, and rows are then named by their number.
+    opts["id_field"] = id or "id"
+    opts["url_field"] = url or "url"
+    cluster, kept_row, score, summary = _neardup.dedup_table(
+        table, _options_json(opts), quiet=quiet, threads=threads
+    )
+    rows = np.arange(len(cluster), dtype=np.uint64)
+    kept = kept_row == rows
+    if id and id in table.column_names:
+        kept_id = table.column(id).take(pa.array(kept_row))
+    else:
+        kept_id = pa.array(kept_row)
+    result = pa.table(
+        {
+            "cluster": pa.array(cluster),
+            "kept": pa.array(kept),
+            "kept_id": kept_id,
+            "score": pa.array(score, mask=np.isnan(score)),
+        }
+    )
+    s = json.loads(summary)
+    log.info("dedup: %d rows, %d kept, %d removed", s["rows"], s["rows"] - s["removed"], s["removed"])
+    return result
+
+
+def dedup(
+    inputs,
+    out: Optional[PathLike] = None,
+    *,
+    text: str = "text",
+    id: Optional[str] = "id",
+    url: Optional[str] = None,
+    quiet: bool = False,
+    threads: Optional[int] = None,
+    **options: Any,
+):
+    """The main job, on crawls and stores, or on a table in memory.
+
+    On a table (``pyarrow.Table``, ``pyarrow.dataset.Dataset``, pandas ``DataFrame``,
+    Hugging Face ``datasets.Dataset``): ``text`` names the text column (HTML or plain text),
+    ``id`` the id column (None, or a column that is not there: rows are named by number),
+    ``url`` the URL column. The table is read through the Arrow C data interface without a
+    copy, verified from its texts in memory, and nothing is written; returns a
+    ``pyarrow.Table`` with a row for each input row: ``cluster`` (the row of its cluster's
+    representative), ``kept`` (bool), ``kept_id`` (the id of the row kept for it: its own when
+    kept) and ``score`` (the removal's similarity, null where kept). ``data.filter(result["kept"])``
+    is the deduplicated table.
+
+    On paths (crawl files or directories, or stores) with ``out`` the output directory: writes
+    clusters and keep/remove lists there, with the tables also as Parquet, and returns a
+    :class:`DedupResult`.
+
+    Options are ``neardup dedup``'s, by name (``tau=``, ``representative="longest"``,
+    ``min=0.9``, ``shingle=5``, ``min_terms=5``, ``no_verify=True``, ``all_pairs=True``, ...).
+    """
+    if _is_table(inputs):
+        if out is not None:
+            raise TypeError("dedup of a table writes nothing: give no out")
+        return _dedup_table(inputs, text, id, url, quiet, threads, options)
+    if out is None:
+        raise TypeError("dedup of crawls or stores writes its outputs into out: give it")
     options = dict(options)
     tables = options.pop("tables", ["parquet"])
     if isinstance(tables, str):
         tables = [tables]
     if "parquet" not in tables:
         tables = [*tables, "parquet"]
-    positional = _stores(inputs)
-    _command("dedup", [*positional, "-o", out], {**options, "tables": tables})
+    opts = {**options, "inputs": _stores(inputs), "output": os.fspath(out), "tables": tables}
+    clean, _summary = _neardup.dedup_files(_options_json(opts), quiet=quiet, threads=threads)
+    if not clean:
+        log.warning("neardup dedup: some inputs could not be read (see the outputs)")
     result = DedupResult(out)
     c = result.summary.get("clusters") or {}
     log.info("dedup: %s kept, %s removed -> %s", c.get("keep"), c.get("remove"), os.fspath(out))
     return result
-
-
-def sweep(stores, out: PathLike, tau_max: int = 6, **options: Any):
-    """Clusters for every threshold 0..=tau_max; returns ``sweep.tsv`` as a ``pyarrow.Table``.
-    Options are ``neardup sweep``'s (``pairs=``, ``verify="s3:0.82"``, ...)."""
-    import pyarrow.csv as pacsv
-
-    _command("sweep", [*_stores(stores), "-o", out, "--tau-max", tau_max], dict(options))
-    return pacsv.read_csv(
-        Path(out) / "sweep.tsv",
-        parse_options=pacsv.ParseOptions(delimiter="\t"),
-        convert_options=pacsv.ConvertOptions(null_values=["-"]),
-    )

@@ -832,31 +832,7 @@ pub struct FingerprintOpts {
     pub max_record_size: u64,
 }
 
-/// A size in bytes: a number with an optional K, M, G or T suffix (powers of 1024; `KiB`,
-/// `MB` and the like are read the same).
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (num, unit) = t.split_at(digits);
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("{s:?} is not a size (a number, optionally with K, M or G)"))?;
-    let shift = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kb" | "kib" => 10,
-        "m" | "mb" | "mib" => 20,
-        "g" | "gb" | "gib" => 30,
-        "t" | "tb" | "tib" => 40,
-        _ => {
-            return Err(format!(
-                "{s:?}: unknown size unit {unit:?} (use K, M, G or T)"
-            ))
-        }
-    };
-    n.checked_mul(1 << shift).filter(|v| *v > 0).ok_or_else(|| {
-        format!("{s:?} is not a usable size (it must be above zero and below 16 EiB)")
-    })
-}
+pub use crate::jobs::options::parse_size;
 
 /// A memory budget for counting chunks: a size of at least [`crate::reuse::count::MIN_MEMORY`]
 /// (below it, passes multiply and every pass reads every hash again).

@@ -99,7 +99,6 @@ pub(crate) fn lossy(b: Cow<'_, [u8]>) -> Cow<'_, str> {
     }
 }
 
-
 /// Record batches held in memory, read as a corpus.
 pub struct Batches {
     batches: Vec<RecordBatch>,
@@ -147,15 +146,22 @@ impl Batches {
                 ))),
             }
         };
-        let text = find(&opts.text_field, is_text, "text (a string or binary column)")?
-            .ok_or_else(|| {
-                Error::Config(format!(
-                    "the table has no column {:?} for the text (columns: {})",
-                    opts.text_field,
-                    names()
-                ))
-            })?;
-        if let Some(b) = batches.iter().find(|b| b.schema().fields() != schema.fields()) {
+        let text = find(
+            &opts.text_field,
+            is_text,
+            "text (a string or binary column)",
+        )?
+        .ok_or_else(|| {
+            Error::Config(format!(
+                "the table has no column {:?} for the text (columns: {})",
+                opts.text_field,
+                names()
+            ))
+        })?;
+        if let Some(b) = batches
+            .iter()
+            .find(|b| b.schema().fields() != schema.fields())
+        {
             return Err(Error::Config(format!(
                 "a record batch's columns are not the table's: {:?}",
                 b.schema()
@@ -330,7 +336,9 @@ mod tests {
             b.read(u, &mut c);
         }
         let got: Vec<(&str, &str, u64)> =
-            c.0.iter().map(|(i, t, o)| (i.as_str(), t.as_str(), *o)).collect();
+            c.0.iter()
+                .map(|(i, t, o)| (i.as_str(), t.as_str(), *o))
+                .collect();
         // Row 1 has no text; row 2 has no id and is named by its row number.
         assert_eq!(got, vec![("10", "a b", 0), ("2", "c", 2)]);
         assert_eq!(c.1, vec![Skip::MissingText]);
@@ -353,13 +361,19 @@ mod tests {
             text_field: "body".into(),
             ..ReadOptions::default()
         };
-        let e = Batches::new(batches.clone(), &schema, &opts).err().unwrap().to_string();
+        let e = Batches::new(batches.clone(), &schema, &opts)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("\"body\"") && e.contains("text (Utf8)"), "{e}");
         let opts = ReadOptions {
             text_field: "id".into(),
             ..ReadOptions::default()
         };
-        let e = Batches::new(batches, &schema, &opts).err().unwrap().to_string();
+        let e = Batches::new(batches, &schema, &opts)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("Int64, not text"), "{e}");
     }
 }

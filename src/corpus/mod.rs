@@ -12,6 +12,8 @@
 //! memory-mapped and parsed in place, gzip shards are inflated member by member into one reused
 //! window, and a record over the limit is passed over as it streams, never gathered whole.
 
+#[cfg(feature = "parquet")]
+pub mod arrow;
 pub mod discover;
 pub mod files;
 pub mod gzip;
@@ -19,8 +21,6 @@ pub mod http;
 pub mod jsonl;
 #[cfg(feature = "parquet")]
 pub mod parquet;
-#[cfg(feature = "parquet")]
-pub mod arrow;
 pub mod skip;
 pub mod warc;
 

@@ -88,8 +88,35 @@ pub struct DedupRun {
     pub candidates: Option<PairGraph>,
     /// The sweep.
     pub levels: Vec<Level>,
+    /// Each document's kept document (itself when kept) at the lists' threshold.
+    pub kept: Vec<u32>,
+    /// Seconds per stage, in order.
+    pub stages: Vec<(&'static str, f64)>,
     /// How fingerprinting ended.
     pub outcome: Outcome,
+}
+
+/// The time each stage of a run took.
+#[derive(Default)]
+struct Stages {
+    done: Vec<(&'static str, f64)>,
+    current: Option<(&'static str, Instant)>,
+}
+
+impl Stages {
+    /// Ends the stage under way and starts `name`.
+    fn start(&mut self, name: &'static str) {
+        self.end();
+        self.current = Some((name, Instant::now()));
+    }
+
+    /// Ends the stage under way; returns every stage's time.
+    fn end(&mut self) -> Vec<(&'static str, f64)> {
+        if let Some((n, t)) = self.current.take() {
+            self.done.push((n, t.elapsed().as_secs_f64()));
+        }
+        self.done.clone()
+    }
 }
 
 /// The main job: fingerprints the crawl into OUT/store (or takes the stores given), joins once at the sweep's largest
@@ -98,6 +125,7 @@ pub struct DedupRun {
 pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     let dir = &cfg.output;
     let started = Instant::now();
+    let mut stage = Stages::default();
     // The backend opens first: an adapter that cannot be had fails the run before the
     // output directory or its store is touched.
     let backend = backend(&cfg.join, quiet)?;
@@ -161,6 +189,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         if !quiet {
             say!("[1/4] fingerprint -> {}", store.display());
         }
+        stage.start("fingerprint");
         let (report, outcome) = build_store(&cfg.build, quiet)?;
         (vec![store], Some(report), outcome)
     } else {
@@ -197,6 +226,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     if !quiet {
         say!("[2/4] join at tau {}", cfg.tau_max);
     }
+    stage.start("candidates and verification");
     let pairs_path = dir.join("pairs.bin");
     let mut memory_bound = None;
     let linear = match (&cfg.verify, cfg.candidates) {
@@ -249,11 +279,20 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
             None,
         )
     } else {
-        all_pairs(&stores, cfg, &backend, at_max, protect, Some(&pairs_path), quiet)?
+        all_pairs(
+            &stores,
+            cfg,
+            &backend,
+            at_max,
+            protect,
+            Some(&pairs_path),
+            quiet,
+        )?
     };
     if !quiet {
         say!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
+    stage.start("sweep");
     let at = SweepAt {
         axis: Axis::D64,
         max: cfg.tau_max,
@@ -264,6 +303,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     if !quiet {
         say!("[4/4] clusters at tau {}", cfg.at.tau);
     }
+    stage.start("clusters and lists");
     // The pairs and the sweep are typed while the lists are written (which types theirs).
     let (written, other_tables) = rayon::join(
         || {
@@ -351,6 +391,8 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         graph: g,
         candidates,
         levels,
+        kept: assigned.kept,
+        stages: stage.end(),
         outcome,
     })
 }

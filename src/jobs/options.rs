@@ -13,6 +13,47 @@ use crate::join::plan::Method;
 use crate::join::BackendChoice;
 use crate::report::typed::TableFormat;
 
+/// A size in bytes: a number with an optional K, M, G or T suffix (powers of 1024; `KiB`,
+/// `MB` and the like are read the same).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size (a number, optionally with K, M or G)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => {
+            return Err(format!(
+                "{s:?}: unknown size unit {unit:?} (use K, M, G or T)"
+            ))
+        }
+    };
+    n.checked_mul(1 << shift).filter(|v| *v > 0).ok_or_else(|| {
+        format!("{s:?} is not a usable size (it must be above zero and below 16 EiB)")
+    })
+}
+
+/// A size given as a number of bytes or as text with a unit ([`parse_size`]).
+fn size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Size {
+        Bytes(u64),
+        Text(String),
+    }
+    match Size::deserialize(d)? {
+        Size::Bytes(0) => Err(serde::de::Error::custom("a size of 0 bytes")),
+        Size::Bytes(n) => Ok(n),
+        Size::Text(t) => parse_size(&t).map_err(serde::de::Error::custom),
+    }
+}
+
 /// Feature modes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -96,6 +137,7 @@ pub struct FingerprintOptions {
     /// Uncompressed shards larger than this (MiB) are split across workers; 0 never splits.
     pub split_mib: u64,
     /// Records larger than this many bytes are skipped and counted.
+    #[serde(deserialize_with = "size")]
     pub max_record_size: u64,
 }
 
@@ -174,6 +216,7 @@ pub struct SimilarityOptions {
     /// Terms per shingle.
     pub shingle: usize,
     /// Shingle sets held at once, about, in bytes.
+    #[serde(deserialize_with = "size")]
     pub verify_memory: u64,
 }
 
@@ -193,6 +236,7 @@ impl Default for SimilarityOptions {
 #[serde(default)]
 pub struct CorpusOptions {
     /// Target size of an output shard, in bytes.
+    #[serde(deserialize_with = "size")]
     pub shard_size: u64,
     /// Labeled paragraphs to drop: a `reuse discover` output or a store.
     pub drop_labeled_chunks: Option<PathBuf>,

@@ -209,7 +209,10 @@ fn read_memory<S, T: Send>(
     init: &(impl Fn() -> S + Sync),
     f: &(impl Fn(&mut S, u32, &Document<'_>) -> T + Sync),
 ) -> Found<T> {
-    let per = docs.len().div_ceil(4 * rayon::current_num_threads()).max(64);
+    let per = docs
+        .len()
+        .div_ceil(4 * rayon::current_num_threads())
+        .max(64);
     let parts: Vec<Found<T>> = docs
         .par_chunks(per)
         .map(|part| {

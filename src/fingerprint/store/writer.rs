@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::{col, flags, Manifest, Store};
-use crate::base::mmap::Mapped;
 use crate::base::atomic::clean_stale;
 use crate::base::interrupt;
+use crate::base::mmap::Mapped;
 use crate::corpus::SourceLoc;
 use crate::{Error, Result};
 
@@ -438,7 +438,10 @@ impl StoreWriter {
     /// Completes a store made by [`StoreWriter::memory`] and opens it, with every check
     /// [`Store::open`] makes.
     pub fn finish_in_memory(mut self, mut manifest: Manifest) -> Result<Store> {
-        assert!(self._interrupt.is_none(), "a store on disk is finished by finish");
+        assert!(
+            self._interrupt.is_none(),
+            "a store on disk is finished by finish"
+        );
         let cols = self.cols.take().expect("finish twice");
         manifest.docs = self.docs;
         manifest.stats.documents = self.docs;
