@@ -4,7 +4,9 @@
 # at tau 0, 3, 6 and 8, both methods, both backends (the GPU one on any adapter, software ones
 # included: install mesa-vulkan-drivers for lavapipe), plus the 128-bit filter, collapsed
 # units, a 128-bit sweep and a sweep from a saved pairs file. summary.json is left out (it
-# holds wall times); the stores themselves are compared by the pairs they give.
+# holds wall times); the stores themselves are compared by the pairs they give. dedup runs
+# both candidate methods (MinHash-LSH with both verification paths, SimHash with and without
+# verification).
 #
 # Usage: scripts/same_outputs.sh OLD_BINARY NEW_BINARY [WORK_DIR]
 # Exits 0 when every output is identical, 1 (with the differences) otherwise.
@@ -38,6 +40,15 @@ outputs() {
         "$b" -q cluster "$data/s200k" -o "$o/cl-$be" --tau 4 --representative longest --backend $be
     done
     "$b" -q sweep "$data/crawlstore" --pairs "$o/d-cpu/pairs.bin" -o "$o/swp" --tau-max 5
+    # dedup's candidate methods and verification paths: MinHash-LSH verified against kept
+    # texts (the default) and every pair listed, SimHash verified with and without the
+    # skipped comparisons, unverified, another rule with typed tables, canonical links.
+    "$b" -q dedup "$data/crawl" -o "$o/dm-default"
+    "$b" -q dedup "$data/crawl" -o "$o/dm-all" --all-pairs
+    "$b" -q dedup "$data/crawl" -o "$o/dm-longest" --representative longest --tables jsonl
+    "$b" -q dedup "$data/crawl" -o "$o/dm-canonical" --canonical
+    "$b" -q dedup "$data/crawl" -o "$o/ds-skip" --candidates simhash --skip-joined --remove-by component
+    "$b" -q dedup "$data/crawl" -o "$o/ds-noverify" --no-verify
     rm -rf "$o"/d-*/store
     find "$o" -name summary.json -delete
 }

@@ -381,12 +381,7 @@ fn a_corrupt_gzip_member_costs_one_record() {
     let path = dir.path().join("d.warc.gz");
     fs::write(&path, &data).unwrap();
     let store = dir.path().join("s");
-    let out = neardup(&[
-        "fingerprint",
-        &path.to_string_lossy(),
-        "-o",
-        &store.to_string_lossy(),
-    ]);
+    let out = nd("fingerprint {} -o {}", &[&path, &store]).output();
     assert!(out.status.success(), "{}", stderr(&out));
     let s = Store::open(&store).unwrap();
     assert_eq!(s.len(), 29);

@@ -7,10 +7,6 @@ use std::fs;
 use crate::common::*;
 use neardup::fingerprint::store::Store;
 
-fn s(p: &std::path::Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Page `base` with the words at `edits` replaced.
 fn edited(base: &[String], edits: &[usize], tag: &str) -> String {
     let mut w = base.to_vec();
@@ -66,7 +62,7 @@ fn canonical_links_are_stored_and_their_classes_verified_as_candidates() {
     let crawl = dir.path().join("c.warc");
     fs::write(&crawl, &warc).unwrap();
     let out = dir.path().join("out");
-    let o = neardup(&["dedup", s(&crawl), "-o", s(&out), "--canonical"]);
+    let o = nd("dedup {} -o {} --canonical", &[&crawl, &out]).output();
     assert!(o.status.success(), "{}", stderr(&o));
     let store = Store::open(&out.join("store")).unwrap();
     let got: Vec<(String, String)> = (0..store.len())
@@ -101,7 +97,7 @@ fn canonical_links_are_stored_and_their_classes_verified_as_candidates() {
         .collect();
     assert_eq!(removed, ["b a", "c a", "e a"]);
     let plain = dir.path().join("plain");
-    ok(&["-q", "dedup", s(&crawl), "-o", s(&plain)]);
+    nd("-q dedup {} -o {}", &[&crawl, &plain]).ok();
     let without = summary(&plain);
     assert!(without.get("canonical").is_none());
     // d is compared with the kept a only through its class, and rejected.
@@ -129,5 +125,5 @@ fn canonical_links_are_stored_and_their_classes_verified_as_candidates() {
     let old = Store::open(&v1).unwrap();
     assert!(!old.has_canonical());
     assert_eq!(old.canonical(0), "");
-    ok(&["info", s(&v1)]);
+    nd("info {}", &[&v1]).ok();
 }

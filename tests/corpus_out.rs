@@ -9,7 +9,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::common::{export_tsv, fingerprint, gz, neardup, ok, page, python, response, stderr};
+use crate::common::{export_tsv, fingerprint, gz, nd, neardup, page, python, response, stderr};
 use neardup::fingerprint::store::{Store, StoreSet};
 
 fn s(p: &Path) -> &str {
@@ -113,18 +113,11 @@ fn warc_gz_corpus_copies_records_and_reads_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let crawl = mixed_crawl(dir.path());
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&crawl),
-        "-o",
-        s(&out),
-        "--no-verify",
-        "--write-corpus",
-        "warc.gz",
-        "--shard-size",
-        "64K",
-    ]);
+    nd(
+        "-q dedup {} -o {} --no-verify --write-corpus warc.gz --shard-size 64K",
+        &[&crawl, &out],
+    )
+    .ok();
     let corpus = out.join("corpus");
     let m = manifest(&corpus);
     let keep = lines(&out.join("keep.txt"));
@@ -220,15 +213,11 @@ print(json.dumps(ids))
 fn row_corpora_agree_with_the_lists_and_write_replays_dedup() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&sample()),
-        "-o",
-        s(&out),
-        "--write-corpus",
-        "jsonl.gz",
-    ]);
+    nd(
+        "-q dedup {} -o {} --write-corpus jsonl.gz",
+        &[&sample(), &out],
+    )
+    .ok();
     let rows = jsonl_rows(&out.join("corpus"));
     let keep = lines(&out.join("keep.txt"));
     let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
@@ -439,15 +428,7 @@ mod parquet_in {
         // and the corpus writer the same texts.
         let (oa, ob) = (dir.path().join("oa"), dir.path().join("ob"));
         for (input, o) in [(&pq_path, &oa), (&jl_path, &ob)] {
-            ok(&[
-                "-q",
-                "dedup",
-                s(input),
-                "-o",
-                s(o),
-                "--write-corpus",
-                "jsonl.gz",
-            ]);
+            nd("-q dedup {} -o {} --write-corpus jsonl.gz", &[&input, &o]).ok();
         }
         assert_eq!(lines(&oa.join("remove.tsv")), lines(&ob.join("remove.tsv")));
         assert!(lines(&oa.join("remove.tsv")).len() > 10);
@@ -457,17 +438,11 @@ mod parquet_in {
         );
         // And as WARC.gz: resource records of the original payload, read back the same.
         let w = dir.path().join("w");
-        ok(&[
-            "-q",
-            "write",
-            s(&oa.join("store")),
-            "--keep",
-            s(&oa.join("keep.txt")),
-            "--format",
-            "warc.gz",
-            "-o",
-            s(&w),
-        ]);
+        nd(
+            "-q write {} --keep {} --format warc.gz -o {}",
+            &[&oa.join("store"), &oa.join("keep.txt"), &w],
+        )
+        .ok();
         let back = dir.path().join("back");
         assert!(fingerprint(&[&w], &back, &[]).status.success());
         let orig = by_id(&oa.join("store"));
@@ -503,7 +478,7 @@ mod parquet_in {
         let bad_path = dir.path().join("bad-rowgroup.parquet");
         fs::write(&bad_path, &bad).unwrap();
         let st = dir.path().join("s1");
-        let o = neardup(&["fingerprint", s(&bad_path), "-o", s(&st)]);
+        let o = nd("fingerprint {} -o {}", &[&bad_path, &st]).output();
         assert!(o.status.success(), "{}", stderr(&o));
         let err = stderr(&o);
         assert!(
@@ -538,15 +513,11 @@ mod parquet_in {
 fn typed_tables_hold_the_tsv_rows() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&sample()),
-        "-o",
-        s(&out),
-        "--tables",
-        "jsonl,parquet",
-    ]);
+    nd(
+        "-q dedup {} -o {} --tables jsonl,parquet",
+        &[&sample(), &out],
+    )
+    .ok();
     for (tsv, stem, header) in [
         ("clusters.tsv", "clusters", true),
         ("keep.txt", "keep", false),
@@ -622,20 +593,13 @@ fn typed_pairs_equal_the_join_and_parquet_equals_jsonl() {
     let store = dir.path().join("store");
     assert!(fingerprint(&[&sample()], &store, &[]).status.success());
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&store),
-        "--no-verify",
-        "--tau",
-        "3",
-        "-o",
-        s(&out),
-        "--tables",
-        "jsonl,parquet",
-    ]);
+    nd(
+        "-q dedup {} --no-verify --tau 3 -o {} --tables jsonl,parquet",
+        &[&store, &out],
+    )
+    .ok();
     let tsv = dir.path().join("pairs.tsv");
-    ok(&["-q", "join", s(&store), "--tau", "3", "-o", s(&tsv)]);
+    nd("-q join {} --tau 3 -o {}", &[&store, &tsv]).ok();
     let t = lines(&tsv);
     let rows = lines(&out.join("pairs.jsonl"));
     assert!(t.len() > 2, "the sample should have pairs");
@@ -686,29 +650,17 @@ fn labeled_paragraphs_are_dropped_from_the_written_text() {
         .status
         .success());
     let reuse = dir.path().join("reuse");
-    ok(&[
-        "-q",
-        "reuse",
-        "discover",
-        s(&store),
-        "--min-count",
-        "10",
-        "-o",
-        s(&reuse),
-    ]);
+    nd(
+        "-q reuse discover {} --min-count 10 -o {}",
+        &[&store, &reuse],
+    )
+    .ok();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&store),
-        "-o",
-        s(&out),
-        "--no-verify",
-        "--write-corpus",
-        "jsonl.gz",
-        "--drop-labeled-chunks",
-        s(&reuse),
-    ]);
+    nd(
+        "-q dedup {} -o {} --no-verify --write-corpus jsonl.gz --drop-labeled-chunks {}",
+        &[&store, &out, &reuse],
+    )
+    .ok();
     let rows = jsonl_rows(&out.join("corpus"));
     assert_eq!(rows.len(), 40);
     for r in &rows {
@@ -718,16 +670,10 @@ fn labeled_paragraphs_are_dropped_from_the_written_text() {
     }
     assert_eq!(manifest(&out.join("corpus"))["dropped_paragraphs"], 40);
     // WARC.gz copies records as they were: dropping paragraphs there is refused.
-    let o = neardup(&[
-        "dedup",
-        s(&store),
-        "-o",
-        s(&dir.path().join("o2")),
-        "--no-verify",
-        "--write-corpus",
-        "warc.gz",
-        "--drop-labeled-chunks",
-        s(&reuse),
-    ]);
+    let o = nd(
+        "dedup {} -o {} --no-verify --write-corpus warc.gz --drop-labeled-chunks {}",
+        &[&store, &dir.path().join("o2"), &reuse],
+    )
+    .output();
     assert!(!o.status.success() && stderr(&o).contains("jsonl.gz or parquet"));
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{neardup, ok, stderr};
+use crate::common::{nd, stderr};
 use neardup::report::summary::{Command, Summary};
 
 fn read(p: &Path) -> String {
@@ -19,26 +19,15 @@ fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample")
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn dedup_writes_every_output_and_later_commands_reuse_them() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&sample()),
-        "-o",
-        s(&out),
-        "--tau",
-        "3",
-        "--tau-max",
-        "6",
-        "--no-verify",
-    ]);
+    nd(
+        "-q dedup {} -o {} --tau 3 --tau-max 6 --no-verify",
+        &[&sample(), &out],
+    )
+    .ok();
     for f in [
         "store/manifest.json",
         "pairs.bin",
@@ -122,33 +111,21 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
     let store = out.join("store");
     let pairs = out.join("pairs.bin");
     let again = dir.path().join("again");
-    ok(&[
-        "-q",
-        "sweep",
-        s(&store),
-        "--pairs",
-        s(&pairs),
-        "--tau-max",
-        "6",
-        "-o",
-        s(&again),
-    ]);
+    nd(
+        "-q sweep {} --pairs {} --tau-max 6 -o {}",
+        &[&store, &pairs, &again],
+    )
+    .ok();
     assert_eq!(read(&again.join("sweep.tsv")), read(&out.join("sweep.tsv")));
     let fresh = dir.path().join("fresh");
-    ok(&["-q", "sweep", s(&store), "--tau-max", "6", "-o", s(&fresh)]);
+    nd("-q sweep {} --tau-max 6 -o {}", &[&store, &fresh]).ok();
     assert_eq!(read(&fresh.join("sweep.tsv")), read(&out.join("sweep.tsv")));
     let cl = dir.path().join("cl");
-    ok(&[
-        "-q",
-        "cluster",
-        s(&store),
-        "--pairs",
-        s(&pairs),
-        "--tau",
-        "3",
-        "-o",
-        s(&cl),
-    ]);
+    nd(
+        "-q cluster {} --pairs {} --tau 3 -o {}",
+        &[&store, &pairs, &cl],
+    )
+    .ok();
     assert_eq!(read(&cl.join("keep.txt")), read(&out.join("keep.txt")));
     assert_eq!(
         read(&cl.join("clusters.tsv")),
@@ -183,39 +160,27 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
     assert_eq!(d.join.method, neardup::join::plan::Method::Exact);
     assert!(read(&out.join("summary.json")).contains("\"method\": \"exact\""));
     // A pairs file joined at tau 6 cannot serve tau 7.
-    let o = neardup(&[
-        "-q",
-        "cluster",
-        s(&store),
-        "--pairs",
-        s(&pairs),
-        "--tau",
-        "7",
-        "-o",
-        s(&cl),
-    ]);
+    let o = nd(
+        "-q cluster {} --pairs {} --tau 7 -o {}",
+        &[&store, &pairs, &cl],
+    )
+    .output();
     assert!(!o.status.success());
     assert!(stderr(&o).contains("up to tau 6"), "{}", stderr(&o));
     // ... nor another corpus.
     let other = dir.path().join("other");
     let shard = sample().join("synth-00000.warc.gz");
-    ok(&["-q", "fingerprint", s(&shard), "-o", s(&other)]);
-    let o = neardup(&["-q", "sweep", s(&other), "--pairs", s(&pairs), "-o", s(&cl)]);
+    nd("-q fingerprint {} -o {}", &[&shard, &other]).ok();
+    let o = nd("-q sweep {} --pairs {} -o {}", &[&other, &pairs, &cl]).output();
     assert!(!o.status.success());
     assert!(stderr(&o).contains("other stores"), "{}", stderr(&o));
     // The 128-bit sweep at a fixed tau has one row per tau128.
     let s128 = dir.path().join("s128");
-    ok(&[
-        "-q",
-        "sweep",
-        s(&store),
-        "--tau",
-        "6",
-        "--tau128-max",
-        "16",
-        "-o",
-        s(&s128),
-    ]);
+    nd(
+        "-q sweep {} --tau 6 --tau128-max 16 -o {}",
+        &[&store, &s128],
+    )
+    .ok();
     let rows = lines(&s128.join("sweep.tsv"));
     assert_eq!(rows.len(), 18);
     assert!(rows[0].starts_with("tau128\t"));
@@ -247,7 +212,7 @@ fn short_documents_are_listed_as_excluded_and_kept() {
     let shard = dir.path().join("mix.warc");
     std::fs::write(&shard, &warc).unwrap();
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&shard), "-o", s(&out), "--tau", "0"]);
+    nd("-q dedup {} -o {} --tau 0", &[&shard, &out]).ok();
     let excluded = lines(&out.join("excluded.tsv"));
     assert_eq!(
         excluded[1..],
@@ -290,19 +255,10 @@ fn join_writes_collapsed_groups_and_a_reusable_pairs_file() {
     let shard = dir.path().join("x.warc");
     std::fs::write(&shard, &warc).unwrap();
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&shard), "-o", s(&store)]);
-    let full = ok(&["-q", "join", s(&store), "--tau", "0", "-o", "-"]);
+    nd("-q fingerprint {} -o {}", &[&shard, &store]).ok();
+    let full = nd("-q join {} --tau 0 -o -", &[&store]).ok();
     assert_eq!(full.lines().count(), 1 + 6);
-    let collapsed = ok(&[
-        "-q",
-        "join",
-        s(&store),
-        "--tau",
-        "0",
-        "--collapse-exact",
-        "-o",
-        "-",
-    ]);
+    let collapsed = nd("-q join {} --tau 0 --collapse-exact -o -", &[&store]).ok();
     let rows: Vec<&str> = collapsed.lines().skip(1).collect();
     assert_eq!(
         rows,
@@ -313,45 +269,24 @@ fn join_writes_collapsed_groups_and_a_reusable_pairs_file() {
         ]
     );
     let bin = dir.path().join("p.bin");
-    ok(&[
-        "-q",
-        "join",
-        s(&store),
-        "--tau",
-        "0",
-        "--pairs-bin",
-        s(&bin),
-        "-o",
-        s(&dir.path().join("p.tsv")),
-    ]);
+    nd(
+        "-q join {} --tau 0 --pairs-bin {} -o {}",
+        &[&store, &bin, &dir.path().join("p.tsv")],
+    )
+    .ok();
     let cl = dir.path().join("cl");
-    ok(&[
-        "-q",
-        "cluster",
-        s(&store),
-        "--pairs",
-        s(&bin),
-        "--tau",
-        "0",
-        "-o",
-        s(&cl),
-    ]);
+    nd(
+        "-q cluster {} --pairs {} --tau 0 -o {}",
+        &[&store, &bin, &cl],
+    )
+    .ok();
     assert_eq!(lines(&cl.join("keep.txt")), ["urn:x-0", "urn:y"]);
 }
 
 #[test]
 fn demo_runs_the_pipeline_and_scores_it() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ok(&[
-        "-q",
-        "demo",
-        "--docs",
-        "400",
-        "--tau",
-        "4",
-        "-o",
-        s(dir.path()),
-    ]);
+    let out = nd("-q demo --docs 400 --tau 4 -o {}", &[&dir.path()]).ok();
     assert!(out.contains("precision"), "{out}");
     let rows: Vec<&str> = out
         .lines()
@@ -420,7 +355,7 @@ fn an_empty_crawl_gives_empty_outputs_not_a_crash() {
     std::fs::create_dir(&input).unwrap();
     std::fs::write(input.join("empty.warc"), b"").unwrap();
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&input), "-o", s(&out), "--tau", "4"]);
+    nd("-q dedup {} -o {} --tau 4", &[&input, &out]).ok();
     let sweep = lines(&out.join("sweep.tsv"));
     assert_eq!(sweep.len(), 6);
     assert!(sweep[1..]
@@ -428,9 +363,9 @@ fn an_empty_crawl_gives_empty_outputs_not_a_crash() {
         .all(|r| r.starts_with(char::is_numeric) && r.split('\t').nth(1) == Some("0")));
     assert_eq!(lines(&out.join("keep.txt")), Vec::<String>::new());
     let store = out.join("store");
-    ok(&["-q", "cluster", s(&store), "-o", s(&dir.path().join("cl"))]);
+    nd("-q cluster {} -o {}", &[&store, &dir.path().join("cl")]).ok();
     assert_eq!(
-        ok(&["-q", "join", s(&store), "-o", "-", "--backend", "cpu"]),
+        nd("-q join {} -o - --backend cpu", &[&store]).ok(),
         "id_a\tid_b\thamming64\thamming128\n"
     );
 }
@@ -442,16 +377,7 @@ fn an_empty_crawl_gives_empty_outputs_not_a_crash() {
 fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&sample()),
-        "-o",
-        s(&out),
-        "--tau",
-        "6",
-        "--all-pairs",
-    ]);
+    nd("-q dedup {} -o {} --tau 6 --all-pairs", &[&sample(), &out]).ok();
     let sweep = lines(&out.join("sweep.tsv"));
     assert!(sweep[0].ends_with("\tcandidate_pairs\tknown_pairs\tverified_pairs\tprecision\tprecision_low\tprecision_high\tsampled_pairs\tremoved_by_star"), "{}", sweep[0]);
     assert_eq!(sweep.len(), 8);
@@ -468,83 +394,46 @@ fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
     assert_eq!(summary["verification"]["not_compared_pairs"], 0);
     let (store, pairs) = (out.join("store"), out.join("pairs.bin"));
     let again = dir.path().join("again");
-    ok(&[
-        "-q",
-        "sweep",
-        s(&store),
-        "--pairs",
-        s(&pairs),
-        "--tau-max",
-        "6",
-        "--verify",
-        "s3:0.82",
-        "-o",
-        s(&again),
-    ]);
+    nd(
+        "-q sweep {} --pairs {} --tau-max 6 --verify s3:0.82 -o {}",
+        &[&store, &pairs, &again],
+    )
+    .ok();
     assert_eq!(read(&again.join("sweep.tsv")), read(&out.join("sweep.tsv")));
     let cl = dir.path().join("cl");
-    ok(&[
-        "-q",
-        "cluster",
-        s(&store),
-        "--pairs",
-        s(&pairs),
-        "--tau",
-        "6",
-        "--verify",
-        "s3:0.82",
-        "-o",
-        s(&cl),
-    ]);
+    nd(
+        "-q cluster {} --pairs {} --tau 6 --verify s3:0.82 -o {}",
+        &[&store, &pairs, &cl],
+    )
+    .ok();
     assert_eq!(
         read(&cl.join("clusters.tsv")),
         read(&out.join("clusters.tsv"))
     );
     // Without --verify, the candidates: as a SimHash-only run makes them.
     let plain = dir.path().join("plain");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&sample()),
-        "-o",
-        s(&plain),
-        "--tau",
-        "6",
-        "--no-verify",
-    ]);
+    nd(
+        "-q dedup {} -o {} --tau 6 --no-verify",
+        &[&sample(), &plain],
+    )
+    .ok();
     let cand = dir.path().join("cand");
-    ok(&[
-        "-q",
-        "sweep",
-        s(&store),
-        "--pairs",
-        s(&pairs),
-        "--tau-max",
-        "6",
-        "-o",
-        s(&cand),
-    ]);
+    nd(
+        "-q sweep {} --pairs {} --tau-max 6 -o {}",
+        &[&store, &pairs, &cand],
+    )
+    .ok();
     assert_eq!(
         read(&cand.join("sweep.tsv")),
         read(&plain.join("sweep.tsv"))
     );
     // A sampled sweep draws pairs and brackets the exact precision at every threshold.
     let est = dir.path().join("est");
-    ok(&[
-        "-q",
-        "sweep",
-        s(&store),
-        "--pairs",
-        s(&pairs),
-        "--tau-max",
-        "6",
-        "--verify",
-        "s3:0.82",
-        "--verify-sample",
-        "5",
-        "-o",
-        s(&est),
-    ]);
+    nd(
+        "-q sweep {} --pairs {} --tau-max 6 --verify s3:0.82 --verify-sample 5 -o {}",
+        &[&store, &pairs, &est],
+    )
+    .ok();
     let est = lines(&est.join("sweep.tsv"));
     for (e, x) in est[1..].iter().zip(&sweep[1..]) {
         let (e, x): (Vec<&str>, Vec<&str>) = (e.split('\t').collect(), x.split('\t').collect());
@@ -563,15 +452,7 @@ fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
 fn minhash_candidates_are_verified_like_simhash_ones() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&sample()),
-        "-o",
-        s(&out),
-        "--candidates",
-        "minhash",
-    ]);
+    nd("-q dedup {} -o {} --candidates minhash", &[&sample(), &out]).ok();
     let manifest: serde_json::Value =
         serde_json::from_str(&read(&out.join("store/manifest.json"))).unwrap();
     assert_eq!(manifest["minhash"]["bands"], 40);
@@ -600,8 +481,8 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
     }
     std::fs::write(old.join("minhash.u64"), column).unwrap();
     let (from_new, from_old) = (dir.path().join("from-new"), dir.path().join("from-old"));
-    ok(&["-q", "dedup", s(&out.join("store")), "-o", s(&from_new)]);
-    ok(&["-q", "dedup", s(&old), "-o", s(&from_old)]);
+    nd("-q dedup {} -o {}", &[&out.join("store"), &from_new]).ok();
+    nd("-q dedup {} -o {}", &[&old, &from_old]).ok();
     for f in ["remove.tsv", "keep.txt", "clusters.tsv"] {
         assert_eq!(read(&from_new.join(f)), read(&from_old.join(f)), "{f}");
     }
@@ -617,7 +498,7 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
     assert_eq!(lines(&out.join("sweep.tsv")).len(), 66, "tau 0..=64");
     // The SimHash default verifies pairs on the same sample too.
     let sim = dir.path().join("sim");
-    ok(&["-q", "dedup", s(&sample()), "-o", s(&sim)]);
+    nd("-q dedup {} -o {}", &[&sample(), &sim]).ok();
     let s2: serde_json::Value = serde_json::from_str(&read(&sim.join("summary.json"))).unwrap();
     assert!(s2["verification"]["verified_pairs"].as_u64().unwrap() > 0);
 }
@@ -629,31 +510,21 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
 fn dedup_takes_stores_as_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
-    ok(&[
-        "-q",
-        "fingerprint",
-        s(&sample()),
-        "-o",
-        s(&store),
-        "--minhash",
-    ]);
+    nd("-q fingerprint {} -o {} --minhash", &[&sample(), &store]).ok();
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-    ok(&["-q", "dedup", s(&sample()), "-o", s(&a)]);
-    ok(&["-q", "dedup", s(&store), "-o", s(&b)]);
+    nd("-q dedup {} -o {}", &[&sample(), &a]).ok();
+    nd("-q dedup {} -o {}", &[&store, &b]).ok();
     for f in ["clusters.tsv", "remove.tsv", "keep.txt", "sweep.tsv"] {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
     }
     assert!(!b.join("store").exists(), "no store written");
     let summary: serde_json::Value = serde_json::from_str(&read(&b.join("summary.json"))).unwrap();
     assert!(summary["fingerprint"].is_null(), "{summary}");
-    let mixed = neardup(&[
-        "-q",
-        "dedup",
-        s(&store),
-        s(&sample()),
-        "-o",
-        s(&dir.path().join("c")),
-    ]);
+    let mixed = nd(
+        "-q dedup {} {} -o {}",
+        &[&store, &sample(), &dir.path().join("c")],
+    )
+    .output();
     assert_eq!(mixed.status.code(), Some(2));
     assert!(
         stderr(&mixed).contains("is a store and"),
@@ -670,23 +541,13 @@ fn dedup_takes_stores_as_inputs() {
 fn removal_by_stars_and_by_component() {
     let dir = tempfile::tempdir().unwrap();
     let (star, comp) = (dir.path().join("star"), dir.path().join("comp"));
-    ok(&["-q", "dedup", s(&sample()), "-o", s(&star)]);
+    nd("-q dedup {} -o {}", &[&sample(), &star]).ok();
     let store = star.join("store");
-    ok(&[
-        "-q",
-        "cluster",
-        s(&store),
-        "--pairs",
-        s(&star.join("pairs.bin")),
-        "--tau",
-        "64",
-        "--verify",
-        "s3:0.82",
-        "--remove-by",
-        "component",
-        "-o",
-        s(&comp),
-    ]);
+    nd(
+        "-q cluster {} --pairs {} --tau 64 --verify s3:0.82 --remove-by component -o {}",
+        &[&store, &star.join("pairs.bin"), &comp],
+    )
+    .ok();
     let first3 = |p: &Path| -> Vec<String> {
         lines(&p.join("clusters.tsv"))
             .iter()
@@ -724,23 +585,18 @@ fn dedup_against_an_older_collection_removes_only_new_documents() {
     use std::collections::{HashMap, HashSet};
     let dir = tempfile::tempdir().unwrap();
     let crawl = dir.path().join("crawl");
-    ok(&["-q", "synth-crawl", "--docs", "600", "-o", s(&crawl)]);
+    nd("-q synth-crawl --docs 600 -o {}", &[&crawl]).ok();
     let shard0 = crawl.join("synth-00000.warc.gz");
     // The old collection is shard 0; the new one is both shards, so every page of shard 0 is
     // on both sides under the same id.
     let old = dir.path().join("old");
-    ok(&["-q", "fingerprint", s(&shard0), "--minhash", "-o", s(&old)]);
+    nd("-q fingerprint {} --minhash -o {}", &[&shard0, &old]).ok();
     let out = dir.path().join("out");
-    let o = neardup(&[
-        "dedup",
-        s(&crawl),
-        "--against",
-        s(&old),
-        "-o",
-        s(&out),
-        "--tables",
-        "jsonl",
-    ]);
+    let o = nd(
+        "dedup {} --against {} -o {} --tables jsonl",
+        &[&crawl, &old, &out],
+    )
+    .output();
     assert!(o.status.success(), "{}", stderr(&o));
     // The typed remove list holds the TSV's rows, its kept_in column included.
     let typed: Vec<serde_json::Value> = lines(&out.join("remove.jsonl"))
@@ -831,16 +687,11 @@ fn dedup_against_an_older_collection_removes_only_new_documents() {
     assert_eq!(a["removed_for_old"], for_old as u64);
     assert!(a["cross_pairs"].as_u64().unwrap() >= old_ids.len() as u64);
     // The component rule cannot honour the old side: refused.
-    let o = neardup(&[
-        "dedup",
-        s(&crawl),
-        "--against",
-        s(&old),
-        "-o",
-        s(&dir.path().join("c")),
-        "--remove-by",
-        "component",
-    ]);
+    let o = nd(
+        "dedup {} --against {} -o {} --remove-by component",
+        &[&crawl, &old, &dir.path().join("c")],
+    )
+    .output();
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--against"), "{}", stderr(&o));
 }
@@ -853,17 +704,8 @@ fn a_web_shaped_crawl_is_deduplicated_by_its_planted_truth() {
     let dir = tempfile::tempdir().unwrap();
     let crawl = dir.path().join("crawl");
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "synth-crawl",
-        "--docs",
-        "4000",
-        "--shape",
-        "web",
-        "-o",
-        s(&crawl),
-    ]);
-    ok(&["-q", "dedup", s(&crawl), "-o", s(&out)]);
+    nd("-q synth-crawl --docs 4000 --shape web -o {}", &[&crawl]).ok();
+    nd("-q dedup {} -o {}", &[&crawl, &out]).ok();
     let truth: Vec<Vec<String>> = lines(&crawl.join("truth.tsv"))
         .iter()
         .skip(1)
@@ -910,4 +752,40 @@ fn a_web_shaped_crawl_is_deduplicated_by_its_planted_truth() {
         "{} of {planted}",
         removed.len()
     );
+}
+
+/// `--skip-joined` leaves comparisons out and the lists as they were: with components it is
+/// taken (and skips some pairs here), with stars it is refused, since a star removal needs
+/// every pair.
+#[test]
+fn skip_joined_gives_the_lists_of_every_pair_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let crawl = d.join("crawl");
+    nd(
+        "-q synth-crawl --docs 1500 --shards 2 --near-share 0.5 -o {}",
+        &[&crawl],
+    )
+    .ok();
+    let (every, skip) = (d.join("every"), d.join("skip"));
+    let line = "-q dedup {} -o {} --candidates simhash --tau 12 --remove-by component";
+    nd(line, &[&crawl, &every]).ok();
+    nd(line, &[&crawl, &skip]).arg("--skip-joined").ok();
+    for f in ["clusters.tsv", "keep.txt", "remove.tsv"] {
+        assert_eq!(read(&skip.join(f)), read(&every.join(f)), "{f}");
+    }
+    let summary = |p: &Path| -> serde_json::Value {
+        serde_json::from_str(&read(&p.join("summary.json"))).unwrap()
+    };
+    let skipped = summary(&skip)["verification"]["not_compared_pairs"]
+        .as_u64()
+        .unwrap();
+    assert!(skipped > 0, "nothing skipped: the test would not tell");
+    assert_eq!(summary(&every)["verification"]["not_compared_pairs"], 0);
+    let e = nd(
+        "-q dedup {} -o {} --skip-joined",
+        &[&crawl, &d.join("star")],
+    )
+    .fails();
+    assert!(e.contains("--remove-by component"), "{e}");
 }

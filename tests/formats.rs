@@ -90,12 +90,7 @@ fn export_tsv_and_u64_match_the_store() {
         assert_eq!(r[4], s.text_len()[i].to_string());
     }
     let raw = dir.path().join("fps.u64");
-    let out = neardup(&[
-        "export",
-        &store.to_string_lossy(),
-        "-o",
-        &raw.to_string_lossy(),
-    ]);
+    let out = nd("export {} -o {}", &[&store, &raw]).output();
     assert!(out.status.success());
     let bytes = fs::read(&raw).unwrap();
     let got: Vec<u64> = bytes
@@ -104,16 +99,10 @@ fn export_tsv_and_u64_match_the_store() {
         .collect();
     assert_eq!(got, s.fp64());
     // Two stores export as one corpus, in order.
-    let out = neardup(&[
-        "export",
-        &store.to_string_lossy(),
-        &store.to_string_lossy(),
-        "-o",
-        &raw.to_string_lossy(),
-    ]);
+    let out = nd("export {} {} -o {}", &[&store, &store, &raw]).output();
     assert!(out.status.success());
     assert_eq!(fs::read(&raw).unwrap().len(), 2 * bytes.len());
-    let bad = neardup(&["export", &store.to_string_lossy(), "-o", "fps.csv"]);
+    let bad = nd("export {} -o fps.csv", &[&store]).output();
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("--format"));
 }
@@ -129,31 +118,25 @@ fn stores_made_with_different_parameters_are_not_mixed() {
     assert!(fingerprint(&[&shard], &b, &["--ngrams", "1,3"])
         .status
         .success());
-    let out = neardup(&["info", &a.to_string_lossy(), &b.to_string_lossy()]);
+    let out = nd("info {} {}", &[&a, &b]).output();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
         err.contains("ngrams") && err.contains("[3, 5]") && err.contains("[1, 3]"),
         "{err}"
     );
-    let ok = neardup(&["info", &a.to_string_lossy(), &a.to_string_lossy()]);
+    let ok = nd("info {} {}", &[&a, &a]).output();
     assert!(ok.status.success());
     let text = String::from_utf8_lossy(&ok.stdout);
     assert!(text.contains("documents: 1"), "{text}");
     // A directory without a manifest is refused with its name.
     let empty = dir.path().join("empty");
     fs::create_dir(&empty).unwrap();
-    let out = neardup(&["info", &empty.to_string_lossy()]);
+    let out = nd("info {}", &[&empty]).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("manifest.json"));
     // An existing store is not overwritten without --force.
-    let out = neardup(&[
-        "fingerprint",
-        "-q",
-        &shard.to_string_lossy(),
-        "-o",
-        &a.to_string_lossy(),
-    ]);
+    let out = nd("fingerprint -q {} -o {}", &[&shard, &a]).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--force"));
 }
@@ -169,28 +152,14 @@ fn store_is_the_same_for_any_thread_count_and_split() {
     fs::write(&shard, &plain).unwrap();
     let one = dir.path().join("one");
     let many = dir.path().join("many");
-    let out = neardup(&[
-        "--threads",
-        "1",
-        "fingerprint",
-        "-q",
-        &shard.to_string_lossy(),
-        "-o",
-        &one.to_string_lossy(),
-    ]);
+    let out = nd("--threads 1 fingerprint -q {} -o {}", &[&shard, &one]).output();
     assert!(out.status.success());
     // The CLI splits in MiB, too coarse for a test shard; below, the library splits it finely.
-    let out = neardup(&[
-        "--threads",
-        "2",
-        "fingerprint",
-        "-q",
-        &shard.to_string_lossy(),
-        "-o",
-        &many.to_string_lossy(),
-        "--split-mib",
-        "0",
-    ]);
+    let out = nd(
+        "--threads 2 fingerprint -q {} -o {} --split-mib 0",
+        &[&shard, &many],
+    )
+    .output();
     assert!(out.status.success());
     let (a, b) = (Store::open(&one).unwrap(), Store::open(&many).unwrap());
     assert_eq!(a.fp64(), b.fp64());

@@ -3,7 +3,7 @@
 use neardup::join::plan::{cheapest_exact, pigeonhole, random, random_recall};
 use neardup::join::reference::brute_force;
 
-use crate::common::{cpu_join as join, neardup, ok, planted, stderr, zeros};
+use crate::common::{cpu_join as join, nd, planted, stderr, zeros};
 
 /// Random fingerprints with planted clusters: copies at exact distances 0..=10 from a base,
 /// a giant group of identical values, and near-identical variants.
@@ -103,20 +103,8 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
     let s0 = dir.path().join("s0");
     let s1 = dir.path().join("s1");
     let shard = |i: usize| sample.join(format!("synth-0000{i}.warc.gz"));
-    ok(&[
-        "fingerprint",
-        "-q",
-        &shard(0).to_string_lossy(),
-        "-o",
-        &s0.to_string_lossy(),
-    ]);
-    ok(&[
-        "fingerprint",
-        "-q",
-        &shard(1).to_string_lossy(),
-        "-o",
-        &s1.to_string_lossy(),
-    ]);
+    nd("fingerprint -q {} -o {}", &[&shard(0), &s0]).ok();
+    nd("fingerprint -q {} -o {}", &[&shard(1), &s1]).ok();
     let (a, b) = (Store::open(&s0).unwrap(), Store::open(&s1).unwrap());
     let ids: Vec<String> = (0..a.len())
         .map(|i| a.id(i).to_string())
@@ -129,16 +117,7 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
         rows
     };
     for tau in [0u32, 3, 6] {
-        let tsv = ok(&[
-            "join",
-            "-q",
-            &s0.to_string_lossy(),
-            &s1.to_string_lossy(),
-            "--tau",
-            &tau.to_string(),
-            "-o",
-            "-",
-        ]);
+        let tsv = nd("join -q {} {} --tau {} -o -", &[&s0, &s1, &tau.to_string()]).ok();
         let mut want = Vec::new();
         let mut cross = Vec::new();
         for i in 0..fps.len() {
@@ -169,44 +148,22 @@ fn join_command_matches_brute_force_on_the_sample_and_crosses_collections() {
         assert_eq!(strip(parse(&tsv)), want, "tau {tau}");
         // A plan of more blocks than the planner's, asked for, finds the same pairs.
         let blocks = (tau + 3).to_string();
-        let forced = ok(&[
-            "join",
-            &s0.to_string_lossy(),
-            &s1.to_string_lossy(),
-            "--tau",
-            &tau.to_string(),
-            "--blocks",
-            &blocks,
-            "-o",
-            "-",
-        ]);
+        let forced = nd(
+            "join {} {} --tau {} --blocks {} -o -",
+            &[&s0, &s1, &tau.to_string(), &blocks],
+        )
+        .ok();
         assert_eq!(parse(&forced), parse(&tsv), "tau {tau}, {blocks} blocks");
-        let tsv = ok(&[
-            "join",
-            "-q",
-            &s0.to_string_lossy(),
-            "--against",
-            &s1.to_string_lossy(),
-            "--tau",
-            &tau.to_string(),
-            "-o",
-            "-",
-        ]);
+        let tsv = nd(
+            "join -q {} --against {} --tau {} -o -",
+            &[&s0, &s1, &tau.to_string()],
+        )
+        .ok();
         assert_eq!(strip(parse(&tsv)), cross, "cross tau {tau}");
     }
     // Plans that cannot be exact, or are too large, are refused with the reason.
     for (blocks, why) in [("3", "needs 4 to 64 blocks"), ("40", "more than 5000")] {
-        let o = neardup(&[
-            "join",
-            "-q",
-            &s0.to_string_lossy(),
-            "--tau",
-            "3",
-            "--blocks",
-            blocks,
-            "-o",
-            "-",
-        ]);
+        let o = nd("join -q {} --tau 3 --blocks {} -o -", &[&s0, &blocks]).output();
         assert!(!o.status.success());
         assert!(stderr(&o).contains(why), "{}", stderr(&o));
     }
@@ -266,43 +223,15 @@ fn collapse_groups_documents_like_a_plain_sort_when_split_across_tasks() {
 fn bench_reports_the_pairs_that_join_finds_on_the_same_fingerprints() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s");
-    ok(&[
-        "-q",
-        "synth",
-        "--docs",
-        "20000",
-        "--seed",
-        "5",
-        "-o",
-        store.to_str().unwrap(),
-    ]);
-    let tsv = ok(&[
-        "-q",
-        "join",
-        store.to_str().unwrap(),
-        "--tau",
-        "4",
-        "--backend",
-        "cpu",
-        "-o",
-        "-",
-    ]);
+    nd("-q synth --docs 20000 --seed 5 -o {}", &[&store]).ok();
+    let tsv = nd("-q join {} --tau 4 --backend cpu -o -", &[&store]).ok();
     let pairs = tsv.lines().count() - 1;
     assert!(pairs > 100, "{pairs}");
-    let report = ok(&[
-        "-q",
-        "bench",
-        "--docs",
-        "20000",
-        "--data-seed",
-        "5",
-        "--tau",
-        "4",
-        "--backend",
-        "cpu",
-        "--bound",
-        "1e9",
-    ]);
+    let report = nd(
+        "-q bench --docs 20000 --data-seed 5 --tau 4 --backend cpu --bound 1e9",
+        &[],
+    )
+    .ok();
     assert!(report.contains(&format!(" {pairs} pairs (")), "{report}");
     assert!(report.contains("% of it"), "{report}");
     assert!(

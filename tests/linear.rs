@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::common::{neardup, ok, stderr};
+use crate::common::{nd, neardup, stderr};
 use neardup::base::rng::SplitMix64;
 use neardup::report::summary::Summary;
 
@@ -131,7 +131,7 @@ fn linear_removal_equals_the_all_pairs_reference_on_random_corpora() {
         let crawl = dir.path().join(format!("c{seed}.jsonl"));
         std::fs::write(&crawl, corpus(seed)).unwrap();
         let store = dir.path().join(format!("s{seed}"));
-        ok(&["fingerprint", s(&crawl), "-o", s(&store), "--minhash", "-q"]);
+        nd("fingerprint {} -o {} --minhash -q", &[&crawl, &store]).ok();
         let runs = dir.path().join(format!("r{seed}"));
         std::fs::create_dir(&runs).unwrap();
         let removed = equal_to_all_pairs(&[&store], &runs, &[]);
@@ -149,14 +149,7 @@ fn linear_removal_equals_the_all_pairs_reference_on_a_real_sample_and_against_an
     let dir = tempfile::tempdir().unwrap();
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
     let store = dir.path().join("s");
-    ok(&[
-        "fingerprint",
-        s(&sample),
-        "-o",
-        s(&store),
-        "--minhash",
-        "-q",
-    ]);
+    nd("fingerprint {} -o {} --minhash -q", &[&sample, &store]).ok();
     let removed = equal_to_all_pairs(&[&store], &dir.path().join("r"), &[]);
     assert!(removed > 10, "the sample has near-duplicates ({removed})");
     // Against an older collection: the random corpus's documents as the old ones.
@@ -165,22 +158,8 @@ fn linear_removal_equals_the_all_pairs_reference_on_a_real_sample_and_against_an
     let new_crawl = dir.path().join("new.jsonl");
     std::fs::write(&new_crawl, corpus(9).replace("\"id\":\"", "\"id\":\"n")).unwrap();
     let (old, new) = (dir.path().join("old"), dir.path().join("new"));
-    ok(&[
-        "fingerprint",
-        s(&old_crawl),
-        "-o",
-        s(&old),
-        "--minhash",
-        "-q",
-    ]);
-    ok(&[
-        "fingerprint",
-        s(&new_crawl),
-        "-o",
-        s(&new),
-        "--minhash",
-        "-q",
-    ]);
+    nd("fingerprint {} -o {} --minhash -q", &[&old_crawl, &old]).ok();
+    nd("fingerprint {} -o {} --minhash -q", &[&new_crawl, &new]).ok();
     let against = dir.path().join("against");
     std::fs::create_dir(&against).unwrap();
     let removed = equal_to_all_pairs(&[&new], &against, &["--against", s(&old)]);

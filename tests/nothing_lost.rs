@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::common::{export_tsv, fingerprint, neardup, ok, page, python, response, stderr};
+use crate::common::{export_tsv, fingerprint, nd, neardup, ok, page, python, response, stderr};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -17,16 +17,11 @@ fn s(p: &Path) -> &str {
 /// (`part-00000.warc.gz`...), in `dir`.
 fn crawl_as_parts(dir: &Path, n: usize) -> PathBuf {
     let t = dir.join("synth");
-    ok(&[
-        "-q",
-        "synth-crawl",
-        "--docs",
-        &n.to_string(),
-        "--shards",
-        "2",
-        "-o",
-        s(&t),
-    ]);
+    nd(
+        "-q synth-crawl --docs {} --shards 2 -o {}",
+        &[&n.to_string(), &t],
+    )
+    .ok();
     let d = dir.join("d");
     fs::create_dir(&d).unwrap();
     for i in 0..2 {
@@ -102,7 +97,7 @@ fn a_corpus_is_never_written_over_its_inputs_or_a_users_files() {
     let dir = tempfile::tempdir().unwrap();
     let d = crawl_as_parts(dir.path(), 200);
     let o = dir.path().join("o");
-    ok(&["-q", "dedup", s(&d), "-o", s(&o)]);
+    nd("-q dedup {} -o {}", &[&d, &o]).ok();
     let crawl = snapshot(&d);
     let (store, keep) = (o.join("store"), o.join("keep.txt"));
     // Into the directory of the crawl's own shards, named as a corpus's are: refused.
@@ -144,22 +139,14 @@ fn a_rerun_replaces_only_what_the_earlier_run_made() {
     let dir = tempfile::tempdir().unwrap();
     let d = crawl_as_parts(dir.path(), 200);
     let o = dir.path().join("o");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&d),
-        "-o",
-        s(&o),
-        "--write-corpus",
-        "jsonl.gz",
-    ]);
+    nd("-q dedup {} -o {} --write-corpus jsonl.gz", &[&d, &o]).ok();
     fs::write(o.join("notes.txt"), "mine").unwrap();
     // Without --force the store is not replaced, and nothing of the earlier run is touched.
     let before = snapshot(&o);
     refused(&["dedup", s(&d), "-o", s(&o)], "--force");
     assert_eq!(snapshot(&o), before);
     // Without --write-corpus, the earlier corpus does not stay beside the new lists.
-    ok(&["-q", "dedup", s(&d), "-o", s(&o), "--force"]);
+    nd("-q dedup {} -o {} --force", &[&d, &o]).ok();
     assert!(!o.join("corpus").exists());
     assert_eq!(fs::read_to_string(o.join("notes.txt")).unwrap(), "mine");
     // A user's file where dedup writes one of its outputs: refused before anything is read.
@@ -201,7 +188,7 @@ fn an_empty_keep_list_writes_shards_every_reader_opens() {
     let dir = tempfile::tempdir().unwrap();
     let d = crawl_as_parts(dir.path(), 50);
     let o = dir.path().join("o");
-    ok(&["-q", "dedup", s(&d), "-o", s(&o)]);
+    nd("-q dedup {} -o {}", &[&d, &o]).ok();
     let empty = dir.path().join("empty.txt");
     fs::write(&empty, "").unwrap();
     for format in ["warc.gz", "jsonl.gz"] {
@@ -222,7 +209,7 @@ fn ids_that_differ_only_in_control_characters_stay_two_ids() {
     let input = dir.path().join("docs.jsonl");
     fs::write(&input, format!("{}\n{}\n", line("a\nb"), line("a b"))).unwrap();
     let o = dir.path().join("o");
-    ok(&["-q", "dedup", s(&input), "-o", s(&o)]);
+    nd("-q dedup {} -o {}", &[&input, &o]).ok();
     let keep = fs::read_to_string(o.join("keep.txt")).unwrap();
     let remove = fs::read_to_string(o.join("remove.tsv")).unwrap();
     assert_eq!(keep, "a\\nb\n", "the first copy is kept, its id escaped");
@@ -295,15 +282,7 @@ fn moved_shards_are_found_with_dedup_shard_dir() {
     fs::rename(&d, &moved).unwrap();
     let o = dir.path().join("o");
     refused(&["dedup", s(&store), "-o", s(&o)], "--shard-dir DIR");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&store),
-        "-o",
-        s(&o),
-        "--shard-dir",
-        s(&moved),
-    ]);
+    nd("-q dedup {} -o {} --shard-dir {}", &[&store, &o, &moved]).ok();
     assert!(o.join("summary.json").is_file());
 }
 
@@ -330,7 +309,7 @@ fn against_an_incompatible_store_is_refused_before_anything_is_written() {
     );
     assert!(!o.join("store").exists());
     assert!(fingerprint(&[&d], &old, &["--minhash"]).status.success());
-    let out = neardup(&["dedup", s(&d), "-o", s(&o), "--against", s(&old)]);
+    let out = nd("dedup {} -o {} --against {}", &[&d, &o, &old]).output();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("old:ID"), "{}", stderr(&out));
     assert!(
@@ -384,7 +363,7 @@ fn messages_read_the_right_way_round() {
     let d = crawl_as_parts(dir.path(), 100);
     let store = dir.path().join("s");
     assert!(fingerprint(&[&d], &store, &[]).status.success());
-    let tsv = ok(&["export", s(&store), "-o", "-"]);
+    let tsv = nd("export {} -o -", &[&store]).ok();
     assert_eq!(tsv.lines().count(), 101, "a header and one line a document");
     // A shard grown since: the size recorded, then the size now.
     let shard = d.join("part-00000.warc.gz");
@@ -459,15 +438,7 @@ fn corpus_writers_killed_at_any_moment_lose_nothing_and_are_recovered() {
     let d = crawl_as_parts(dir.path(), 3000);
     let crawl = snapshot(&d);
     let whole = dir.path().join("whole");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&d),
-        "-o",
-        s(&whole),
-        "--write-corpus",
-        "warc.gz",
-    ]);
+    nd("-q dedup {} -o {} --write-corpus warc.gz", &[&d, &whole]).ok();
     let corpus = |o: &Path| -> Vec<Vec<u8>> {
         let m: serde_json::Value =
             serde_json::from_slice(&fs::read(o.join("manifest.json")).unwrap()).unwrap();
@@ -553,7 +524,7 @@ fn a_synthetic_crawl_is_never_written_over_a_users_files() {
     // Its own crawl, a rerun replaces.
     let e = dir.path().join("again");
     for _ in 0..2 {
-        ok(&["-q", "synth-crawl", "--docs", "20", "-o", s(&e)]);
+        nd("-q synth-crawl --docs 20 -o {}", &[&e]).ok();
     }
     assert_eq!(
         fs::read_to_string(e.join("truth.tsv"))

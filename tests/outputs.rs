@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::{neardup, ok, page, response, stderr};
+use crate::common::{nd, neardup, ok, page, response, stderr};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -63,11 +63,11 @@ fn force_replaces_only_what_neardup_made() {
     assert_eq!(fs::read_to_string(mine.join("thesis.tex")).unwrap(), "y");
     // A store neardup wrote, and an empty directory, are replaced.
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store), "--force"]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
+    nd("-q fingerprint {} -o {} --force", &[&input, &store]).ok();
     let empty = dir.path().join("empty");
     fs::create_dir(&empty).unwrap();
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&empty), "--force"]);
+    nd("-q fingerprint {} -o {} --force", &[&input, &empty]).ok();
     assert!(empty.join("manifest.json").is_file());
 }
 
@@ -76,7 +76,7 @@ fn no_output_lands_inside_an_input_store() {
     let dir = tempfile::tempdir().unwrap();
     let input = crawl(dir.path());
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let column = store.join("fp64.u64");
     let before = fs::read(&column).unwrap();
     let inside = "lies inside the input store";
@@ -109,14 +109,14 @@ fn no_output_lands_inside_an_input_store() {
     );
     assert_eq!(fs::read(&column).unwrap(), before, "column changed");
     assert!(!bin.exists() && !store.join("c").exists());
-    ok(&["-q", "join", s(&store), "-o", s(&out)]);
+    nd("-q join {} -o {}", &[&store, &out]).ok();
 }
 
 #[test]
 fn a_table_cut_short_never_stands_under_the_final_name() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s");
-    ok(&["-q", "synth", "--docs", "20000", "-o", s(&store)]);
+    nd("-q synth --docs 20000 -o {}", &[&store]).ok();
     let out = dir.path().join("pairs.tsv");
     fs::write(&out, "the previous table\n").unwrap();
     // The file-size limit cuts the write off at 16 blocks, as a full disk would.
@@ -142,12 +142,12 @@ fn a_table_cut_short_never_stands_under_the_final_name() {
             .count()
     };
     // The next run writes the whole table and removes the killed run's temporary.
-    ok(&["-q", "join", s(&store), "--tau", "6", "-o", s(&out)]);
+    nd("-q join {} --tau 6 -o {}", &[&store, &out]).ok();
     assert!(fs::read_to_string(&out).unwrap().starts_with("id_a\tid_b"));
     assert_eq!(leftovers(dir.path()), 0);
     // Exports too.
     let fps = dir.path().join("fps.tsv");
-    ok(&["-q", "export", s(&store), "-o", s(&fps)]);
+    nd("-q export {} -o {}", &[&store, &fps]).ok();
     assert_eq!(fs::read_to_string(&fps).unwrap().lines().count(), 20_001);
 }
 
@@ -174,21 +174,16 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
     let d = dir.path();
     let (a, b) = (d.join("a"), d.join("b"));
     for (crawl, seed) in [(&a, "3"), (&b, "9")] {
-        ok(&[
-            "-q",
-            "synth-crawl",
-            "--docs",
-            "3000",
-            "--seed",
-            seed,
-            "-o",
-            s(crawl),
-        ]);
+        nd(
+            "-q synth-crawl --docs 3000 --seed {} -o {}",
+            &[&seed, &crawl],
+        )
+        .ok();
     }
     // Both runs whole, for reference.
     let (ra, rb) = (d.join("ra"), d.join("rb"));
-    ok(&["-q", "dedup", s(&a), "-o", s(&ra), "--tau-max", "6"]);
-    ok(&["-q", "dedup", s(&b), "-o", s(&rb), "--tau-max", "6"]);
+    nd("-q dedup {} -o {} --tau-max 6", &[&a, &ra]).ok();
+    nd("-q dedup {} -o {} --tau-max 6", &[&b, &rb]).ok();
     let (whole_a, whole_b) = (lists(&ra), lists(&rb));
     assert_ne!(whole_a, whole_b);
     // The rerun over an earlier output: crawl b into `out`, replacing a's run.
@@ -200,7 +195,7 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
     let go = |args: Vec<String>| neardup(&args.iter().map(String::as_str).collect::<Vec<_>>());
     // A rerun refused for a bad argument touches nothing.
     let out = d.join("out");
-    ok(&["-q", "dedup", s(&a), "-o", s(&out), "--tau-max", "6"]);
+    nd("-q dedup {} -o {} --tau-max 6", &[&a, &out]).ok();
     for bad in [["--tau", "70"], ["--blocks", "1000"], ["--bits", "0"]] {
         let o = go(rerun(&out, bad));
         assert!(!o.status.success());
@@ -229,7 +224,7 @@ fn a_rerun_killed_at_any_moment_never_leaves_a_finished_looking_mix() {
     // whole, or no summary.json.
     for ms in [20u64, 60, 120, 200, 300, 450, 700] {
         let run = d.join(format!("k{ms}"));
-        ok(&["-q", "dedup", s(&a), "-o", s(&run), "--tau-max", "6"]);
+        nd("-q dedup {} -o {} --tau-max 6", &[&a, &run]).ok();
         // A user's file beside the outputs: never touched, whenever the run dies.
         fs::write(run.join("notes.txt"), "mine").unwrap();
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_neardup"))
@@ -281,9 +276,9 @@ fn one_writer_per_output_and_killed_runs_do_not_lock_it_forever() {
     // Locks of processes that are gone are taken over, and every lock goes with its run.
     fs::write(d.join(".s.lock"), "4999999").unwrap();
     fs::write(out.join(".neardup.lock"), "4999999").unwrap();
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
-    ok(&["-q", "dedup", s(&input), "-o", s(&out)]);
-    ok(&["-q", "sweep", s(&store), "-o", s(&d.join("sw"))]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
+    nd("-q dedup {} -o {}", &[&input, &out]).ok();
+    nd("-q sweep {} -o {}", &[&store, &d.join("sw")]).ok();
     for lock in [
         d.join(".s.lock"),
         out.join(".neardup.lock"),
@@ -299,14 +294,14 @@ fn the_same_store_twice_is_refused_and_threads_are_capped() {
     let dir = tempfile::tempdir().unwrap();
     let input = crawl(dir.path());
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let again = format!("{}/../s", s(&input));
     refused(&["-q", "join", s(&store), &again, "-o", "-"], "given twice");
     refused(
         &["-q", "join", s(&store), "--against", s(&store), "-o", "-"],
         "given twice",
     );
-    let o = neardup(&["--threads", "100000", "join", s(&store), "-o", "-"]);
+    let o = nd("--threads 100000 join {} -o -", &[&store]).output();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("capped at"), "{}", stderr(&o));
 }
@@ -318,7 +313,7 @@ fn outputs_inside_an_input_are_refused_and_stores_inside_one_not_read() {
     let before = fs::read_dir(&input).unwrap().count();
     // An output that is, or lies inside, an input is refused before anything is written.
     for out in [input.join("out"), input.clone()] {
-        let o = neardup(&["dedup", s(&input), "-o", s(&out), "--force"]);
+        let o = nd("dedup {} -o {} --force", &[&input, &out]).output();
         assert_eq!(o.status.code(), Some(2));
         assert!(
             stderr(&o).contains("never writes where it reads"),
@@ -328,7 +323,7 @@ fn outputs_inside_an_input_are_refused_and_stores_inside_one_not_read() {
         assert_eq!(fs::read_dir(&input).unwrap().count(), before);
     }
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&input), "-o", s(&out)]);
+    nd("-q dedup {} -o {}", &[&input, &out]).ok();
     let docs = |o: &Path| {
         let v: serde_json::Value =
             serde_json::from_str(&fs::read_to_string(o.join("summary.json")).unwrap()).unwrap();
@@ -339,8 +334,8 @@ fn outputs_inside_an_input_are_refused_and_stores_inside_one_not_read() {
     };
     let first = docs(&out);
     // A store beside the crawl, inside the input directory, is not read.
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&input.join("s"))]);
-    let o = neardup(&["dedup", s(&input), "-o", s(&out), "--force"]);
+    nd("-q fingerprint {} -o {}", &[&input, &input.join("s")]).ok();
+    let o = nd("dedup {} -o {} --force", &[&input, &out]).output();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("not read as input"), "{}", stderr(&o));
     assert_eq!(docs(&out), first, "the store was read as documents");
@@ -353,9 +348,9 @@ fn errors_say_their_cause_once() {
     let dir = tempfile::tempdir().unwrap();
     let input = crawl(dir.path());
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let out = dir.path().join("no-such-dir").join("pairs.tsv");
-    let o = neardup(&["-q", "join", s(&store), "-o", s(&out)]);
+    let o = nd("-q join {} -o {}", &[&store, &out]).output();
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert_eq!(err.matches("os error").count(), 1, "{err}");
@@ -380,7 +375,7 @@ fn repeated_ids_are_qualified_in_every_list() {
     .concat();
     fs::write(&input, data).unwrap();
     let out = dir.path().join("out");
-    let o = neardup(&["-q", "dedup", s(&input), "-o", s(&out), "--tau", "3"]);
+    let o = nd("-q dedup {} -o {} --tau 3", &[&input, &out]).output();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("3 documents share their id"),
@@ -401,7 +396,7 @@ fn repeated_ids_are_qualified_in_every_list() {
     assert_eq!(names, ["dup#0", "dup#1", "zzz", "dup#1#3"]);
     let summary = read("summary.json");
     assert!(summary.contains("\"qualified_ids\": 3"), "{summary}");
-    let pairs = ok(&["-q", "join", s(&out.join("store")), "--tau", "3", "-o", "-"]);
+    let pairs = nd("-q join {} --tau 3 -o -", &[&out.join("store")]).ok();
     let lines: Vec<&str> = pairs.lines().skip(1).collect();
     assert_eq!(lines.len(), 3);
     for l in lines {
@@ -437,11 +432,11 @@ fn an_interrupted_run_removes_its_temporaries() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let crawl = d.join("crawl");
-    ok(&["-q", "synth-crawl", "--docs", "4000", "-o", s(&crawl)]);
+    nd("-q synth-crawl --docs 4000 -o {}", &[&crawl]).ok();
     let mut interrupted = 0;
     for (i, ms) in [30u64, 90, 180, 300, 500, 800].into_iter().enumerate() {
         let out = d.join(format!("out{i}"));
-        ok(&["-q", "dedup", s(&crawl), "-o", s(&out), "--tau-max", "6"]);
+        nd("-q dedup {} -o {} --tau-max 6", &[&crawl, &out]).ok();
         let whole = fs::read(out.join("clusters.tsv")).unwrap();
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_neardup"))
             .args(["-q", "dedup", s(&crawl), "-o", s(&out), "--force"])
@@ -497,20 +492,15 @@ fn ids_repeated_across_stores_are_qualified() {
             .collect();
         fs::write(&input, lines).unwrap();
         let store = dir.path().join(format!("{name}.store"));
-        ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+        nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
         stores.push(store);
     }
     let out = dir.path().join("clusters");
-    ok(&[
-        "-q",
-        "cluster",
-        s(&stores[0]),
-        s(&stores[1]),
-        "--tau",
-        "0",
-        "-o",
-        s(&out),
-    ]);
+    nd(
+        "-q cluster {} {} --tau 0 -o {}",
+        &[&stores[0], &stores[1], &out],
+    )
+    .ok();
     let clusters = fs::read_to_string(out.join("clusters.tsv")).unwrap();
     let names: Vec<&str> = clusters
         .lines()
@@ -531,7 +521,7 @@ fn a_device_or_pipe_output_is_written_to_not_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let input = crawl(dir.path());
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let fifo = dir.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -542,7 +532,7 @@ fn a_device_or_pipe_output_is_written_to_not_replaced() {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read_to_string(&fifo).unwrap())
     };
-    ok(&["-q", "export", s(&store), "--format", "tsv", "-o", s(&fifo)]);
+    nd("-q export {} --format tsv -o {}", &[&store, &fifo]).ok();
     assert!(
         fs::metadata(&fifo).unwrap().file_type().is_fifo(),
         "the pipe was replaced"

@@ -9,7 +9,7 @@ use std::path::Path;
 use neardup::text::extract::payload_text;
 use neardup::text::paragraphs::{chunk_hash, chunks};
 
-use crate::common::{fingerprint, neardup, ok, response, stderr};
+use crate::common::{fingerprint, nd, response, stderr};
 
 /// (url, html) of every page: an original site, copiers, and unrelated sites; every page has
 /// the navigation idioms "Home" and "Next" (stop chunks).
@@ -99,40 +99,24 @@ fn discovery_counts_equal_a_brute_force_count_and_stop_chunks_are_never_labeled(
     let store = d.join("store");
     let o = fingerprint(&[&warc], &store, &["--chunks"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let info = ok(&["info", store.to_str().unwrap()]);
+    let info = nd("info {}", &[&store]).ok();
     assert!(info.contains("paragraph chunks ("), "{info}");
     let out = d.join("reuse");
     let min = 10u64;
     // A budget too small to work in is refused before anything is read (the passes, tested
     // many to a count in reuse::count's unit tests, would multiply without end).
-    let e = neardup(&[
-        "reuse",
-        "discover",
-        store.to_str().unwrap(),
-        "--memory",
-        "1",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let e = nd("reuse discover {} --memory 1 -o {}", &[&store, &out]).output();
     assert!(
         !e.status.success() && stderr(&e).contains("below the 16 MiB"),
         "{}",
         stderr(&e)
     );
     for memory in ["4G", "16M"] {
-        ok(&[
-            "-q",
-            "reuse",
-            "discover",
-            store.to_str().unwrap(),
-            "--min-count",
-            &min.to_string(),
-            "-o",
-            out.to_str().unwrap(),
-            "--force",
-            "--memory",
-            memory,
-        ]);
+        nd(
+            "-q reuse discover {} --min-count {} -o {} --force --memory {}",
+            &[&store, &min.to_string(), &out, &memory],
+        )
+        .ok();
         let want = brute_counts(&pages);
         let labeled: BTreeMap<u128, (u64, String)> = tsv(&out.join("labeled.tsv"))
             .into_iter()
@@ -176,24 +160,15 @@ fn discovery_counts_equal_a_brute_force_count_and_stop_chunks_are_never_labeled(
             .contains("<svg"));
     }
     // The automatic rule: the copied paragraphs are on 12+ sites, so 5 sites stop them all.
-    ok(&[
-        "-q",
-        "reuse",
-        "discover",
-        store.to_str().unwrap(),
-        "--min-count",
-        "10",
-        "-o",
-        out.to_str().unwrap(),
-        "--force",
-        "--auto-stop",
-        "--stop-sites",
-        "5",
-    ]);
+    nd(
+        "-q reuse discover {} --min-count 10 -o {} --force --auto-stop --stop-sites 5",
+        &[&store, &out],
+    )
+    .ok();
     assert!(tsv(&out.join("labeled.tsv")).is_empty());
     assert!(tsv(&out.join("stop.tsv")).iter().any(|r| r[3] == "auto"));
     // Top: the idioms first (on every page), marked as stop chunks.
-    let top = ok(&["-q", "reuse", "top", store.to_str().unwrap(), "-n", "3"]);
+    let top = nd("-q reuse top {} -n 3", &[&store]).ok();
     let rows: Vec<Vec<&str>> = top
         .lines()
         .skip(1)
@@ -216,27 +191,17 @@ fn copiers_are_found_page_by_page_and_as_neighbourhoods() {
         .status
         .success());
     let found = d.join("found");
-    ok(&[
-        "-q",
-        "reuse",
-        "discover",
-        store.to_str().unwrap(),
-        "--min-count",
-        "10",
-        "-o",
-        found.to_str().unwrap(),
-    ]);
+    nd(
+        "-q reuse discover {} --min-count 10 -o {}",
+        &[&store, &found],
+    )
+    .ok();
     let out = d.join("detect");
-    ok(&[
-        "-q",
-        "reuse",
-        "detect",
-        store.to_str().unwrap(),
-        "--labels",
-        found.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    nd(
+        "-q reuse detect {} --labels {} -o {}",
+        &[&store, &found, &out],
+    )
+    .ok();
     let targets: Vec<String> = tsv(&out.join("pages.tsv"))
         .into_iter()
         .filter(|r| r[5] == "1")
@@ -276,19 +241,11 @@ fn copiers_are_found_page_by_page_and_as_neighbourhoods() {
         .status
         .success());
     let out2 = d.join("detect2");
-    ok(&[
-        "-q",
-        "reuse",
-        "detect",
-        store.to_str().unwrap(),
-        "--labels",
-        ref_store.to_str().unwrap(),
-        "-o",
-        out2.to_str().unwrap(),
-        "--no-builtin-stop",
-        "--containment",
-        "0.5",
-    ]);
+    nd(
+        "-q reuse detect {} --labels {} -o {} --no-builtin-stop --containment 0.5",
+        &[&store, &ref_store, &out2],
+    )
+    .ok();
     let rows = tsv(&out2.join("pages.tsv"));
     let copier_targets = rows
         .iter()
@@ -305,13 +262,7 @@ fn reuse_outputs_are_refused_where_they_would_replace_a_users_files() {
     let warc = write_crawl(d, &crawl());
     let plain = d.join("plain");
     assert!(fingerprint(&[&warc], &plain, &[]).status.success());
-    let o = neardup(&[
-        "reuse",
-        "discover",
-        plain.to_str().unwrap(),
-        "-o",
-        d.join("x").to_str().unwrap(),
-    ]);
+    let o = nd("reuse discover {} -o {}", &[&plain, &d.join("x")]).output();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--chunks"), "{}", stderr(&o));
     let store = d.join("store");
@@ -321,14 +272,7 @@ fn reuse_outputs_are_refused_where_they_would_replace_a_users_files() {
     let mine = d.join("mine");
     fs::create_dir(&mine).unwrap();
     fs::write(mine.join("notes.txt"), "mine").unwrap();
-    let o = neardup(&[
-        "reuse",
-        "discover",
-        store.to_str().unwrap(),
-        "-o",
-        mine.to_str().unwrap(),
-        "--force",
-    ]);
+    let o = nd("reuse discover {} -o {} --force", &[&store, &mine]).output();
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("did not write there (notes.txt)"),
@@ -337,39 +281,14 @@ fn reuse_outputs_are_refused_where_they_would_replace_a_users_files() {
     );
     assert_eq!(fs::read_to_string(mine.join("notes.txt")).unwrap(), "mine");
     let out = d.join("out");
-    ok(&[
-        "-q",
-        "reuse",
-        "discover",
-        store.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    let o = neardup(&[
-        "reuse",
-        "discover",
-        store.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    nd("-q reuse discover {} -o {}", &[&store, &out]).ok();
+    let o = nd("reuse discover {} -o {}", &[&store, &out]).output();
     assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
-    ok(&[
-        "-q",
-        "reuse",
-        "discover",
-        store.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--force",
-    ]);
-    let o = neardup(&[
-        "reuse",
-        "detect",
-        store.to_str().unwrap(),
-        "--labels",
-        plain.to_str().unwrap(),
-        "-o",
-        d.join("y").to_str().unwrap(),
-    ]);
+    nd("-q reuse discover {} -o {} --force", &[&store, &out]).ok();
+    let o = nd(
+        "reuse detect {} --labels {} -o {}",
+        &[&store, &plain, &d.join("y")],
+    )
+    .output();
     assert!(stderr(&o).contains("--chunks"), "{}", stderr(&o));
 }

@@ -142,7 +142,7 @@ fn runs_and_qrels_equal_a_reference_over_clusters_tsv() {
     let dir = tempfile::tempdir().unwrap();
     let (_, input) = inputs(dir.path()).remove(3);
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&input), "-o", s(&out)]);
+    nd("-q dedup {} -o {}", &[&input, &out]).ok();
     let (kept, rep) = clusters(&out);
     assert!(
         kept.iter().any(|(d, k)| d != k),
@@ -160,19 +160,11 @@ fn runs_and_qrels_equal_a_reference_over_clusters_tsv() {
             ("chuweb21d", "component", &rep),
         ] {
             let rd = dir.path().join(format!("runs-{seed}-{rule}-{by}"));
-            let o = neardup(&[
-                "trec",
-                "run",
-                s(&run_path),
-                "--clusters",
-                s(&out),
-                "--rule",
-                rule,
-                "--by",
-                by,
-                "-o",
-                s(&rd),
-            ]);
+            let o = nd(
+                "trec run {} --clusters {} --rule {} --by {} -o {}",
+                &[&run_path, &out, &rule, &by, &rd],
+            )
+            .output();
             // The bad line makes the run partial (exit 2), named by file and line.
             assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
             assert!(stderr(&o).contains("line 2:"), "{}", stderr(&o));
@@ -196,15 +188,11 @@ fn runs_and_qrels_equal_a_reference_over_clusters_tsv() {
         let qrels = make_qrels(&ids, seed + 10);
         fs::write(&qrels_path, &qrels).unwrap();
         let q_out = dir.path().join(format!("qrels-{seed}.dedup"));
-        let o = neardup(&[
-            "trec",
-            "qrels",
-            s(&qrels_path),
-            "--clusters",
-            s(&out),
-            "-o",
-            s(&q_out),
-        ]);
+        let o = nd(
+            "trec qrels {} --clusters {} -o {}",
+            &[&qrels_path, &out, &q_out],
+        )
+        .output();
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         let got = fs::read_to_string(&q_out).unwrap();
         assert_eq!(
@@ -213,27 +201,18 @@ fn runs_and_qrels_equal_a_reference_over_clusters_tsv() {
             "{seed}"
         );
         // An existing output is not replaced without --force; an input never is.
-        let again = neardup(&[
-            "trec",
-            "qrels",
-            s(&qrels_path),
-            "--clusters",
-            s(&out),
-            "-o",
-            s(&q_out),
-        ]);
+        let again = nd(
+            "trec qrels {} --clusters {} -o {}",
+            &[&qrels_path, &out, &q_out],
+        )
+        .output();
         assert_ne!(again.status.code(), Some(0));
         assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
-        let onto = neardup(&[
-            "trec",
-            "qrels",
-            s(&qrels_path),
-            "--clusters",
-            s(&out),
-            "-o",
-            s(&qrels_path),
-            "--force",
-        ]);
+        let onto = nd(
+            "trec qrels {} --clusters {} -o {} --force",
+            &[&qrels_path, &out, &qrels_path],
+        )
+        .output();
         assert_ne!(onto.status.code(), Some(0));
         assert_eq!(
             fs::read_to_string(&qrels_path).unwrap(),
@@ -254,7 +233,7 @@ fn inspect_equals_a_brute_force_over_every_pair_within_a_topic() {
     let dir = tempfile::tempdir().unwrap();
     let (_, input) = inputs(dir.path()).remove(3);
     let store = dir.path().join("store");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let text = texts(&input);
     let mut ids: Vec<String> = text.keys().cloned().collect();
     ids.sort();
@@ -264,19 +243,11 @@ fn inspect_equals_a_brute_force_over_every_pair_within_a_topic() {
     fs::write(&run_path, &run).unwrap();
     fs::write(&qrels_path, &qrels).unwrap();
     let report = dir.path().join("report");
-    let o = neardup(&[
-        "-q",
-        "trec",
-        "inspect",
-        s(&run_path),
-        s(&qrels_path),
-        "--store",
-        s(&store),
-        "--top",
-        "10",
-        "-o",
-        s(&report),
-    ]);
+    let o = nd(
+        "-q trec inspect {} {} --store {} --top 10 -o {}",
+        &[&run_path, &qrels_path, &store, &report],
+    )
+    .output();
     assert_eq!(
         o.status.code(),
         Some(2),
@@ -353,7 +324,7 @@ fn outputs_are_read_by_pytrec_eval() {
     let dir = tempfile::tempdir().unwrap();
     let (_, input) = inputs(dir.path()).remove(3);
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&input), "-o", s(&out)]);
+    nd("-q dedup {} -o {}", &[&input, &out]).ok();
     let (kept, _) = clusters(&out);
     let mut ids: Vec<String> = kept.keys().cloned().collect();
     ids.sort();
@@ -362,26 +333,16 @@ fn outputs_are_read_by_pytrec_eval() {
     fs::write(&qrels_path, make_qrels(&ids, 4)).unwrap();
     let rd = dir.path().join("rd");
     let q_out = dir.path().join("q.dedup");
-    neardup(&[
-        "-q",
-        "trec",
-        "run",
-        s(&run_path),
-        "--clusters",
-        s(&out),
-        "-o",
-        s(&rd),
-    ]);
-    neardup(&[
-        "-q",
-        "trec",
-        "qrels",
-        s(&qrels_path),
-        "--clusters",
-        s(&out),
-        "-o",
-        s(&q_out),
-    ]);
+    nd(
+        "-q trec run {} --clusters {} -o {}",
+        &[&run_path, &out, &rd],
+    )
+    .output();
+    nd(
+        "-q trec qrels {} --clusters {} -o {}",
+        &[&qrels_path, &out, &q_out],
+    )
+    .output();
     let run_out = rd.join("r.run");
     let script = r#"
 import sys, pytrec_eval
@@ -480,8 +441,8 @@ fn transfer_moves_judgments_by_url_canonical_link_and_near_duplicate() {
     fs::write(&old_w, old).unwrap();
     fs::write(&new_w, new).unwrap();
     let (old_s, new_s) = (dir.path().join("old.store"), dir.path().join("new.store"));
-    ok(&["-q", "fingerprint", s(&old_w), "--minhash", "-o", s(&old_s)]);
-    ok(&["-q", "fingerprint", s(&new_w), "--minhash", "-o", s(&new_s)]);
+    nd("-q fingerprint {} --minhash -o {}", &[&old_w, &old_s]).ok();
+    nd("-q fingerprint {} --minhash -o {}", &[&new_w, &new_s]).ok();
     let qrels = dir.path().join("q.txt");
     fs::write(
         &qrels,
@@ -489,18 +450,11 @@ fn transfer_moves_judgments_by_url_canonical_link_and_near_duplicate() {
     )
     .unwrap();
     let out = dir.path().join("new.qrels");
-    ok(&[
-        "-q",
-        "trec",
-        "transfer",
-        s(&qrels),
-        "--from",
-        s(&old_s),
-        "--to",
-        s(&new_s),
-        "-o",
-        s(&out),
-    ]);
+    nd(
+        "-q trec transfer {} --from {} --to {} -o {}",
+        &[&qrels, &old_s, &new_s, &out],
+    )
+    .ok();
     assert_eq!(
         fs::read_to_string(&out).unwrap(),
         "1 0 n1 2\n1 0 n2 1\n1 0 n3 0\n1 0 n5 2\n2 0 n3 2\n2 0 n1 0\n"
@@ -517,18 +471,11 @@ fn transfer_moves_judgments_by_url_canonical_link_and_near_duplicate() {
         ]
     );
     // Never over the input.
-    let o = neardup(&[
-        "trec",
-        "transfer",
-        s(&qrels),
-        "--from",
-        s(&old_s),
-        "--to",
-        s(&new_s),
-        "-o",
-        s(&qrels),
-        "--force",
-    ]);
+    let o = nd(
+        "trec transfer {} --from {} --to {} -o {} --force",
+        &[&qrels, &old_s, &new_s, &qrels],
+    )
+    .output();
     assert_ne!(o.status.code(), Some(0));
 }
 
@@ -541,9 +488,9 @@ fn transfer_moves_judgments_by_url_canonical_link_and_near_duplicate() {
 fn planted_copies_in_runs_are_removed_below_their_originals() {
     let dir = tempfile::tempdir().unwrap();
     let crawl = dir.path().join("crawl");
-    ok(&["-q", "synth-crawl", "--docs", "1500", "-o", s(&crawl)]);
+    nd("-q synth-crawl --docs 1500 -o {}", &[&crawl]).ok();
     let out = dir.path().join("out");
-    ok(&["-q", "dedup", s(&crawl), "-o", s(&out)]);
+    nd("-q dedup {} -o {}", &[&crawl, &out]).ok();
     let truth = fs::read_to_string(crawl.join("truth.tsv")).unwrap();
     let mut copies: HashMap<String, Vec<(String, String)>> = HashMap::new();
     let mut originals = Vec::new();
@@ -590,16 +537,11 @@ fn planted_copies_in_runs_are_removed_below_their_originals() {
     let run_path = dir.path().join("syn.run");
     fs::write(&run_path, &run).unwrap();
     let rd = dir.path().join("rd");
-    ok(&[
-        "-q",
-        "trec",
-        "run",
-        s(&run_path),
-        "--clusters",
-        s(&out),
-        "-o",
-        s(&rd),
-    ]);
+    nd(
+        "-q trec run {} --clusters {} -o {}",
+        &[&run_path, &out, &rd],
+    )
+    .ok();
     let got = fs::read_to_string(rd.join("syn.run")).unwrap();
     let (kept, _) = clusters(&out);
     assert_eq!(

@@ -111,21 +111,15 @@ fn verified_scores_equal_a_brute_force_re_extraction() {
     let dir = tempfile::tempdir().unwrap();
     for (name, input) in inputs(dir.path()) {
         let store = dir.path().join(format!("{name}.store"));
-        ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+        nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
         let truth = texts(&input);
         let mut outputs = Vec::new();
         for threads in ["1", "3"] {
-            let out = ok(&[
-                "-q",
-                "--threads",
-                threads,
-                "verify",
-                s(&store),
-                "--tau",
-                "24",
-                "-o",
-                "-",
-            ]);
+            let out = nd(
+                "-q --threads {} verify {} --tau 24 -o -",
+                &[&threads, &store],
+            )
+            .ok();
             outputs.push(out);
         }
         assert_eq!(outputs[0], outputs[1], "{name}: thread counts differ");
@@ -156,7 +150,7 @@ fn moved_or_changed_shards_are_errors_that_name_them() {
     let dir = tempfile::tempdir().unwrap();
     let (_, input) = inputs(dir.path()).remove(1);
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let verify = |extra: &[&str]| {
         let mut args = vec!["-q", "verify", s(&store), "--tau", "24", "-o", "-"];
         args.extend(extra);
@@ -212,27 +206,13 @@ fn verified_dedup_clusters_are_the_components_of_verified_pairs() {
     let input = dir.path().join("docs.jsonl");
     fs::write(&input, jsonl).unwrap();
     let out = dir.path().join("out");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&input),
-        "-o",
-        s(&out),
-        "--candidates",
-        "simhash",
-        "--tau",
-        "24",
-    ]);
+    nd(
+        "-q dedup {} -o {} --candidates simhash --tau 24",
+        &[&input, &out],
+    )
+    .ok();
     let truth = texts(&input);
-    let pairs = ok(&[
-        "-q",
-        "join",
-        s(&out.join("store")),
-        "--tau",
-        "24",
-        "-o",
-        "-",
-    ]);
+    let pairs = nd("-q join {} --tau 24 -o -", &[&out.join("store")]).ok();
     let ids: Vec<&String> = docs.iter().map(|d| &d.0).collect();
     let index: HashMap<&str, usize> = ids
         .iter()
@@ -300,17 +280,9 @@ fn evaluate_equals_a_brute_force_over_every_pair() {
     let dir = tempfile::tempdir().unwrap();
     let (_, input) = inputs(dir.path()).remove(3);
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let out = dir.path().join("eval");
-    ok(&[
-        "-q",
-        "evaluate",
-        s(&store),
-        "--tau-max",
-        "30",
-        "-o",
-        s(&out),
-    ]);
+    nd("-q evaluate {} --tau-max 30 -o {}", &[&store, &out]).ok();
     let truth = texts(&input);
     let rows: Vec<(String, u64)> = export_tsv(&store)
         .into_iter()
@@ -361,31 +333,20 @@ fn evaluate_equals_a_brute_force_over_every_pair() {
     // `dedup --candidates minhash` reports (read back through `verify`), its true positives
     // those of them whose string shingles pass.
     let mh = dir.path().join("mh");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&mh), "--minhash"]);
+    nd("-q fingerprint {} -o {} --minhash", &[&input, &mh]).ok();
     let eval_mh = dir.path().join("eval_mh");
-    ok(&["-q", "evaluate", s(&mh), "-o", s(&eval_mh)]);
+    nd("-q evaluate {} -o {}", &[&mh, &eval_mh]).ok();
     let lsh = dir.path().join("lsh");
-    ok(&[
-        "-q",
-        "dedup",
-        s(&mh),
-        "--candidates",
-        "minhash",
-        "--no-verify",
-        "-o",
-        s(&lsh),
-    ]);
-    let pairs = ok(&[
-        "-q",
-        "verify",
-        s(&mh),
-        "--pairs",
-        s(&lsh.join("pairs.bin")),
-        "--tau",
-        "64",
-        "-o",
-        "-",
-    ]);
+    nd(
+        "-q dedup {} --candidates minhash --no-verify -o {}",
+        &[&mh, &lsh],
+    )
+    .ok();
+    let pairs = nd(
+        "-q verify {} --pairs {} --tau 64 -o -",
+        &[&mh, &lsh.join("pairs.bin")],
+    )
+    .ok();
     let (mut candidates, mut true_pos) = (0u64, 0u64);
     for l in pairs.lines().skip(1) {
         let f: Vec<&str> = l.split('\t').collect();
@@ -411,24 +372,16 @@ fn evaluate_equals_a_brute_force_over_every_pair() {
         "{table}"
     );
     // A sample is a subset, reproducible by its seed.
-    ok(&[
-        "-q",
-        "evaluate",
-        s(&store),
-        "--sample",
-        "10",
-        "-o",
-        s(&dir.path().join("e1")),
-    ]);
-    ok(&[
-        "-q",
-        "evaluate",
-        s(&store),
-        "--sample",
-        "10",
-        "-o",
-        s(&dir.path().join("e2")),
-    ]);
+    nd(
+        "-q evaluate {} --sample 10 -o {}",
+        &[&store, &dir.path().join("e1")],
+    )
+    .ok();
+    nd(
+        "-q evaluate {} --sample 10 -o {}",
+        &[&store, &dir.path().join("e2")],
+    )
+    .ok();
     let a = fs::read_to_string(dir.path().join("e1/evaluate.tsv")).unwrap();
     assert_eq!(
         a,
@@ -461,7 +414,7 @@ fn a_component_over_the_memory_budget_is_scored_by_blocks() {
     let input = dir.path().join("a.jsonl");
     fs::write(&input, jsonl).unwrap();
     let store = dir.path().join("s");
-    ok(&["-q", "fingerprint", s(&input), "-o", s(&store)]);
+    nd("-q fingerprint {} -o {}", &[&input, &store]).ok();
     let run = |extra: &[&str]| {
         let mut args = vec!["verify", s(&store), "--tau", "24", "-o", "-"];
         args.extend_from_slice(extra);

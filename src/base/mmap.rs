@@ -16,8 +16,8 @@ use crate::{Error, Result};
 /// A file's bytes, mapped read-only.
 pub struct Mapped {
     map: Option<Mmap>,
-    /// Bytes held in memory instead (8-byte aligned, as a map is page aligned), and how many.
-    owned: (Vec<u64>, usize),
+    /// Bytes held in memory instead (8-byte aligned, as a map is page aligned).
+    owned: Owned,
     /// The bytes before this have been handed back ([`Mapped::release_before`]).
     released: AtomicUsize,
 }
@@ -73,25 +73,47 @@ impl Mapped {
     }
 }
 
+/// Bytes in memory, on an 8-byte boundary.
+enum Owned {
+    /// A byte vector that starts on one (as large allocations do): kept as it is.
+    Bytes(Vec<u8>),
+    /// Words holding the bytes, and how many bytes.
+    Words(Vec<u64>, usize),
+}
+
 impl Deref for Mapped {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        match &self.map {
-            Some(m) => m,
-            None => &bytemuck::cast_slice(&self.owned.0)[..self.owned.1],
+        match (&self.map, &self.owned) {
+            (Some(m), _) => m,
+            (None, Owned::Bytes(b)) => b,
+            (None, Owned::Words(w, n)) => &bytemuck::cast_slice(w)[..*n],
         }
     }
 }
 
 impl Mapped {
     /// `bytes` held in memory, read as a map of a file holding them would be (aligned as a
-    /// map is, for the columns read as `u64` and wider).
-    pub fn from_bytes(bytes: &[u8]) -> Mapped {
+    /// map is, for the columns read as `u64` and wider): kept without a copy where they start
+    /// on an 8-byte boundary, copied into words otherwise.
+    pub fn from_vec(bytes: Vec<u8>) -> Mapped {
+        if (bytes.as_ptr() as usize) % 8 != 0 {
+            return Mapped::copied(&bytes);
+        }
+        Mapped {
+            map: None,
+            owned: Owned::Bytes(bytes),
+            released: AtomicUsize::new(0),
+        }
+    }
+
+    /// `bytes` copied into words.
+    fn copied(bytes: &[u8]) -> Mapped {
         let mut words = vec![0u64; bytes.len().div_ceil(8)];
         bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
         Mapped {
             map: None,
-            owned: (words, bytes.len()),
+            owned: Owned::Words(words, bytes.len()),
             released: AtomicUsize::new(0),
         }
     }
@@ -104,7 +126,7 @@ pub fn map(path: &Path) -> Result<Mapped> {
     if len == 0 {
         return Ok(Mapped {
             map: None,
-            owned: (Vec::new(), 0),
+            owned: Owned::Words(Vec::new(), 0),
             released: AtomicUsize::new(0),
         });
     }
@@ -119,7 +141,7 @@ pub fn map(path: &Path) -> Result<Mapped> {
     }
     Ok(Mapped {
         map: Some(map),
-        owned: (Vec::new(), 0),
+        owned: Owned::Words(Vec::new(), 0),
         released: AtomicUsize::new(0),
     })
 }
@@ -150,9 +172,14 @@ mod tests {
     fn bytes_in_memory_read_as_mapped_and_aligned() {
         for n in [0usize, 1, 7, 8, 9, 1000] {
             let data: Vec<u8> = (0..n).map(|i| (i * 7 % 256) as u8).collect();
-            let m = Mapped::from_bytes(&data);
+            let m = Mapped::from_vec(data.clone());
             assert_eq!(&m[..], &data[..]);
             assert_eq!(m.as_ptr() as usize % 8, 0);
+            // Bytes that start off an 8-byte boundary are copied onto one.
+            let padded: Vec<u8> = std::iter::once(0).chain(data.iter().copied()).collect();
+            let shifted = Mapped::copied(&padded[1..]);
+            assert_eq!(&shifted[..], &data[..]);
+            assert_eq!(shifted.as_ptr() as usize % 8, 0);
             m.release_before(usize::MAX);
             m.release_all();
             assert_eq!(&m[..], &data[..]);

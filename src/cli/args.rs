@@ -460,7 +460,8 @@ pub struct DedupArgs {
     pub no_verify: bool,
     /// Skip the comparison of a candidate pair whose texts are already joined by verified
     /// pairs at no larger a distance: the clusters and lists are the same, but those pairs go
-    /// unscored in pairs.bin and the sweep's precision is bounded rather than exact.
+    /// unscored in pairs.bin and the sweep's precision is bounded rather than exact. With
+    /// --remove-by component only (a star removal needs every pair).
     #[arg(long, conflicts_with = "no_verify")]
     pub skip_joined: bool,
     /// Verify every candidate pair, as lists of pairs (cost grows with the square of a

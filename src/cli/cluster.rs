@@ -22,13 +22,8 @@ pub fn run(c: ClusterCommand, quiet: bool) -> anyhow::Result<Outcome> {
         None => (loaded.graph, None),
         Some(spec) => {
             let t = Instant::now();
-            // Every pair is compared where the outcome depends on all: with a 128-bit
-            // threshold (the clusters), and for the stars (the remove list).
-            let mode = if c.at.tau128.is_some() || c.remove_by == RemoveBy::Star {
-                Compare::Every
-            } else {
-                Compare::SkipJoined
-            };
+            // Components skip what they can; stars and 128-bit thresholds compare every pair.
+            let mode = Compare::for_lists(true, c.at.tau128, c.remove_by == RemoveBy::Star);
             let sg = steps::score(&stores, loaded, c.at, spec, mode, quiet)?;
             verification = Some(steps::verification_summary(&sg, spec, t));
             (sg.verified(spec), Some(sg.verified_scores(spec)))

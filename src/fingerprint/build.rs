@@ -258,7 +258,7 @@ pub fn build_in_memory(
     progress: &dyn Progress,
 ) -> Result<(super::store::Store, BuildReport)> {
     let label = std::path::Path::new(IN_MEMORY);
-    let mut writer = StoreWriter::memory(label)?;
+    let mut writer = StoreWriter::memory(label, table.rows() as usize)?;
     if let Some(m) = &cfg.minhash {
         writer = writer.with_minhash(m.bands as usize)?;
     }

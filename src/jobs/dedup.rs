@@ -18,6 +18,7 @@ use super::steps::{
 };
 use super::Outcome;
 use crate::base::claim::OutDir;
+use crate::cluster::star::RemoveBy;
 use crate::cluster::{Axis, Level};
 use crate::fingerprint::store::{StoreSet, StoreWriter};
 use crate::join::canonical::{self, CanonicalStats};
@@ -577,11 +578,11 @@ pub(super) fn all_pairs(
             };
             // Comparisons inside texts already joined are skipped only when asked for, and
             // never under a 128-bit threshold, whose clusters depend on them.
-            let mode = if v.skip_joined && cfg.at.tau128.is_none() {
-                Compare::SkipJoined
-            } else {
-                Compare::Every
-            };
+            let mode = Compare::for_lists(
+                v.skip_joined,
+                cfg.at.tau128,
+                cfg.remove_by == RemoveBy::Star,
+            );
             let sg = score(stores, loaded, at_max, spec, mode, quiet)?;
             if let Some(p) = pairs_path {
                 write_pairs(p, stores, &sg.graph, at_max, Some(&sg.edge_scores()))?;

@@ -295,6 +295,10 @@ impl DedupSpec {
             outside_stores(&a.output, &a.against)?;
         }
         anyhow::ensure!(
+            !a.skip_joined || a.remove_by == RemoveBy::Component,
+            "--skip-joined leaves out comparisons that the star removal needs (a text would be kept for want of its skipped pair to a kept text): use it with --remove-by component"
+        );
+        anyhow::ensure!(
             a.write_corpus.is_some() || a.corpus.drop_labeled_chunks.is_none(),
             "--drop-labeled-chunks goes with --write-corpus jsonl.gz or parquet"
         );

@@ -151,6 +151,21 @@ pub enum Compare {
     SkipJoined,
 }
 
+impl Compare {
+    /// The one rule of which pairs are compared for clusters and lists: pairs whose texts are
+    /// already joined are skipped only where `skip` is asked for, the thresholds are 64-bit
+    /// only (`tau128` None) and the lists are the clusters' components (`stars` false): a
+    /// star removal needs every edge (a text kept for lack of a skipped pair to a kept text
+    /// would otherwise stay).
+    pub fn for_lists(skip: bool, tau128: Option<u32>, stars: bool) -> Compare {
+        if skip && tau128.is_none() && !stars {
+            Compare::SkipJoined
+        } else {
+            Compare::Every
+        }
+    }
+}
+
 /// A candidate graph whose units are texts, with the overlap of every edge's two texts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoredGraph {

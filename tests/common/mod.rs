@@ -84,6 +84,67 @@ pub fn page(seed: usize, words: usize) -> String {
     format!("<html><body><p>{}</p></body></html>", body.join(" "))
 }
 
+/// A neardup command line for a test, as ripgrep's `TestCommand`: written as one line of
+/// words in which each `{}` stands for the next of `values` (paths, or any argument that may
+/// hold spaces), so that a scenario reads as the command a user types.
+pub struct TestCommand {
+    args: Vec<std::ffi::OsString>,
+}
+
+/// The command `line`, its `{}` filled from `values` in order.
+pub fn nd(line: &str, values: &[&dyn AsRef<std::ffi::OsStr>]) -> TestCommand {
+    let mut next = values.iter();
+    let args = line
+        .split_whitespace()
+        .map(|w| match w {
+            "{}" => next
+                .next()
+                .unwrap_or_else(|| panic!("{line}: fewer values than {{}}"))
+                .as_ref()
+                .to_os_string(),
+            w => w.into(),
+        })
+        .collect();
+    assert!(next.next().is_none(), "{line}: more values than {{}}");
+    TestCommand { args }
+}
+
+impl TestCommand {
+    /// One more argument.
+    pub fn arg(mut self, a: impl AsRef<std::ffi::OsStr>) -> Self {
+        self.args.push(a.as_ref().to_os_string());
+        self
+    }
+
+    /// Runs it.
+    pub fn output(&self) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_neardup"))
+            .args(&self.args)
+            .output()
+            .expect("run neardup")
+    }
+
+    /// Runs it, requires success, and returns its standard output.
+    pub fn ok(&self) -> String {
+        let out = self.output();
+        assert!(out.status.success(), "{:?}: {}", self.args, stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Runs it, requires it to fail with exit status 2, and returns its standard error.
+    pub fn fails(&self) -> String {
+        let out = self.output();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{:?}: {}",
+            self.args,
+            stderr(&out)
+        );
+        stderr(&out)
+    }
+}
+
 /// Runs the binary.
 pub fn neardup(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_neardup"))

@@ -173,6 +173,8 @@ pub struct StoreWriter {
     duplicate_ids: u64,
     /// The temporary directory's registration (None in memory).
     _interrupt: Option<interrupt::Temporary>,
+    /// In memory: the documents columns are made room for.
+    rows_hint: usize,
 }
 
 impl StoreWriter {
@@ -248,28 +250,31 @@ impl StoreWriter {
         StoreWriter::start(target.to_path_buf(), tmp, cols, Some(guard))
     }
 
-    /// Starts a store in memory, named `label` in messages: the same columns as a store on
-    /// disk, opened by [`StoreWriter::finish_in_memory`].
-    pub fn memory(label: &Path) -> Result<Self> {
-        let m = |n: &'static str| (n, Col::Mem(Vec::new()));
+    /// Starts a store in memory of up to `rows` documents (room is made for them at once:
+    /// the fixed-width columns never grow), named `label` in messages: the same columns as a
+    /// store on disk, opened by [`StoreWriter::finish_in_memory`].
+    pub fn memory(label: &Path, rows: usize) -> Result<Self> {
+        let m = |n: &'static str, width: usize| (n, Col::Mem(Vec::with_capacity(rows * width)));
         let cols = Columns {
-            fp64: m(col::FP64),
-            fp128: m(col::FP128),
-            content: m(col::CONTENT),
-            flags: m(col::FLAGS),
-            text_len: m(col::TEXT_LEN),
-            terms: m(col::TERMS),
-            source: m(col::SOURCE),
-            ids: m(col::IDS),
-            ids_idx: m(col::IDS_IDX),
-            urls: m(col::URLS),
-            urls_idx: m(col::URLS_IDX),
-            canonical: m(col::CANONICAL),
-            canonical_idx: m(col::CANONICAL_IDX),
+            fp64: m(col::FP64, 8),
+            fp128: m(col::FP128, 16),
+            content: m(col::CONTENT, 16),
+            flags: m(col::FLAGS, 1),
+            text_len: m(col::TEXT_LEN, 4),
+            terms: m(col::TERMS, 4),
+            source: m(col::SOURCE, std::mem::size_of::<SourceLoc>()),
+            ids: m(col::IDS, 0),
+            ids_idx: m(col::IDS_IDX, 8),
+            urls: m(col::URLS, 0),
+            urls_idx: m(col::URLS_IDX, 8),
+            canonical: m(col::CANONICAL, 0),
+            canonical_idx: m(col::CANONICAL_IDX, 8),
             minhash: None,
             chunks: None,
         };
-        StoreWriter::start(label.to_path_buf(), PathBuf::new(), cols, None)
+        let mut w = StoreWriter::start(label.to_path_buf(), PathBuf::new(), cols, None)?;
+        w.rows_hint = rows;
+        Ok(w)
     }
 
     fn start(
@@ -298,13 +303,14 @@ impl StoreWriter {
             seen_ids: HashSet::new(),
             duplicate_ids: 0,
             _interrupt: guard,
+            rows_hint: 0,
         })
     }
 
     /// A new column named `n`, of the kind the others are.
     fn column(&self, n: &str) -> Result<Col> {
         if self._interrupt.is_none() {
-            return Ok(Col::Mem(Vec::new()));
+            return Ok(Col::Mem(Vec::with_capacity(self.rows_hint * 8)));
         }
         let p = self.tmp.join(n);
         let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
@@ -450,7 +456,7 @@ impl StoreWriter {
             .all()
             .into_iter()
             .map(|(n, c)| match c {
-                Col::Mem(v) => (n, Mapped::from_bytes(&v)),
+                Col::Mem(v) => (n, Mapped::from_vec(v)),
                 Col::File(_) => unreachable!("a memory store has no files"),
             })
             .collect();
