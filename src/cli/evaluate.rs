@@ -48,15 +48,15 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
             &m.row,
         );
     }
-    let json = serde_json::json!({
-        "measure": c.verify.measure.name(),
-        "min": c.verify.min,
-        "shingle": c.verify.k,
-        "seed": c.seed,
-        "evaluation": &e,
-        "removal": removal,
-        "seconds": started.elapsed().as_secs_f64(),
-    });
+    let json = evaluate::EvaluateSummary {
+        evaluation: &e,
+        measure: c.verify.measure.name(),
+        min: c.verify.min,
+        removal,
+        seconds: started.elapsed().as_secs_f64(),
+        seed: c.seed,
+        shingle: c.verify.k,
+    };
     atomic::write(&c.output.join("evaluate.tsv"), tsv.as_bytes())?;
     atomic::write(
         &c.output.join("evaluate.svg"),

@@ -16,6 +16,9 @@ use crate::base::{atomic, paths};
 use crate::fingerprint::store::StoreSet;
 use crate::jobs::{outputs, spec};
 use crate::trec::format::{self, BadLine, Kind};
+use crate::trec::summary::{
+    InspectFile, InspectSummary, QrelsSummary, RunReport, RunsSummary, TransferSummary,
+};
 use crate::trec::{clusters, dedup, inspect, transfer as xfer};
 
 /// Runs the command.
@@ -125,14 +128,20 @@ fn runs(a: TrecRunArgs, quiet: bool) -> anyhow::Result<Outcome> {
                 target.display()
             );
         }
-        reports.push(serde_json::json!({
-            "input": r, "output": target, "stats": st, "bad_lines": p.bad,
-        }));
+        reports.push(RunReport {
+            bad_lines: p.bad.clone(),
+            input: r.clone(),
+            output: target,
+            stats: st,
+        });
     }
-    let json = serde_json::json!({
-        "clusters": groups.path, "by": a.groups.by, "rule": a.rule,
-        "kept_column": groups.has_kept, "runs": reports,
-    });
+    let json = RunsSummary {
+        by: a.groups.by,
+        clusters: groups.path.clone(),
+        kept_column: groups.has_kept,
+        rule: a.rule,
+        runs: reports,
+    };
     let path = a.output.join("trec.json");
     atomic::write(
         &path,
@@ -152,10 +161,15 @@ fn qrels(a: TrecQrelsArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let groups = groups(&a.groups, ids, quiet)?;
     let (out, st) = dedup::qrels(&p.entries, |d| groups.of(d).map(str::to_string));
     atomic::write(&a.output, &format::bytes(&format::qrels_text(&out)))?;
-    let json = serde_json::json!({
-        "input": a.qrels, "output": a.output, "clusters": groups.path, "by": a.groups.by,
-        "kept_column": groups.has_kept, "stats": st, "bad_lines": p.bad,
-    });
+    let json = QrelsSummary {
+        bad_lines: p.bad.clone(),
+        by: a.groups.by,
+        clusters: groups.path.clone(),
+        input: a.qrels.clone(),
+        kept_column: groups.has_kept,
+        output: a.output.clone(),
+        stats: st.clone(),
+    };
     atomic::write(
         &json_path,
         (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
@@ -253,30 +267,37 @@ fn inspect(a: TrecInspectArgs, quiet: bool) -> anyhow::Result<Outcome> {
             p.score
         );
     }
-    let files: Vec<serde_json::Value> = totals
+    let files: Vec<InspectFile> = totals
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let topics = r.topics.iter().filter(|x| x.file == i).count();
+            let qrels = r.kinds[i] == Kind::Qrels;
             let irrelevant = t.found.saturating_sub(t.relevant);
-            serde_json::json!({
-                "file": a.files[i], "kind": r.kinds[i], "topics": topics,
-                "entries": t.entries, "found": t.found, "near_duplicates": t.near_duplicates,
-                "share": share(t.near_duplicates, t.found),
-                "relevant": (r.kinds[i] == Kind::Qrels).then_some(t.relevant),
-                "relevant_share": (r.kinds[i] == Kind::Qrels)
-                    .then(|| share(t.relevant_near_duplicates, t.relevant)),
-                "irrelevant_share": (r.kinds[i] == Kind::Qrels).then(|| share(
-                    t.near_duplicates - t.relevant_near_duplicates, irrelevant)),
-                "bad_lines": bad[i],
-                "pairs_not_listed": t.pairs_not_listed,
-            })
+            InspectFile {
+                bad_lines: bad[i].clone(),
+                entries: t.entries,
+                file: a.files[i].clone(),
+                found: t.found,
+                irrelevant_share: qrels
+                    .then(|| share(t.near_duplicates - t.relevant_near_duplicates, irrelevant)),
+                kind: r.kinds[i],
+                near_duplicates: t.near_duplicates,
+                pairs_not_listed: t.pairs_not_listed,
+                relevant: qrels.then_some(t.relevant),
+                relevant_share: qrels.then(|| share(t.relevant_near_duplicates, t.relevant)),
+                share: share(t.near_duplicates, t.found),
+                topics: r.topics.iter().filter(|x| x.file == i).count(),
+            }
         })
         .collect();
-    let json = serde_json::json!({
-        "measure": spec.measure.name(), "min": spec.min, "shingle": spec.k, "top": a.top,
-        "documents_read": r.read.documents, "files": files,
-    });
+    let json = InspectSummary {
+        documents_read: r.read.documents,
+        files,
+        measure: spec.measure.name().into(),
+        min: spec.min,
+        shingle: spec.k,
+        top: a.top,
+    };
     atomic::write(&a.output.join("inspect.tsv"), tsv.as_bytes())?;
     atomic::write(&a.output.join("pairs.tsv"), pairs.as_bytes())?;
     atomic::write(
@@ -366,13 +387,21 @@ fn transfer(a: TrecTransferArgs, quiet: bool) -> anyhow::Result<Outcome> {
         }
     );
     atomic::write(&tsv_path, tsv.as_bytes())?;
-    let json = serde_json::json!({
-        "input": a.qrels, "output": a.output, "from": a.from, "to": a.to,
-        "measure": spec.measure.name(), "min": spec.min, "shingle": spec.k,
-        "levels": t.levels, "records_written": t.qrels.len(), "compared": t.compared,
-        "site_wide_links": t.site_wide_links, "max_class": xfer::MAX_CLASS,
-        "bad_lines": p.bad,
-    });
+    let json = TransferSummary {
+        bad_lines: p.bad.clone(),
+        compared: t.compared,
+        from: a.from.clone(),
+        input: a.qrels.clone(),
+        levels: t.levels.clone(),
+        max_class: xfer::MAX_CLASS,
+        measure: spec.measure.name().into(),
+        min: spec.min,
+        output: a.output.clone(),
+        records_written: t.qrels.len(),
+        shingle: spec.k,
+        site_wide_links: t.site_wide_links,
+        to: a.to.clone(),
+    };
     atomic::write(
         &json_path,
         (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),

@@ -1,7 +1,6 @@
 //! `neardup write`: the kept documents of a finished run written out, from its store, keep
 //! list and clusters.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use anyhow::Context;
@@ -10,16 +9,16 @@ use super::config::WriteCommand;
 use super::Outcome;
 use crate::fingerprint::store::StoreSet;
 use crate::jobs::outputs;
-use crate::report::lists::tsv_field;
+use crate::report::lists::tsv_value;
 use crate::write::{self, Kept};
 
 /// Runs the command.
 pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let stores = StoreSet::open(&c.stores)?;
-    // Ids as the lists write them (tabs and line breaks made spaces; repeated ids qualified).
-    let mut by_id: HashMap<Cow<'_, str>, u32> = HashMap::with_capacity(stores.len());
+    // Ids as the lists name them (repeated ids qualified), read back from their TSV escaping.
+    let mut by_id: HashMap<&str, u32> = HashMap::with_capacity(stores.len());
     for d in 0..stores.len() as u32 {
-        by_id.insert(tsv_field(stores.id(d)), d);
+        by_id.insert(stores.id(d), d);
     }
     let keep = std::fs::read_to_string(&c.keep)
         .with_context(|| format!("cannot read {}", c.keep.display()))?;
@@ -30,7 +29,7 @@ pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
         if id.is_empty() {
             continue;
         }
-        match by_id.get(id) {
+        match by_id.get(tsv_value(id).as_ref()) {
             Some(d) => docs.push(*d),
             None => unknown.push((i + 1, id)),
         }
@@ -49,32 +48,25 @@ pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let mut cluster: HashMap<u32, (u32, u32)> = HashMap::new();
     let mut duplicates: HashMap<u32, u32> = HashMap::new();
     if let Some(path) = &c.clusters {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let mut lines = text.lines();
-        let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-        anyhow::ensure!(
-            header.len() >= 3 && header[..3] == ["id", "representative", "cluster_size"],
-            "{}: not a clusters.tsv (its header is {:?})",
-            path.display(),
-            header.join(" ")
-        );
-        let kept_col = header.iter().position(|h| *h == "kept");
-        for (i, line) in lines.enumerate() {
-            let f: Vec<&str> = line.split('\t').collect();
-            let bad = || format!("{} line {}: {line:?}", path.display(), i + 2);
-            anyhow::ensure!(f.len() == header.len(), "{}: wrong field count", bad());
-            let (Some(&d), Some(&rep)) = (by_id.get(f[0]), by_id.get(f[1])) else {
-                anyhow::bail!("{}: an id in none of the stores given", bad());
+        crate::cluster::file::read(path, |row| {
+            let (Some(&d), Some(&rep)) = (
+                by_id.get(row.id.as_ref()),
+                by_id.get(row.representative.as_ref()),
+            ) else {
+                return Err(crate::Error::Config(format!(
+                    "{}: {:?} is in none of the stores given",
+                    path.display(),
+                    row.id
+                )));
             };
-            let size: u32 = f[2].parse().with_context(bad)?;
-            cluster.insert(d, (rep, size));
-            if let Some(k) = kept_col.and_then(|k| by_id.get(f[k])) {
-                if *k != d {
-                    *duplicates.entry(*k).or_default() += 1;
+            cluster.insert(d, (rep, row.cluster_size));
+            if let Some(&k) = row.kept.and_then(|k| by_id.get(k.as_ref())) {
+                if k != d {
+                    *duplicates.entry(k).or_default() += 1;
                 }
             }
-        }
+            Ok(())
+        })?;
     }
     let kept: Vec<Kept> = docs
         .iter()

@@ -6,6 +6,7 @@
 //! count as kept documents; callers report them separately.
 
 pub mod dsu;
+pub mod file;
 pub mod represent;
 pub mod star;
 pub mod sweep;

@@ -409,7 +409,7 @@ pub const DEDUP_OUTPUTS: &[&str] = &[
     "store",
     "pairs.bin",
     "summary.json",
-    "clusters.tsv",
+    crate::cluster::file::NAME,
     "keep.txt",
     "remove.tsv",
     "excluded.tsv",

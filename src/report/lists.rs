@@ -121,12 +121,13 @@ pub fn write(
     use rayon::prelude::*;
     let mut counts = ListCounts::default();
     let mut typed = Typed::create(dir, tables, against.is_some())?;
-    let mut clusters = AtomicFile::create(&dir.join("clusters.tsv"))?;
+    let mut clusters = AtomicFile::create(&dir.join(crate::cluster::file::NAME))?;
     let keep = AtomicFile::create(&dir.join("keep.txt"))?;
     let mut remove = AtomicFile::create(&dir.join("remove.tsv"))?;
     let mut excluded = AtomicFile::create(&dir.join("excluded.tsv"))?;
     let io = |f: &AtomicFile, e: std::io::Error| crate::Error::io(f.path(), e);
-    writeln!(clusters, "id\trepresentative\tcluster_size\tkept").map_err(|e| io(&clusters, e))?;
+    writeln!(clusters, "{}", crate::cluster::file::HEADER.join("\t"))
+        .map_err(|e| io(&clusters, e))?;
     let kept_in = if against.is_some() { "\tkept_in" } else { "" };
     writeln!(remove, "id\tkept\thamming64\tscore{kept_in}").map_err(|e| io(&remove, e))?;
     writeln!(excluded, "id\treason").map_err(|e| io(&excluded, e))?;

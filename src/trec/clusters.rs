@@ -6,12 +6,10 @@
 //! qrels' size, not the corpus's.
 
 use foldhash::{HashMap, HashMapExt, HashSet};
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use crate::base::tsv::tsv_value;
 use crate::cluster::star::RemoveBy;
-use crate::{Error, Result};
+use crate::Result;
 
 /// The documents of a set of ids.
 #[derive(Clone, Debug, Default)]
@@ -44,59 +42,16 @@ impl Groups {
 /// Reads `clusters.tsv` of the output directory `dir` (or the file itself) for the ids in
 /// `wanted`, mapping each to its kept document (`by` star) or representative (component).
 pub fn read(dir: &Path, wanted: &HashSet<&str>, by: RemoveBy) -> Result<Groups> {
-    let path = if dir.is_dir() {
-        dir.join("clusters.tsv")
-    } else {
-        dir.to_path_buf()
-    };
-    let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
-    let mut r = std::io::BufReader::with_capacity(1 << 20, file);
-    let bad = |offset: u64, msg: String| Error::Parse {
-        path: path.clone(),
-        offset,
-        msg,
-    };
-    let mut line = String::new();
-    let mut offset = 0u64;
-    let n = r.read_line(&mut line).map_err(|e| Error::io(&path, e))?;
-    let header: Vec<&str> = line.trim_end_matches(['\n', '\r']).split('\t').collect();
-    if header.first() != Some(&"id") || header.get(1) != Some(&"representative") {
-        return Err(bad(
-            0,
-            "not a clusters.tsv (its header is not `id representative ...`)".into(),
-        ));
-    }
-    let kept_col = header.iter().position(|h| *h == "kept");
-    let col = match (by, kept_col) {
-        (RemoveBy::Star, Some(k)) => k,
-        _ => 1,
-    };
-    offset += n as u64;
     let mut of = HashMap::with_capacity(wanted.len());
-    loop {
-        line.clear();
-        let n = r.read_line(&mut line).map_err(|e| Error::io(&path, e))?;
-        if n == 0 {
-            break;
-        }
-        let l = line.trim_end_matches(['\n', '\r']);
-        let mut f = l.split('\t');
-        let id = tsv_value(f.next().unwrap_or(""));
-        if wanted.contains(id.as_ref()) {
-            let stands = l.split('\t').nth(col).filter(|s| !s.is_empty());
-            let Some(stands) = stands else {
-                return Err(bad(
-                    offset,
-                    format!("line for {id:?} has no column {}", col + 1),
-                ));
+    let (path, has_kept) = crate::cluster::file::read(dir, |row| {
+        if wanted.contains(row.id.as_ref()) {
+            let stands = match (by, row.kept) {
+                (RemoveBy::Star, Some(k)) => k,
+                _ => row.representative,
             };
-            of.insert(id.into_owned(), tsv_value(stands).into_owned());
+            of.insert(row.id.into_owned(), stands.into_owned());
         }
-        offset += n as u64;
-    }
-    Ok(Groups {
-        of,
-        has_kept: kept_col.is_some(),
-        path,
-    })
+        Ok(())
+    })?;
+    Ok(Groups { of, has_kept, path })
 }

@@ -11,4 +11,5 @@ pub mod clusters;
 pub mod dedup;
 pub mod format;
 pub mod inspect;
+pub mod summary;
 pub mod transfer;

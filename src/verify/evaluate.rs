@@ -349,3 +349,23 @@ mod removal_tests {
         assert_eq!((e.removed, e.correct, e.greedy_truth_removed), (2, 1, 1));
     }
 }
+
+/// `evaluate.json`: the measure, the sample's evaluation, and the removal's when one was
+/// given (fields in alphabetical order, as the file has always had them).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct EvaluateSummary<'a> {
+    /// The evaluation.
+    pub evaluation: &'a Evaluation,
+    /// The measure.
+    pub measure: &'static str,
+    /// Its threshold.
+    pub min: f64,
+    /// A remove list scored against the truth (`--removal`).
+    pub removal: Option<RemovalEval>,
+    /// Seconds the run took.
+    pub seconds: f64,
+    /// The sample's seed.
+    pub seed: u64,
+    /// Terms per shingle.
+    pub shingle: usize,
+}

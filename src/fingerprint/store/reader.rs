@@ -21,6 +21,19 @@ enum MinhashColumns {
     DocMajor { keys: Mapped, bands: usize },
     /// One file per band, a key per document.
     Bands(Vec<Mapped>),
+    /// A store in memory: a key per document, band by band; a band handed back
+    /// ([`Store::release_minhash_band`]) is freed for good (a store in memory serves one job,
+    /// whose pass over the bands reads each once).
+    Memory(Vec<std::sync::Mutex<Option<Vec<u64>>>>),
+}
+
+/// Keys band by band, `n` documents, as keys document by document.
+fn doc_major(cols: &[&[u64]], n: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(n * cols.len());
+    for d in 0..n {
+        out.extend(cols.iter().map(|c| c[d]));
+    }
+    out
 }
 
 /// An open store.
@@ -94,12 +107,23 @@ impl Store {
     ) -> Result<Store> {
         let n = manifest.docs as usize;
         let cols = std::sync::Mutex::new(&mut cols);
-        Store::assemble(label, manifest, n, &|name| {
+        let mut store = Store::assemble(label, manifest, n, &|name| {
             cols.lock()
                 .unwrap()
                 .remove(name)
                 .ok_or_else(|| Error::store(label, format!("no column {name}")))
-        })
+        })?;
+        // Band keys in memory are freed once the job's pass has read them: the bands would
+        // otherwise stay resident (320 bytes a document at 40 bands), where a store on disk
+        // hands their pages back.
+        if let Some(MinhashColumns::Bands(maps)) = store.minhash.take() {
+            store.minhash = Some(MinhashColumns::Memory(
+                maps.into_iter()
+                    .map(|m| std::sync::Mutex::new(Some(column::<u64>(&m).to_vec())))
+                    .collect(),
+            ));
+        }
+        Ok(store)
     }
 
     /// The store of `manifest` for `n` documents, its columns taken by name from `column`,
@@ -242,11 +266,12 @@ impl Store {
             MinhashColumns::DocMajor { keys, .. } => Some(Cow::Borrowed(column(keys))),
             MinhashColumns::Bands(files) => {
                 let cols: Vec<&[u64]> = files.iter().map(|m| column(m)).collect();
-                let mut out = Vec::with_capacity(self.len() * cols.len());
-                for d in 0..self.len() {
-                    out.extend(cols.iter().map(|c| c[d]));
-                }
-                Some(Cow::Owned(out))
+                Some(Cow::Owned(doc_major(&cols, self.len())))
+            }
+            MinhashColumns::Memory(bands) => {
+                let held: Vec<_> = bands.iter().map(|b| b.lock().unwrap()).collect();
+                let cols: Option<Vec<&[u64]>> = held.iter().map(|b| b.as_deref()).collect();
+                Some(Cow::Owned(doc_major(&cols?, self.len())))
             }
         }
     }
@@ -265,16 +290,25 @@ impl Store {
                     .collect(),
             )),
             MinhashColumns::Bands(files) => files.get(b).map(|m| Cow::Borrowed(column(m))),
+            MinhashColumns::Memory(bands) => bands.get(b)?.lock().unwrap().clone().map(Cow::Owned),
         }
     }
 
     /// Hands the pages of band `b`'s file back to the kernel after a pass over it, so that the
     /// bands read one after another do not add up in the resident memory.
     pub fn release_minhash_band(&self, b: usize) {
-        if let Some(MinhashColumns::Bands(files)) = &self.minhash {
-            if let Some(m) = files.get(b) {
-                m.release_all();
+        match &self.minhash {
+            Some(MinhashColumns::Bands(files)) => {
+                if let Some(m) = files.get(b) {
+                    m.release_all();
+                }
             }
+            Some(MinhashColumns::Memory(bands)) => {
+                if let Some(band) = bands.get(b) {
+                    band.lock().unwrap().take();
+                }
+            }
+            _ => {}
         }
     }
 
