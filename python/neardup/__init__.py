@@ -29,6 +29,7 @@ __all__ = [
     "NeardupError",
     "Store",
     "DedupResult",
+    "Scanned",
     "fingerprint",
     "join",
     "dedup",
@@ -223,9 +224,6 @@ def _arrow_table(data, columns: list[str]):
         import pyarrow.dataset as ds
     except ImportError:  # pragma: no cover - pyarrow always has it
         ds = None
-    if ds is not None and isinstance(data, ds.Dataset):
-        names = data.schema.names
-        return data.to_table(columns=[c for c in columns if c in names])
     # A Hugging Face datasets.Dataset: its Arrow table, in its rows' order.
     if hasattr(data, "data") and hasattr(data, "flatten_indices") and hasattr(data.data, "table"):
         if getattr(data, "_indices", None) is not None:
@@ -250,27 +248,68 @@ def _is_table(data) -> bool:
     return not isinstance(data, (str, os.PathLike, list, tuple, Store))
 
 
+class Scanned:
+    """A table read in scans, a batch at a time: ``make()`` returns a new stream of its rows
+    (anything with ``__arrow_c_stream__``, a ``pyarrow.RecordBatchReader`` say) in the same
+    order each call; ``rows`` is about how many there are (0: unknown) and ``ids()`` returns
+    the id column (or None). ``dedup`` fingerprints it on one scan and reads the texts it
+    compares on another, so a table larger than memory is deduplicated in the memory of its
+    fingerprints."""
+
+    def __init__(self, make, rows: int = 0, ids=None):
+        self.make, self.rows, self.ids = make, rows, ids
+
+
+def _scanned(data, columns: list[str], id: Optional[str]) -> Optional[Scanned]:
+    """``data`` as a :class:`Scanned` table when it is one to scan rather than hold."""
+    if isinstance(data, Scanned):
+        return data
+    try:
+        import pyarrow.dataset as ds
+    except ImportError:  # pragma: no cover - pyarrow always has it
+        return None
+    if isinstance(data, ds.Dataset):
+        cols = [c for c in columns if c in data.schema.names]
+        idc = id if id in cols else None
+        return Scanned(
+            lambda: data.scanner(columns=cols).to_reader(),
+            rows=data.count_rows(),
+            ids=(lambda: data.to_table(columns=[idc]).column(idc)) if idc else None,
+        )
+    return None
+
+
 def _dedup_table(data, text: str, id: Optional[str], url: Optional[str], quiet: bool, threads, options):
     import numpy as np
     import pyarrow as pa
 
     columns = [text] + ([id] if id else []) + ([url] if url else [])
-    table = _arrow_table(data, columns)
     opts = dict(options)
     opts["text_field"] = text
-    # Only the columns asked for were selected: an id or URL column not asked for is not
-    # there, and rows are then named by their number.
+    # Only the columns asked for are read: an id or URL column not asked for is not there,
+    # and rows are then named by their number.
     opts["id_field"] = id or "id"
     opts["url_field"] = url or "url"
-    cluster, kept_row, score, summary = _neardup.dedup_table(
-        table, _options_json(opts), quiet=quiet, threads=threads
-    )
+    scanned = _scanned(data, columns, id)
+    if scanned is not None:
+        cluster, kept_row, score, summary = _neardup.dedup_table(
+            scanned.make(),
+            _options_json(opts),
+            quiet=quiet,
+            threads=threads,
+            rescan=scanned.make,
+            rows=scanned.rows,
+        )
+        ids = scanned.ids() if (id and scanned.ids) else None
+    else:
+        table = _arrow_table(data, columns)
+        cluster, kept_row, score, summary = _neardup.dedup_table(
+            table, _options_json(opts), quiet=quiet, threads=threads
+        )
+        ids = table.column(id) if id and id in table.column_names else None
     rows = np.arange(len(cluster), dtype=np.uint64)
     kept = kept_row == rows
-    if id and id in table.column_names:
-        kept_id = table.column(id).take(pa.array(kept_row))
-    else:
-        kept_id = pa.array(kept_row)
+    kept_id = ids.take(pa.array(kept_row)) if ids is not None else pa.array(kept_row)
     result = pa.table(
         {
             "cluster": pa.array(cluster),
@@ -298,10 +337,13 @@ def dedup(
     """The main job, on crawls and stores, or on a table in memory.
 
     On a table (``pyarrow.Table``, ``pyarrow.dataset.Dataset``, pandas ``DataFrame``,
-    Hugging Face ``datasets.Dataset``): ``text`` names the text column (HTML or plain text),
+    Hugging Face ``datasets.Dataset``, or a :class:`Scanned` table): ``text`` names the text
+    column (HTML or plain text),
     ``id`` the id column (None, or a column that is not there: rows are named by number),
     ``url`` the URL column. The table is read through the Arrow C data interface without a
-    copy, verified from its texts in memory, and nothing is written; returns a
+    copy, verified from its texts in memory, and nothing is written (a dataset, or a
+    :class:`Scanned` table, is read a batch at a time instead, twice: it may be larger than
+    memory); returns a
     ``pyarrow.Table`` with a row for each input row: ``cluster`` (the row of its cluster's
     representative), ``kept`` (bool), ``kept_id`` (the id of the row kept for it: its own when
     kept) and ``score`` (the removal's similarity, null where kept). ``data.filter(result["kept"])``

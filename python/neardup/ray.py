@@ -24,7 +24,7 @@ from typing import Any, Iterable, Optional, Sequence
 import neardup
 from neardup import remote
 
-__all__ = ["shards", "fingerprint", "dedup"]
+__all__ = ["shards", "fingerprint", "dedup", "dedup_dataset"]
 
 
 def shards(paths: Iterable[os.PathLike | str]) -> list[str]:
@@ -156,3 +156,32 @@ def dedup(
     local = Path(local_dir) if local_dir else Path(tempfile.mkdtemp(prefix="neardup-dedup-"))
     remote.download(done, local, storage_options, store=False)
     return neardup.DedupResult(local)
+
+
+def dedup_dataset(ds, *, text: str = "text", id: Optional[str] = "id", url: Optional[str] = None, **options: Any):
+    """``neardup.dedup`` of a Ray Dataset's rows, read a batch at a time, twice (fingerprints,
+    then the texts compared), on the driver: the dataset may be larger than the driver's
+    memory; blocks stream in their order each time. Returns a ``pyarrow.Table`` aligned with
+    the dataset's rows (``cluster``, ``kept``, ``kept_id``, ``score``, as ``neardup.dedup``);
+    ``ds.filter`` on its rows, or a zip with it, applies it."""
+    import pyarrow as pa
+
+    names = ds.schema().names
+    columns = [c for c in [text, id, url] if c and c in names]
+    part = ds.select_columns(columns)
+    schema = pa.schema([f for f in part.schema().base_schema])
+
+    def make():
+        def batches():
+            for t in part.iter_batches(batch_format="pyarrow", prefetch_batches=1):
+                yield from t.cast(schema).to_batches()
+
+        return pa.RecordBatchReader.from_batches(schema, batches())
+
+    def ids():
+        return pa.concat_arrays(
+            [c for t in ds.select_columns([id]).iter_batches(batch_format="pyarrow") for c in t.column(id).chunks]
+        )
+
+    table = neardup.Scanned(make, rows=ds.count(), ids=ids if id in names else None)
+    return neardup.dedup(table, text=text, id=id if id in names else None, url=url, **options)

@@ -85,31 +85,13 @@ fn dedup_files(
     ))
 }
 
-/// The `dedup` job on an Arrow table in memory: `data` is anything with
-/// `__arrow_c_stream__` (a pyarrow Table or RecordBatchReader), read through the Arrow C
-/// stream interface without a copy; `options` a JSON object of dedup's options by name.
-/// Returns NumPy arrays aligned with the rows, `cluster` and `kept_row` (uint64: rows of the
-/// table) and `score` (float64, NaN where none), and the summary as JSON.
-#[pyfunction]
-#[pyo3(signature = (data, options, quiet=false, threads=None))]
-fn dedup_table<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
-    options: &str,
-    quiet: bool,
-    threads: Option<usize>,
-) -> PyResult<(
-    Bound<'py, PyArray1<u64>>,
-    Bound<'py, PyArray1<u64>>,
-    Bound<'py, PyArray1<f64>>,
-    String,
-)> {
-    use arrow_array::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
-    use arrow_array::RecordBatchReader;
-    use neardup::jobs::{options::DedupOptions, spec::DedupSpec};
+/// A stream of record batches from anything with `__arrow_c_stream__`, read through the
+/// Arrow C stream interface without a copy.
+fn arrow_stream(
+    data: &Bound<'_, PyAny>,
+) -> PyResult<arrow_array::ffi_stream::RecordBatchStreamReader> {
+    use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
     use pyo3::types::PyCapsule;
-    let o = DedupOptions::from_json(options).map_err(job_error)?;
-    let spec = DedupSpec::new(&o).map_err(job_error)?;
     let capsule = data.call_method0("__arrow_c_stream__")?;
     let capsule = capsule.cast::<PyCapsule>()?;
     let ptr = capsule.pointer_checked(Some(c"arrow_array_stream"))?;
@@ -118,17 +100,83 @@ fn dedup_table<'py>(
     // leaves a released one behind, which the capsule's destructor then releases as a no-op;
     // the capsule stays alive (bound above) while the move happens.
     let stream = unsafe { FFI_ArrowArrayStream::from_raw(ptr.as_ptr().cast()) };
-    let reader = RecordBatchStreamReader::try_new(stream)
-        .map_err(|e| NeardupError::new_err(format!("the table's Arrow stream: {e}")))?;
-    let schema = reader.schema();
-    // The batches borrow the table's buffers (no copy); reading them takes the GIL, as a
-    // stream made in Python may need it.
-    let batches = reader
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| NeardupError::new_err(format!("the table's Arrow stream: {e}")))?;
-    let table = neardup::corpus::arrow::Batches::new(batches, &schema, &spec.build.read)
-        .map_err(|e| NeardupError::new_err(e.to_string()))?;
-    let table = std::sync::Arc::new(table);
+    RecordBatchStreamReader::try_new(stream)
+        .map_err(|e| NeardupError::new_err(format!("the table's Arrow stream: {e}")))
+}
+
+/// A table scanned again by calling a Python function that returns a new stream of it.
+struct PyScan {
+    make: Py<PyAny>,
+}
+
+impl neardup::corpus::arrow::Scan for PyScan {
+    fn scan(
+        &self,
+    ) -> neardup::Result<Box<dyn Iterator<Item = neardup::Result<arrow_array::RecordBatch>> + '_>>
+    {
+        let reader = Python::attach(|py| arrow_stream(&self.make.bind(py).call0()?))
+            .map_err(|e| neardup::Error::Config(format!("scanning the table again: {e}")))?;
+        Ok(Box::new(reader.map(|b| {
+            b.map_err(|e| neardup::Error::Config(format!("scanning the table: {e}")))
+        })))
+    }
+}
+
+/// The `dedup` job on an Arrow table: `data` is anything with `__arrow_c_stream__` (a pyarrow
+/// Table or RecordBatchReader), read through the Arrow C stream interface without a copy and
+/// held while the job runs; or, with `rescan` (a function returning a new such stream of the
+/// same rows each call: a dataset scanned again), a table read a batch at a time, twice or
+/// more, `rows` of them about. `options` is a JSON object of dedup's options by name. Returns
+/// NumPy arrays aligned with the rows, `cluster` and `kept_row` (uint64: rows of the table) and
+/// `score` (float64, NaN where none), and the summary as JSON.
+#[pyfunction]
+#[pyo3(signature = (data, options, quiet=false, threads=None, rescan=None, rows=0))]
+#[allow(clippy::type_complexity)]
+fn dedup_table<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    options: &str,
+    quiet: bool,
+    threads: Option<usize>,
+    rescan: Option<Py<PyAny>>,
+    rows: usize,
+) -> PyResult<(
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<f64>>,
+    String,
+)> {
+    use arrow_array::RecordBatchReader;
+    use neardup::corpus::arrow::{Batches, Streamed};
+    use neardup::fingerprint::build::Table;
+    use neardup::jobs::{options::DedupOptions, spec::DedupSpec};
+    let o = DedupOptions::from_json(options).map_err(job_error)?;
+    let spec = DedupSpec::new(&o).map_err(job_error)?;
+    let bad = |e: neardup::Error| NeardupError::new_err(e.to_string());
+    let table = match rescan {
+        None => {
+            let reader = arrow_stream(data)?;
+            let schema = reader.schema();
+            // The batches borrow the table's buffers (no copy); reading them takes the GIL,
+            // as a stream made in Python may need it.
+            let batches = reader
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| NeardupError::new_err(format!("the table's Arrow stream: {e}")))?;
+            Table::Held(std::sync::Arc::new(
+                Batches::new(batches, &schema, &spec.build.read).map_err(bad)?,
+            ))
+        }
+        Some(make) => {
+            let schema = arrow_stream(data)?.schema();
+            let scan = Box::new(PyScan { make });
+            Table::Scanned(
+                std::sync::Arc::new(
+                    Streamed::new(scan, &schema, &spec.build.read).map_err(bad)?,
+                ),
+                rows,
+            )
+        }
+    };
     let r = py
         .detach(|| {
             with_threads(threads, || {

@@ -107,3 +107,16 @@ def test_ray_fingerprint_to_a_file_url(cluster, crawl, tmp_path):
     for i, s in enumerate(stores):
         ids += neardup.Store(neardup.remote.download(s, tmp_path / "got" / str(i))).ids()
     assert ids == neardup.fingerprint([crawl], tmp_path / "one").ids()
+
+
+def test_a_ray_dataset_streams_through_dedup_as_its_table_would(cluster):
+    import pyarrow as pa
+    from test_table import planted, same
+
+    table = planted(1200, seed=3)
+    base = neardup.dedup(table, quiet=True)
+    ds = ray.data.from_arrow(table).repartition(7)
+    got = ndray.dedup_dataset(ds, quiet=True)
+    assert isinstance(got, pa.Table) and got.num_rows == table.num_rows
+    assert same(got, base)
+    assert 0 < got.column("kept").to_pylist().count(False) < table.num_rows

@@ -139,3 +139,33 @@ def test_rows_without_text_or_id_and_bad_options():
         neardup.dedup(table, text="body", write_corpus="parquet")
     with pytest.raises(TypeError):
         neardup.dedup(table, "out")
+
+
+def test_a_table_scanned_a_batch_at_a_time_gives_the_held_answer(tmp_path):
+    table = planted(1300, seed=4)
+    base = neardup.dedup(table, quiet=True)
+    scans = []
+
+    def make():
+        scans.append(1)
+        # A stream made in Python, a batch at a time, as a generator over a source too large
+        # to hold would give it.
+        return pa.RecordBatchReader.from_batches(table.schema, iter(table.to_batches(max_chunksize=111)))
+
+    got = neardup.dedup(neardup.Scanned(make, rows=0, ids=lambda: table.column("id")), quiet=True)
+    assert same(got, base)
+    # Read for its schema, fingerprinted on one scan and its texts read again on another.
+    assert len(scans) >= 3
+    # Without ids, rows are named by their number.
+    anon = neardup.dedup(neardup.Scanned(make), id=None, quiet=True)
+    assert anon.column("kept").equals(base.column("kept"))
+    # A scan that no longer gives the rows it gave is an error, not a wrong answer.
+    def shrinking():
+        n = 1300 if not scans or len(scans) < 10 else 10
+        scans.append(1)
+        return pa.RecordBatchReader.from_batches(table.schema, iter(table.slice(0, n).to_batches()))
+
+    scans.clear()
+    scans.extend([1] * 8)
+    with pytest.raises(neardup.NeardupError):
+        neardup.dedup(neardup.Scanned(shrinking), quiet=True)

@@ -99,11 +99,10 @@ pub(crate) fn lossy(b: Cow<'_, [u8]>) -> Cow<'_, str> {
     }
 }
 
-/// Record batches held in memory, read as a corpus.
-pub struct Batches {
-    batches: Vec<RecordBatch>,
-    /// The table's row number of each batch's first row.
-    starts: Vec<u64>,
+/// Where a table's text, id and URL are among its columns, and how its rows read.
+#[derive(Clone, Debug)]
+pub struct Columns {
+    schema: arrow_schema::SchemaRef,
     text: usize,
     id: Option<usize>,
     url: Option<usize>,
@@ -112,22 +111,11 @@ pub struct Batches {
     text_field: String,
 }
 
-/// A range of rows of one batch: what one worker reads at a time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RowRange {
-    /// The batch.
-    pub batch: u32,
-    /// Its first row.
-    pub start: usize,
-    /// One past its last row.
-    pub end: usize,
-}
-
-impl Batches {
-    /// The batches of one table (one schema), their columns found as `opts` names them: a
-    /// missing text column, or a column of a type that cannot hold what it names, is an error
-    /// naming the column and the table's columns.
-    pub fn new(batches: Vec<RecordBatch>, schema: &Schema, opts: &ReadOptions) -> Result<Batches> {
+impl Columns {
+    /// The columns of `schema` as `opts` names them: a missing text column, or a column of a
+    /// type that cannot hold what it names, is an error naming the column and the table's
+    /// columns.
+    pub fn find(schema: &Schema, opts: &ReadOptions) -> Result<Columns> {
         let names = || {
             schema
                 .fields()
@@ -158,80 +146,37 @@ impl Batches {
                 names()
             ))
         })?;
-        if let Some(b) = batches
-            .iter()
-            .find(|b| b.schema().fields() != schema.fields())
-        {
-            return Err(Error::Config(format!(
-                "a record batch's columns are not the table's: {:?}",
-                b.schema()
-            )));
-        }
-        let mut starts = Vec::with_capacity(batches.len());
-        let mut rows = 0u64;
-        for b in &batches {
-            starts.push(rows);
-            rows += b.num_rows() as u64;
-        }
-        Ok(Batches {
+        Ok(Columns {
+            schema: std::sync::Arc::new(schema.clone()),
             id: find(&opts.id_field, is_id, "an id (a string or integer column)")?,
             url: find(&opts.url_field, is_text, "a URL (a string column)")?,
             text,
-            batches,
-            starts,
             kind: opts.jsonl_kind,
             max_record: opts.max_record,
             text_field: opts.text_field.clone(),
         })
     }
 
-    /// Rows in all.
-    pub fn rows(&self) -> u64 {
-        self.starts.last().copied().unwrap_or(0)
-            + self.batches.last().map_or(0, |b| b.num_rows() as u64)
-    }
-
-    /// The text bytes of every row (what progress counts).
-    pub fn text_bytes(&self) -> u64 {
-        self.batches
-            .iter()
-            .map(|b| b.column(self.text).get_buffer_memory_size() as u64)
-            .sum()
-    }
-
-    /// The work: every batch cut into ranges of at most [`UNIT_ROWS`] rows, in table order.
-    pub fn units(&self) -> Vec<RowRange> {
-        let mut out = Vec::new();
-        for (b, batch) in self.batches.iter().enumerate() {
-            let n = batch.num_rows();
-            for start in (0..n).step_by(UNIT_ROWS) {
-                out.push(RowRange {
-                    batch: b as u32,
-                    start,
-                    end: (start + UNIT_ROWS).min(n),
-                });
-            }
+    /// Refuses a batch whose columns are not the table's.
+    fn check(&self, batch: &RecordBatch) -> Result<()> {
+        if batch.schema().fields() != self.schema.fields() {
+            return Err(Error::Config(format!(
+                "a record batch's columns are not the table's: {:?}",
+                batch.schema()
+            )));
         }
-        out
+        Ok(())
     }
 
-    /// Delivers the documents of `unit` to `sink`, in row order; a row without text, or with
-    /// more than the record limit, is a counted skip naming the row.
-    pub fn read(&self, unit: RowRange, sink: &mut dyn Sink) {
-        let b = unit.batch as usize;
-        for r in unit.start..unit.end {
-            let row = self.starts[b] + r as u64;
-            match self.row(b, r) {
-                Ok(doc) => sink.document(doc),
-                Err((skip, why)) => sink.skip(skip, row, &format!("row {row}: {why}")),
-            }
-        }
-    }
-
-    /// Row `r` of batch `b` as a document.
-    fn row(&self, b: usize, r: usize) -> std::result::Result<Document<'_>, (Skip, String)> {
-        let batch = &self.batches[b];
-        let row = self.starts[b] + r as u64;
+    /// Row `r` of `batch`, the table's row `row`, the `b`-th batch, as a document; a row
+    /// without text, or with more than the record limit, is the skip and why.
+    fn row<'a>(
+        &self,
+        batch: &'a RecordBatch,
+        b: usize,
+        r: usize,
+        row: u64,
+    ) -> std::result::Result<Document<'a>, (Skip, String)> {
         let payload = value(batch.column(self.text), r).ok_or_else(|| {
             (
                 Skip::MissingText,
@@ -266,19 +211,199 @@ impl Batches {
         };
         Ok(Document::row(id, url, loc, self.kind, payload))
     }
+
+    /// Delivers the rows `unit` of `batch` (whose first row is the table's `start`) to
+    /// `sink`, in row order, a row that cannot be read as a counted skip naming it.
+    fn read(&self, batch: &RecordBatch, start: u64, unit: RowRange, sink: &mut dyn Sink) {
+        for r in unit.start..unit.end {
+            let row = start + r as u64;
+            match self.row(batch, unit.batch as usize, r, row) {
+                Ok(doc) => sink.document(doc),
+                Err((skip, why)) => sink.skip(skip, row, &format!("row {row}: {why}")),
+            }
+        }
+    }
+}
+
+/// A range of rows of one batch: what one worker reads at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowRange {
+    /// The batch.
+    pub batch: u32,
+    /// Its first row.
+    pub start: usize,
+    /// One past its last row.
+    pub end: usize,
+}
+
+/// The work of one batch: its rows cut into ranges of at most [`UNIT_ROWS`].
+fn units_of(b: u32, rows: usize) -> impl Iterator<Item = RowRange> {
+    (0..rows).step_by(UNIT_ROWS).map(move |start| RowRange {
+        batch: b,
+        start,
+        end: (start + UNIT_ROWS).min(rows),
+    })
+}
+
+/// Record batches held in memory, read as a corpus.
+pub struct Batches {
+    batches: Vec<RecordBatch>,
+    /// The table's row number of each batch's first row.
+    starts: Vec<u64>,
+    /// The table's number of the first batch (a batch of a scanned table is read alone).
+    first: u32,
+    cols: Columns,
+}
+
+impl Batches {
+    /// The batches of one table (one schema), their columns found as `opts` names them
+    /// ([`Columns::find`]).
+    pub fn new(batches: Vec<RecordBatch>, schema: &Schema, opts: &ReadOptions) -> Result<Batches> {
+        let cols = Columns::find(schema, opts)?;
+        let mut starts = Vec::with_capacity(batches.len());
+        let mut rows = 0u64;
+        for b in &batches {
+            cols.check(b)?;
+            starts.push(rows);
+            rows += b.num_rows() as u64;
+        }
+        Ok(Batches {
+            batches,
+            starts,
+            first: 0,
+            cols,
+        })
+    }
+
+    /// Rows held.
+    pub fn rows(&self) -> u64 {
+        self.batches.iter().map(|b| b.num_rows() as u64).sum()
+    }
+
+    /// The text bytes of every row (what progress counts).
+    pub fn text_bytes(&self) -> u64 {
+        self.batches
+            .iter()
+            .map(|b| b.column(self.cols.text).get_buffer_memory_size() as u64)
+            .sum()
+    }
+
+    /// The work: every batch cut into ranges of at most [`UNIT_ROWS`] rows, in table order.
+    pub fn units(&self) -> Vec<RowRange> {
+        self.batches
+            .iter()
+            .enumerate()
+            .flat_map(|(b, batch)| units_of(self.first + b as u32, batch.num_rows()))
+            .collect()
+    }
+
+    /// Delivers the documents of `unit` to `sink`, in row order; a row without text, or with
+    /// more than the record limit, is a counted skip naming the row.
+    pub fn read_unit(&self, unit: RowRange, sink: &mut dyn Sink) {
+        let b = (unit.batch - self.first) as usize;
+        self.cols.read(&self.batches[b], self.starts[b], unit, sink);
+    }
 }
 
 impl InMemory for Batches {
-    fn document(&self, loc: &SourceLoc) -> Option<Document<'_>> {
-        let b = loc.shard as usize;
-        let r = usize::try_from(loc.inner).ok()?;
-        if loc.kind != SourceLoc::MEMORY || b >= self.batches.len() {
-            return None;
+    fn read(
+        &self,
+        wanted: &[(u32, SourceLoc)],
+        visit: &mut dyn FnMut(&[(u32, Document<'_>)]),
+    ) -> Result<()> {
+        let mut docs = Vec::new();
+        for (d, loc) in wanted {
+            let Some(b) = loc.shard.checked_sub(self.first) else {
+                continue;
+            };
+            let Some(batch) = self.batches.get(b as usize) else {
+                continue;
+            };
+            let r = loc.inner as usize;
+            if loc.kind != SourceLoc::MEMORY || r >= batch.num_rows() {
+                continue;
+            }
+            if let Ok(doc) = self.cols.row(batch, loc.shard as usize, r, loc.offset) {
+                docs.push((*d, doc));
+            }
         }
-        if r >= self.batches[b].num_rows() {
-            return None;
+        visit(&docs);
+        Ok(())
+    }
+}
+
+/// A table read in scans, each giving its record batches in the same order (a dataset on
+/// disk, a stream that can be made again): fingerprinted on the first scan, its texts read
+/// again on later ones, with one batch held at a time.
+pub trait Scan: Send + Sync {
+    /// A new scan of the table, from its first row.
+    fn scan(&self) -> Result<Box<dyn Iterator<Item = Result<RecordBatch>> + '_>>;
+}
+
+/// A table that is scanned, not held: at most a batch of it in memory at a time.
+pub struct Streamed {
+    scan: Box<dyn Scan>,
+    cols: Columns,
+}
+
+impl Streamed {
+    /// The table `scan` gives, its columns in `schema` found as `opts` names them.
+    pub fn new(scan: Box<dyn Scan>, schema: &Schema, opts: &ReadOptions) -> Result<Streamed> {
+        Ok(Streamed {
+            scan,
+            cols: Columns::find(schema, opts)?,
+        })
+    }
+
+    /// Scans the table once, calling `each` with every batch as a one-batch [`Batches`]
+    /// (its rows numbered as in the table) until it fails.
+    pub fn for_each_batch(&self, mut each: impl FnMut(&Batches) -> Result<()>) -> Result<()> {
+        let mut start = 0u64;
+        for (b, batch) in self.scan.scan()?.enumerate() {
+            let batch = batch?;
+            self.cols.check(&batch)?;
+            let rows = batch.num_rows() as u64;
+            each(&Batches {
+                batches: vec![batch],
+                starts: vec![start],
+                first: b as u32,
+                cols: self.cols.clone(),
+            })?;
+            start += rows;
         }
-        self.row(b, r).ok()
+        Ok(())
+    }
+}
+
+impl InMemory for Streamed {
+    fn read(
+        &self,
+        wanted: &[(u32, SourceLoc)],
+        visit: &mut dyn FnMut(&[(u32, Document<'_>)]),
+    ) -> Result<()> {
+        let mut by_row: Vec<&(u32, SourceLoc)> = wanted.iter().collect();
+        by_row.sort_unstable_by_key(|w| w.1.offset);
+        let mut next = 0;
+        self.for_each_batch(|one| {
+            let (batch, start, b) = (&one.batches[0], one.starts[0], one.first as usize);
+            let end = start + batch.num_rows() as u64;
+            let mut docs = Vec::new();
+            while next < by_row.len() && by_row[next].1.offset < end {
+                let (d, loc) = by_row[next];
+                next += 1;
+                if loc.kind != SourceLoc::MEMORY || loc.offset < start {
+                    continue;
+                }
+                let r = (loc.offset - start) as usize;
+                if let Ok(doc) = one.cols.row(batch, b, r, loc.offset) {
+                    docs.push((*d, doc));
+                }
+            }
+            if !docs.is_empty() {
+                visit(&docs);
+            }
+            Ok(())
+        })
     }
 }
 
@@ -333,7 +458,7 @@ mod tests {
         assert_eq!(b.rows(), 3);
         let mut c = Collect(Vec::new(), Vec::new());
         for u in b.units() {
-            b.read(u, &mut c);
+            b.read_unit(u, &mut c);
         }
         let got: Vec<(&str, &str, u64)> =
             c.0.iter()
@@ -349,9 +474,16 @@ mod tests {
             shard: 1,
             kind: SourceLoc::MEMORY,
         };
-        assert_eq!(&*b.document(&loc).unwrap().payload, b"c");
-        let gone = SourceLoc { shard: 5, ..loc };
-        assert!(b.document(&gone).is_none());
+        let again = |loc: SourceLoc| {
+            let mut got = Vec::new();
+            InMemory::read(&b, &[(7, loc)], &mut |docs: &[(u32, Document<'_>)]| {
+                got.extend(docs.iter().map(|(d, doc)| (*d, doc.payload.to_vec())))
+            })
+            .unwrap();
+            got
+        };
+        assert_eq!(again(loc), vec![(7, b"c".to_vec())]);
+        assert!(again(SourceLoc { shard: 5, ..loc }).is_empty());
     }
 
     #[test]

@@ -138,11 +138,18 @@ impl<'a> Document<'a> {
     }
 }
 
-/// Documents a caller holds in memory (an Arrow table), read again by their location
-/// ([`SourceLoc::MEMORY`]) where documents of files are read from their shards.
+/// Documents of a table a caller holds (in memory, or as a dataset to scan again), read again
+/// by their location ([`SourceLoc::MEMORY`]) where documents of files are read from their
+/// shards.
 pub trait InMemory: Send + Sync {
-    /// The document at `loc`, as it was delivered when fingerprinted; None where there is none.
-    fn document(&self, loc: &SourceLoc) -> Option<Document<'_>>;
+    /// Delivers the documents at the locations of `wanted`, each with its tag, as they were
+    /// delivered when fingerprinted, in one or more chunks to `visit`; a tag not delivered was
+    /// not found. A table that cannot be read again (a dataset gone, or changed) is an error.
+    fn read(
+        &self,
+        wanted: &[(u32, SourceLoc)],
+        visit: &mut dyn FnMut(&[(u32, Document<'_>)]),
+    ) -> crate::Result<()>;
 }
 
 /// Receives a reader's output. Implemented by the fingerprinting pipeline and by tests.

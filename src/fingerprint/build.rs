@@ -248,49 +248,75 @@ fn fingerprint_units<U: Sync>(
 /// The name a store made in memory goes by in messages and summaries.
 pub const IN_MEMORY: &str = "<in-memory table>";
 
-/// Fingerprints the rows of `table` (held in memory by the caller) into a store in memory,
-/// as [`build`] does a crawl's shards into one on disk: the same rows, parameters and filters,
-/// no file made. The store reads its documents again from `table`.
+/// A table to fingerprint: held in memory by the caller, or scanned (a batch at a time).
+#[cfg(feature = "parquet")]
+pub enum Table {
+    /// Record batches held in memory.
+    Held(std::sync::Arc<corpus::arrow::Batches>),
+    /// A table scanned, `rows` of them about (room is made for them at once; 0: unknown).
+    Scanned(std::sync::Arc<corpus::arrow::Streamed>, usize),
+}
+
+/// Fingerprints the rows of `table` into a store in memory, as [`build`] does a crawl's
+/// shards into one on disk: the same rows, parameters and filters, no file made. The store
+/// reads its documents again from `table` (from memory, or by scanning it again). Returns the
+/// store, what was counted, and the rows read.
 #[cfg(feature = "parquet")]
 pub fn build_in_memory(
     cfg: &BuildConfig,
-    table: std::sync::Arc<corpus::arrow::Batches>,
+    table: Table,
     progress: &dyn Progress,
-) -> Result<(super::store::Store, BuildReport)> {
+) -> Result<(super::store::Store, BuildReport, u64)> {
     let label = std::path::Path::new(IN_MEMORY);
-    let mut writer = StoreWriter::memory(label, table.rows() as usize)?;
+    let rows = match &table {
+        Table::Held(t) => t.rows() as usize,
+        Table::Scanned(_, rows) => *rows,
+    };
+    let mut writer = StoreWriter::memory(label, rows)?;
     if let Some(m) = &cfg.minhash {
         writer = writer.with_minhash(m.bands as usize)?;
     }
     if cfg.chunks {
         writer = writer.with_chunks()?;
     }
-    let mut stats = Stats {
-        input_bytes: table.text_bytes(),
-        ..Stats::default()
-    };
-    progress.start(table.rows());
+    let mut stats = Stats::default();
+    progress.start(rows as u64);
     let mut skips = SkipCounts::default();
     let mut failed = Vec::new();
-    fingerprint_units(
-        &table.units(),
-        &mut writer,
-        &mut stats,
-        &mut skips,
-        &mut failed,
-        |unit| {
-            let mut sink = UnitSink::new(label, cfg, progress, unit.start as u64);
-            table.read(*unit, &mut sink);
-            progress.advance((unit.end as u64).saturating_sub(sink.reported_to), 0);
-            sink.out
-        },
-    )?;
+    let mut read = 0u64;
+    let mut batch = |t: &corpus::arrow::Batches, writer: &mut StoreWriter| -> Result<()> {
+        stats.input_bytes += t.text_bytes();
+        read += t.rows();
+        fingerprint_units(
+            &t.units(),
+            writer,
+            &mut stats,
+            &mut skips,
+            &mut failed,
+            |unit| {
+                let mut sink = UnitSink::new(label, cfg, progress, unit.start as u64);
+                t.read_unit(*unit, &mut sink);
+                progress.advance((unit.end as u64).saturating_sub(sink.reported_to), 0);
+                sink.out
+            },
+        )
+    };
+    let memory: std::sync::Arc<dyn corpus::InMemory> = match table {
+        Table::Held(t) => {
+            batch(&t, &mut writer)?;
+            t
+        }
+        Table::Scanned(t, _) => {
+            t.for_each_batch(|one| batch(one, &mut writer))?;
+            t
+        }
+    };
     stats.skipped = skips.to_map();
     let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, Vec::new());
     manifest.reading = Some(Reading::of(&cfg.read));
     manifest.minhash = cfg.minhash;
     manifest.chunks = cfg.chunks.then(ChunkParams::default);
-    let store = writer.finish_in_memory(manifest)?.with_memory(table);
+    let store = writer.finish_in_memory(manifest)?.with_memory(memory);
     let report = BuildReport {
         manifest: store.manifest.clone(),
         path: label.to_path_buf(),
@@ -298,7 +324,7 @@ pub fn build_in_memory(
         ignored: Vec::new(),
         skips,
     };
-    Ok((store, report))
+    Ok((store, report, read))
 }
 
 /// What one unit produced.

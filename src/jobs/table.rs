@@ -4,7 +4,6 @@
 //! verification run as [`super::dedup`] runs them (texts read again from the table), and the
 //! result comes back per row of the table, aligned with it.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -15,8 +14,7 @@ use super::outputs::assign;
 use super::progress::Bar;
 use super::spec::{DedupSpec, Thresholds};
 use super::steps::backend;
-use crate::corpus::arrow::Batches;
-use crate::fingerprint::build::build_in_memory;
+use crate::fingerprint::build::{build_in_memory, Table};
 use crate::fingerprint::store::StoreSet;
 use crate::verify::leaders::LeaderRules;
 
@@ -61,11 +59,7 @@ pub struct TableDedup {
 
 /// Deduplicates the rows of `table` as `spec` says (its inputs and output are not used: the
 /// table is the input, and nothing is written).
-pub fn dedup_table(
-    table: Arc<Batches>,
-    spec: &DedupSpec,
-    quiet: bool,
-) -> anyhow::Result<TableDedup> {
+pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Result<TableDedup> {
     anyhow::ensure!(
         spec.against.is_empty() && spec.corpus.is_none() && spec.tables.is_empty(),
         "a table in memory is deduplicated on its own: against, write_corpus and tables are for crawls and stores"
@@ -74,10 +68,9 @@ pub fn dedup_table(
         spec.stores.is_empty() && spec.build.inputs.is_empty(),
         "a table in memory is the input: give no inputs besides it"
     );
-    let rows = table.rows();
     let t = Instant::now();
     let bar = Bar::new(quiet);
-    let (store, report) = build_in_memory(&spec.build, table, &bar)?;
+    let (store, report, rows) = build_in_memory(&spec.build, table, &bar)?;
     bar.finish();
     let fingerprint_seconds = t.elapsed().as_secs_f64();
     if !quiet {

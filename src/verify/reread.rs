@@ -102,7 +102,11 @@ pub fn for_each_record<S, T: Send>(
     // their shards.
     let in_memory = |d: &u32| stores.stores()[stores.position(*d).0].memory().is_some();
     let (memory, docs): (Vec<u32>, Vec<u32>) = docs.iter().partition(|d| in_memory(d));
-    let from_memory = (!memory.is_empty()).then(|| read_memory(stores, &memory, &init, &f));
+    let from_memory = if memory.is_empty() {
+        None
+    } else {
+        Some(read_memory(stores, &memory, &init, &f)?)
+    };
     // (store, shard) -> the wanted locations in that shard.
     let mut groups: HashMap<(usize, u32), Wanted> = HashMap::new();
     for &d in &docs {
@@ -201,53 +205,62 @@ pub fn for_each_record<S, T: Send>(
     Ok(all)
 }
 
-/// The documents `docs` of stores held in memory, each read from there by its location; runs
-/// of consecutive documents in parallel, with one `state` each.
+/// The documents `docs` of stores made from tables (held in memory, or scanned again), read
+/// from there in chunks, each chunk's documents in parallel with one `state` per task.
 fn read_memory<S, T: Send>(
     stores: &StoreSet,
     docs: &[u32],
     init: &(impl Fn() -> S + Sync),
     f: &(impl Fn(&mut S, u32, &Document<'_>) -> T + Sync),
-) -> Found<T> {
-    let per = docs
-        .len()
-        .div_ceil(4 * rayon::current_num_threads())
-        .max(64);
-    let parts: Vec<Found<T>> = docs
-        .par_chunks(per)
-        .map(|part| {
-            let mut state = init();
-            let mut out = Found {
-                values: Vec::with_capacity(part.len()),
-                missing: Vec::new(),
-                payload_bytes: 0,
-            };
-            for &d in part {
-                let (si, row) = stores.position(d);
-                let store = &stores.stores()[si];
-                let loc = store.source()[row];
-                match store.memory().and_then(|m| m.document(&loc)) {
-                    Some(doc) => {
-                        out.payload_bytes += doc.payload.len() as u64;
-                        out.values.push((d, f(&mut state, d, &doc)));
-                    }
-                    None => out.missing.push(d),
-                }
-            }
-            out
-        })
-        .collect();
+) -> Result<Found<T>> {
     let mut all = Found {
-        values: Vec::new(),
+        values: Vec::with_capacity(docs.len()),
         missing: Vec::new(),
         payload_bytes: 0,
     };
-    for p in parts {
-        all.values.extend(p.values);
-        all.missing.extend(p.missing);
-        all.payload_bytes += p.payload_bytes;
+    let mut by_store: HashMap<usize, Vec<(u32, crate::corpus::SourceLoc)>> = HashMap::new();
+    for &d in docs {
+        let (si, row) = stores.position(d);
+        by_store
+            .entry(si)
+            .or_default()
+            .push((d, stores.stores()[si].source()[row]));
     }
-    all
+    let mut found = std::collections::HashSet::new();
+    for (si, wanted) in by_store {
+        let Some(m) = stores.stores()[si].memory() else {
+            continue;
+        };
+        m.read(&wanted, &mut |chunk| {
+            let per = chunk
+                .len()
+                .div_ceil(4 * rayon::current_num_threads())
+                .max(16);
+            let parts: Vec<(Vec<(u32, T)>, u64)> = chunk
+                .par_chunks(per)
+                .map(|part| {
+                    let mut state = init();
+                    let bytes = part.iter().map(|(_, doc)| doc.payload.len() as u64).sum();
+                    let values = part
+                        .iter()
+                        .map(|(d, doc)| (*d, f(&mut state, *d, doc)))
+                        .collect();
+                    (values, bytes)
+                })
+                .collect();
+            for (values, bytes) in parts {
+                found.extend(values.iter().map(|v| v.0));
+                all.values.extend(values);
+                all.payload_bytes += bytes;
+            }
+        })?;
+    }
+    all.missing = docs
+        .iter()
+        .copied()
+        .filter(|d| !found.contains(d))
+        .collect();
+    Ok(all)
 }
 
 /// Reads the wanted records of shard `shard` into `sink`, seeking to them where the format
