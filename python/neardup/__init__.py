@@ -384,3 +384,16 @@ def dedup(
     c = result.summary.get("clusters") or {}
     log.info("dedup: %s kept, %s removed -> %s", c.get("keep"), c.get("remove"), os.fspath(out))
     return result
+
+
+def sweep(stores, out: PathLike, tau_max: int = 6, **options: Any):
+    """Clusters for every threshold 0..=tau_max; returns ``sweep.tsv`` as a ``pyarrow.Table``.
+    Options are ``neardup sweep``'s (``pairs=``, ``verify="s3:0.82"``, ...)."""
+    import pyarrow.csv as pacsv
+
+    _command("sweep", [*_stores(stores), "-o", out, "--tau-max", tau_max], dict(options))
+    return pacsv.read_csv(
+        Path(out) / "sweep.tsv",
+        parse_options=pacsv.ParseOptions(delimiter="\t"),
+        convert_options=pacsv.ConvertOptions(null_values=["-"]),
+    )
