@@ -9,9 +9,12 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::common::{export_tsv, fingerprint, gz, nd, neardup, page, python, response, stderr};
+#[cfg(feature = "parquet")]
+use crate::common::neardup;
+use crate::common::{export_tsv, fingerprint, gz, nd, page, python, response, stderr};
 use neardup::fingerprint::store::{Store, StoreSet};
 
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }

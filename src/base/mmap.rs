@@ -2,7 +2,7 @@
 //!
 //! The one place in the crate that maps files. Empty files cannot be mapped, so they come back
 //! as an empty slice. A store made in memory (from Arrow tables a caller holds) keeps its
-//! columns as [`Mapped::from_bytes`]: the readers cannot tell them from a map.
+//! columns as [`Mapped::from_vec`]: the readers cannot tell them from a map.
 
 use std::fs::File;
 use std::ops::Deref;
@@ -97,7 +97,7 @@ impl Mapped {
     /// map is, for the columns read as `u64` and wider): kept without a copy where they start
     /// on an 8-byte boundary, copied into words otherwise.
     pub fn from_vec(bytes: Vec<u8>) -> Mapped {
-        if (bytes.as_ptr() as usize) % 8 != 0 {
+        if !(bytes.as_ptr() as usize).is_multiple_of(8) {
             return Mapped::copied(&bytes);
         }
         Mapped {

@@ -104,7 +104,9 @@ pub fn read(path: &Path, mut visit: impl FnMut(Row<'_>) -> Result<()>) -> Result
 mod tests {
     use super::*;
 
-    fn rows(text: &str) -> Result<Vec<(String, String, u32, Option<String>)>> {
+    type Owned = (String, String, u32, Option<String>);
+
+    fn rows(text: &str) -> Result<Vec<Owned>> {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(NAME), text).unwrap();
         let mut out = Vec::new();

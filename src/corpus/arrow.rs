@@ -18,7 +18,7 @@ use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_buffer::ArrowNativeType;
 use arrow_schema::{DataType, Schema};
 
-use super::{Document, InMemory, PayloadKind, ReadOptions, Sink, Skip, SourceLoc};
+use super::{Document, InMemory, PayloadKind, ReadOptions, Sink, Skip, SourceLoc, Tagged};
 use crate::{Error, Result};
 
 /// Rows of a batch read by one worker at a time.
@@ -306,11 +306,7 @@ impl Batches {
 }
 
 impl InMemory for Batches {
-    fn read(
-        &self,
-        wanted: &[(u32, SourceLoc)],
-        visit: &mut dyn FnMut(&[(u32, Document<'_>)]),
-    ) -> Result<()> {
+    fn read(&self, wanted: &[(u32, SourceLoc)], visit: &mut dyn FnMut(&Tagged<'_>)) -> Result<()> {
         let mut docs = Vec::new();
         for (d, loc) in wanted {
             let Some(b) = loc.shard.checked_sub(self.first) else {
@@ -376,11 +372,7 @@ impl Streamed {
 }
 
 impl InMemory for Streamed {
-    fn read(
-        &self,
-        wanted: &[(u32, SourceLoc)],
-        visit: &mut dyn FnMut(&[(u32, Document<'_>)]),
-    ) -> Result<()> {
+    fn read(&self, wanted: &[(u32, SourceLoc)], visit: &mut dyn FnMut(&Tagged<'_>)) -> Result<()> {
         let mut by_row: Vec<&(u32, SourceLoc)> = wanted.iter().collect();
         by_row.sort_unstable_by_key(|w| w.1.offset);
         let mut next = 0;
@@ -476,7 +468,7 @@ mod tests {
         };
         let again = |loc: SourceLoc| {
             let mut got = Vec::new();
-            InMemory::read(&b, &[(7, loc)], &mut |docs: &[(u32, Document<'_>)]| {
+            InMemory::read(&b, &[(7, loc)], &mut |docs: &Tagged<'_>| {
                 got.extend(docs.iter().map(|(d, doc)| (*d, doc.payload.to_vec())))
             })
             .unwrap();

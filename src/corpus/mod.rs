@@ -138,6 +138,9 @@ impl<'a> Document<'a> {
     }
 }
 
+/// Documents read again from a table, each with its caller's tag.
+pub type Tagged<'a> = [(u32, Document<'a>)];
+
 /// Documents of a table a caller holds (in memory, or as a dataset to scan again), read again
 /// by their location ([`SourceLoc::MEMORY`]) where documents of files are read from their
 /// shards.
@@ -148,7 +151,7 @@ pub trait InMemory: Send + Sync {
     fn read(
         &self,
         wanted: &[(u32, SourceLoc)],
-        visit: &mut dyn FnMut(&[(u32, Document<'_>)]),
+        visit: &mut dyn FnMut(&Tagged<'_>),
     ) -> crate::Result<()>;
 }
 

@@ -79,6 +79,9 @@ impl Write for Col {
     }
 }
 
+/// A column with its file name.
+type Named = (&'static str, Col);
+
 /// The columns, each with its file name.
 struct Columns {
     fp64: (&'static str, Col),
@@ -97,7 +100,7 @@ struct Columns {
     /// One file per band.
     minhash: Option<Vec<(String, Col)>>,
     /// `chunks.u128` and `chunks.idx`.
-    chunks: Option<((&'static str, Col), (&'static str, Col))>,
+    chunks: Option<(Named, Named)>,
 }
 
 impl Columns {
