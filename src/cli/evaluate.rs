@@ -6,7 +6,6 @@ use std::time::Instant;
 use super::config::EvaluateCommand;
 use super::Outcome;
 use crate::base::atomic;
-use crate::base::tsv::tsv_value;
 use crate::fingerprint::store::StoreSet;
 use crate::jobs::outputs;
 use crate::report::plot;
@@ -21,7 +20,7 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
     let removed = c
         .removal
         .as_deref()
-        .map(|dir| read_removed(&stores, &dir.join("remove.tsv")))
+        .map(|dir| read_removed(&stores, &dir.join(crate::report::lists::REMOVE)))
         .transpose()?;
     let docs = evaluate::sample(&stores, c.sample, c.seed);
     let e = evaluate::evaluate(&stores, &docs, &c.verify, c.tau_max)?;
@@ -88,31 +87,23 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// The (document, kept document) pairs of a `remove.tsv`, by the names the stores give.
+/// The remove list at `path`, as (removed, kept) documents of `stores`.
 fn read_removed(stores: &StoreSet, path: &std::path::Path) -> anyhow::Result<Vec<(u32, u32)>> {
-    use anyhow::Context;
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the remove list {}", path.display()))?;
     let index: std::collections::HashMap<&str, u32> = (0..stores.len() as u32)
         .map(|d| (stores.id(d), d))
         .collect();
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate().skip(1) {
-        let mut f = line.split('\t');
-        let (Some(a), Some(b)) = (f.next(), f.next()) else {
-            anyhow::bail!("{}: line {}: not `id<TAB>kept`", path.display(), n + 1);
-        };
+    crate::report::lists::read_remove(path, |a, b, line| {
         let find = |id: &str| {
-            index.get(id).copied().with_context(|| {
-                format!(
-                    "{}: line {}: {id} is not a document of the stores given",
-                    path.display(),
-                    n + 1
-                )
+            index.get(id).copied().ok_or_else(|| {
+                crate::Error::Config(format!(
+                    "{}: line {line}: {id} is not a document of the stores given",
+                    path.display()
+                ))
             })
         };
-        let (a, b) = (tsv_value(a), tsv_value(b));
-        out.push((find(&a)?, find(&b)?));
-    }
+        out.push((find(a)?, find(b)?));
+        Ok(())
+    })?;
     Ok(out)
 }

@@ -3,13 +3,10 @@
 
 use std::collections::HashMap;
 
-use anyhow::Context;
-
 use super::config::WriteCommand;
 use super::Outcome;
 use crate::fingerprint::store::StoreSet;
 use crate::jobs::outputs;
-use crate::report::lists::tsv_value;
 use crate::write::{self, Kept};
 
 /// Runs the command.
@@ -20,20 +17,15 @@ pub fn run(c: WriteCommand, quiet: bool) -> anyhow::Result<Outcome> {
     for d in 0..stores.len() as u32 {
         by_id.insert(stores.id(d), d);
     }
-    let keep = std::fs::read_to_string(&c.keep)
-        .with_context(|| format!("cannot read {}", c.keep.display()))?;
     let mut docs = Vec::new();
     let mut unknown = Vec::new();
-    for (i, line) in keep.lines().enumerate() {
-        let id = line.trim_end_matches('\r');
-        if id.is_empty() {
-            continue;
-        }
-        match by_id.get(tsv_value(id).as_ref()) {
+    crate::report::lists::read_keep(&c.keep, |id, line| {
+        match by_id.get(id) {
             Some(d) => docs.push(*d),
-            None => unknown.push((i + 1, id)),
+            None => unknown.push((line, id.to_string())),
         }
-    }
+        Ok(())
+    })?;
     if let Some((line, id)) = unknown.first() {
         anyhow::bail!(
             "{}: {} ids are in none of the stores given (line {line}: {id:?}); give the stores the run deduplicated",

@@ -17,6 +17,58 @@ use crate::Result;
 
 pub use crate::base::tsv::{tsv_field, tsv_value};
 
+/// The keep list's name in an output directory: one kept id a line, TSV-escaped.
+pub const KEEP: &str = "keep.txt";
+/// The remove list's name: `id`, `kept` (the kept document it duplicates), then its distance
+/// and score (and `kept_in` against an older collection).
+pub const REMOVE: &str = "remove.tsv";
+/// The excluded documents' name: `id`, `reason`.
+pub const EXCLUDED: &str = "excluded.tsv";
+
+/// Reads a keep list (one id a line, TSV-escaped; blank lines passed over), calling `visit`
+/// with each id unescaped and its line number.
+pub fn read_keep(path: &Path, mut visit: impl FnMut(&str, usize) -> Result<()>) -> Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io(path, e))?;
+    for (i, line) in text.lines().enumerate() {
+        let id = line.trim_end_matches('\r');
+        if !id.is_empty() {
+            visit(&tsv_value(id), i + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads a remove list, calling `visit` with each removed id and the kept id it names,
+/// unescaped, and its line number; a line without both is an error naming the file and line.
+pub fn read_remove(
+    path: &Path,
+    mut visit: impl FnMut(&str, &str, usize) -> Result<()>,
+) -> Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io(path, e))?;
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, h)) if h.starts_with("id\tkept") => {}
+        _ => {
+            return Err(crate::Error::Config(format!(
+                "{}: not a remove list (its header is not `id<TAB>kept...`)",
+                path.display()
+            )))
+        }
+    }
+    for (n, line) in lines {
+        let mut f = line.split('\t');
+        let (Some(a), Some(b)) = (f.next(), f.next()) else {
+            return Err(crate::Error::Config(format!(
+                "{}: line {}: not `id<TAB>kept`",
+                path.display(),
+                n + 1
+            )));
+        };
+        visit(&tsv_value(a), &tsv_value(b), n + 1)?;
+    }
+    Ok(())
+}
+
 /// Counts of what the lists hold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ListCounts {
@@ -122,9 +174,9 @@ pub fn write(
     let mut counts = ListCounts::default();
     let mut typed = Typed::create(dir, tables, against.is_some())?;
     let mut clusters = AtomicFile::create(&dir.join(crate::cluster::file::NAME))?;
-    let keep = AtomicFile::create(&dir.join("keep.txt"))?;
-    let mut remove = AtomicFile::create(&dir.join("remove.tsv"))?;
-    let mut excluded = AtomicFile::create(&dir.join("excluded.tsv"))?;
+    let keep = AtomicFile::create(&dir.join(KEEP))?;
+    let mut remove = AtomicFile::create(&dir.join(REMOVE))?;
+    let mut excluded = AtomicFile::create(&dir.join(EXCLUDED))?;
     let io = |f: &AtomicFile, e: std::io::Error| crate::Error::io(f.path(), e);
     writeln!(clusters, "{}", crate::cluster::file::HEADER.join("\t"))
         .map_err(|e| io(&clusters, e))?;
