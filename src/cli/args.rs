@@ -9,6 +9,52 @@ use crate::cluster::Representative;
 pub use crate::report::typed::TableFormat;
 pub use crate::write::Format as CorpusFormat;
 
+/// The library's choices on the command line: each value is its variant's serde name (the
+/// name summary.json and the Python options use; a test holds the two equal), with its help.
+/// The library's types know nothing of clap.
+macro_rules! library_values {
+    ($t:ty { $($v:path => $name:literal: $help:literal),* $(,)? }) => {
+        impl ValueEnum for $t {
+            fn value_variants<'a>() -> &'a [Self] {
+                &[$($v),*]
+            }
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(match *self {
+                    $($v => clap::builder::PossibleValue::new($name).help($help),)*
+                })
+            }
+        }
+    };
+}
+
+library_values!(Representative {
+    Representative::LowestId => "lowest-id": "The alphanumerically lowest document id",
+    Representative::First => "first": "The first document in corpus order (store order, stores in the order given)",
+    Representative::Longest => "longest": "The document with the longest normalised text",
+    Representative::Central => "central": "The document with the most near-duplicates (verified neighbours)",
+});
+
+library_values!(RemoveBy {
+    RemoveBy::Star => "star": "Only near-duplicates of a kept document, each for that one",
+    RemoveBy::Component => "component": "Every member of a cluster but its representative (Chuweb21D's rule)",
+});
+
+library_values!(TableFormat {
+    TableFormat::Parquet => "parquet": "Apache Parquet (zstd)",
+    TableFormat::Jsonl => "jsonl": "JSON lines, one object per row",
+});
+
+library_values!(CorpusFormat {
+    CorpusFormat::WarcGz => "warc.gz": "WARC records, one gzip member each",
+    CorpusFormat::JsonlGz => "jsonl.gz": "JSON lines, gzip-compressed",
+    CorpusFormat::Parquet => "parquet": "Apache Parquet, zstd-compressed",
+});
+
+library_values!(crate::trec::dedup::Rule {
+    crate::trec::dedup::Rule::Chuweb21d => "chuweb21d": "The highest-ranked entry of each group stays, replaced by the group's document; the others go",
+    crate::trec::dedup::Rule::Mark => "mark": "Every entry stays; those ranked below a near-duplicate are marked `#dup`",
+});
+
 const EXIT_CODES: &str = "\
 EXIT STATUS:
     0  success; records may have been skipped (the summary says which and why)

@@ -360,6 +360,24 @@ mod tests {
     }
 
     #[test]
+    fn library_values_are_named_on_the_command_line_as_in_their_files() {
+        use crate::trec::dedup::Rule;
+        use crate::write::Format;
+        use clap::ValueEnum;
+        fn same<T: ValueEnum + serde::Serialize>() {
+            for v in T::value_variants() {
+                let cli = v.to_possible_value().unwrap().get_name().to_string();
+                assert_eq!(serde_json::to_value(v).unwrap(), serde_json::json!(cli));
+            }
+        }
+        same::<Representative>();
+        same::<RemoveBy>();
+        same::<crate::report::typed::TableFormat>();
+        same::<Format>();
+        same::<Rule>();
+    }
+
+    #[test]
     fn the_command_line_defaults_are_the_library_defaults() {
         use crate::jobs::options::DedupOptions;
         let Command::Dedup(a) = parse("neardup dedup crawl -o out") else {

@@ -6,15 +6,11 @@
 //! normalised text, or the one with the most neighbours in the graph (ties go to the first in
 //! corpus order).
 
-use clap::ValueEnum;
-
 use super::Dsu;
 use crate::join::graph::{Edge, PairGraph};
 
 /// How a cluster's representative is chosen.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Representative {
     /// The alphanumerically lowest document id.

@@ -26,17 +26,7 @@ use super::{Representative, SeqDsu};
 use crate::join::graph::{Edge, PairGraph};
 
 /// Which documents the remove list names.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RemoveBy {
     /// Only near-duplicates of a kept document, each for that one (this module).

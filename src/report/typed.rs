@@ -18,9 +18,7 @@ use crate::base::atomic::AtomicFile;
 use crate::{Error, Result};
 
 /// A typed table format.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TableFormat {
     /// Apache Parquet (zstd).

@@ -36,15 +36,13 @@ pub const FORMAT: &str = "neardup-corpus";
 pub const MANIFEST: &str = "manifest.json";
 
 /// How the kept documents are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// WARC records, one gzip member each.
-    #[value(name = "warc.gz")]
     #[serde(rename = "warc.gz")]
     WarcGz,
     /// JSON lines, gzip-compressed.
-    #[value(name = "jsonl.gz")]
     #[serde(rename = "jsonl.gz")]
     JsonlGz,
     /// Apache Parquet, zstd-compressed.
