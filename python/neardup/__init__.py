@@ -108,34 +108,49 @@ def _stores(stores: Iterable[Union[Store, PathLike]] | Store | PathLike) -> list
 
 def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: float = 0.82, **options: Any):
     """All pairs of documents within Hamming distance ``tau`` as a ``pyarrow.Table``:
-    ``id_a``, ``id_b`` (strings), ``hamming64``, ``hamming128`` (int64); with ``verify=True``,
-    each pair also compared on its text (``neardup verify``): ``score`` (the ``measure``, s3 by
-    default) and ``near_duplicate`` (score at least ``min``).
+    ``id_a``, ``id_b`` (strings, the lesser first), ``hamming64``, ``hamming128`` (int64), in
+    ``neardup join``'s order; with ``verify=True``, each pair also compared on its text
+    (``neardup verify``): ``score`` (the ``measure``, s3 by default) and ``near_duplicate``
+    (score at least ``min``).
 
-    Options are ``neardup join``'s (``tau128=``, ``method=``, ``backend=``, ``threads=``, ...),
-    or ``neardup verify``'s with ``verify=True`` (``shingle=``, ``shard_dir=``, ...).
+    Options are ``neardup join``'s (``tau128=``, ``against=[...]``, ``method=``,
+    ``backend=``, ``threads=``, ...): the join runs as a library call, its pairs handed over as
+    arrays; or ``neardup verify``'s with ``verify=True`` (``shingle=``, ``shard_dir=``, ...).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
+
+    if not verify:
+        options = dict(options)
+        quiet = options.pop("quiet", False)
+        threads = options.pop("threads", None)
+        opts = {**options, "stores": _stores(stores), "tau": tau}
+        a, b, h64, h128, ids = _neardup.join_pairs(_options_json(opts), quiet=quiet, threads=threads)
+        ids = pa.array(ids, pa.string())
+        x, y = ids.take(pa.array(a)), ids.take(pa.array(b))
+        swap = pc.greater(x, y)
+        return pa.table(
+            {
+                "id_a": pc.if_else(swap, y, x),
+                "id_b": pc.if_else(swap, x, y),
+                "hamming64": pa.array(h64).cast(pa.int64()),
+                "hamming128": pa.array(h128).cast(pa.int64()),
+            }
+        )
     import pyarrow.csv as pacsv
 
     types = {"id_a": pa.string(), "id_b": pa.string(), "hamming64": pa.int64(), "hamming128": pa.int64()}
-    with tempfile.TemporaryDirectory(prefix="neardup-join-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="neardup-verify-") as tmp:
         out = Path(tmp) / "pairs.tsv"
-        if verify:
-            options = {"measure": measure, "min": min, **options}
-            _command("verify", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
-            types.update({"s3": pa.float64(), "jaccard": pa.float64(), "containment": pa.float64()})
-        else:
-            _command("join", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
+        options = {"measure": measure, "min": min, **options}
+        _command("verify", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
+        types.update({"s3": pa.float64(), "jaccard": pa.float64(), "containment": pa.float64()})
         t = pacsv.read_csv(
             out,
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
             convert_options=pacsv.ConvertOptions(column_types=types),
         )
     t = _tsv_ids(t, ["id_a", "id_b"])
-    if not verify:
-        return t
     keep = ["id_a", "id_b", "hamming64", "hamming128"]
     return t.select(keep).append_column("score", t.column(measure)).append_column(
         "near_duplicate", pc.equal(t.column("near_duplicate"), 1)

@@ -194,6 +194,50 @@ fn dedup_table<'py>(
     ))
 }
 
+/// The `join` job: `options` is a JSON object of join's options by name (`stores`, `against`,
+/// `tau`, `tau128`, `method`, `backend`, ...). Returns the pairs as NumPy arrays, in the TSV's
+/// order (by document index): `a` and `b` (uint32, documents of the stores in order),
+/// `hamming64` and `hamming128` (uint8), and every document's id (as the lists name them).
+#[pyfunction]
+#[pyo3(signature = (options, quiet=false, threads=None))]
+#[allow(clippy::type_complexity)]
+fn join_pairs<'py>(
+    py: Python<'py>,
+    options: &str,
+    quiet: bool,
+    threads: Option<usize>,
+) -> PyResult<(
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u8>>,
+    Vec<String>,
+)> {
+    use neardup::jobs::join::{JoinJob, JoinPairs};
+    let o: JoinPairs = neardup::jobs::options::from_json(options, "join").map_err(job_error)?;
+    let job = JoinJob::new(&o, "-".into(), None, false).map_err(job_error)?;
+    let (pairs, ids) = py
+        .detach(|| {
+            with_threads(threads, || {
+                let j = neardup::jobs::join::join(&job, quiet)?;
+                let ids = (0..j.stores.len() as u32)
+                    .map(|d| j.stores.id(d).to_string())
+                    .collect::<Vec<_>>();
+                Ok((j.pairs(), ids))
+            })
+        })
+        .map_err(job_error)?;
+    let (a, b): (Vec<u32>, Vec<u32>) = pairs.iter().map(|p| (p.a, p.b)).unzip();
+    let (d64, d128): (Vec<u8>, Vec<u8>) = pairs.iter().map(|p| (p.d64, p.d128)).unzip();
+    Ok((
+        PyArray1::from_vec(py, a),
+        PyArray1::from_vec(py, b),
+        PyArray1::from_vec(py, d64),
+        PyArray1::from_vec(py, d128),
+        ids,
+    ))
+}
+
 /// The shard files under `paths` that neardup reads, in the order it reads them (directories
 /// walked in sorted order; files of unknown formats, empty files and neardup's own outputs
 /// left out); paths that cannot be read raise NeardupError.
@@ -341,6 +385,7 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(dedup_files, m)?)?;
     m.add_function(wrap_pyfunction!(dedup_table, m)?)?;
+    m.add_function(wrap_pyfunction!(join_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;
     m.add_class::<Store>()?;

@@ -176,7 +176,7 @@ pub struct JoinArgs {
     #[arg(long, num_args = 1.., value_name = "STORE_DIR")]
     pub against: Vec<PathBuf>,
     /// Largest 64-bit Hamming distance of a pair.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = crate::jobs::join::JoinPairs::default().tau)]
     pub tau: u32,
     /// Also require a 128-bit distance of at most this (Chuweb21D's filter).
     #[arg(long)]

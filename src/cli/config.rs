@@ -8,117 +8,59 @@ use std::path::PathBuf;
 use super::args::{
     CheckOpts, ClusterArgs, EvaluateArgs, JoinArgs, SweepArgs, VerifyArgs, WriteArgs,
 };
-use crate::cluster::star::RemoveBy;
-use crate::cluster::{Axis, Representative};
+use crate::cluster::Axis;
+use crate::jobs::cluster::ClusterJob;
+use crate::jobs::join::{JoinJob, JoinPairs};
 use crate::jobs::options::SimilarityOptions;
 use crate::jobs::spec::{outside_stores, verify_spec, CorpusConfig, JoinConfig, Thresholds};
+use crate::jobs::sweep::SweepJob;
+use crate::jobs::verify::VerifyJob;
 use crate::join::plan::MAX_TAU;
 use crate::verify::VerifySpec;
 
-/// `neardup join`.
-#[derive(Clone, Debug)]
-pub struct JoinCommand {
-    /// Stores of the corpus, then the `--against` stores.
-    pub stores: Vec<PathBuf>,
-    /// How many of `stores` come before the `--against` ones (all when none).
-    pub split: usize,
-    /// Whether only pairs across the two collections are kept.
-    pub cross: bool,
-    /// Pair thresholds.
-    pub at: Thresholds,
-    /// Plan and backend.
-    pub join: JoinConfig,
-    /// The TSV (`-` for standard output).
-    pub output: PathBuf,
-    /// `pairs.bin` to write too.
-    pub pairs_bin: Option<PathBuf>,
-    /// Units listed as links instead of all their pairs.
-    pub collapse_exact: bool,
+/// Validates `neardup join`'s arguments.
+pub fn join_job(a: &JoinArgs) -> anyhow::Result<JoinJob> {
+    let o = JoinPairs {
+        stores: a.stores.clone(),
+        against: a.against.clone(),
+        tau: a.tau,
+        tau128: a.tau128,
+        join: (&a.join).into(),
+    };
+    JoinJob::new(&o, a.output.clone(), a.pairs_bin.clone(), a.collapse_exact)
 }
 
-impl JoinCommand {
-    /// Validates `neardup join`'s arguments.
-    pub fn new(a: &JoinArgs) -> anyhow::Result<JoinCommand> {
-        let mut stores = a.stores.clone();
-        let split = stores.len();
-        stores.extend(a.against.iter().cloned());
-        let at = Thresholds::new(a.tau, a.tau128)?;
-        let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
-        outside_stores(&a.output, &stores)?;
-        if let Some(bin) = &a.pairs_bin {
-            outside_stores(bin, &stores)?;
-        }
-        Ok(JoinCommand {
-            stores,
-            split,
-            cross: !a.against.is_empty(),
-            at,
-            join,
-            output: a.output.clone(),
-            pairs_bin: a.pairs_bin.clone(),
-            collapse_exact: a.collapse_exact,
-        })
-    }
-}
-
-/// `neardup sweep`.
-#[derive(Clone, Debug)]
-pub struct SweepCommand {
-    /// Stores of the corpus.
-    pub stores: Vec<PathBuf>,
-    /// Output directory.
-    pub output: PathBuf,
-    /// The threshold swept.
-    pub axis: Axis,
-    /// Its largest value.
-    pub max: u32,
-    /// Thresholds of the join the sweep needs.
-    pub at: Thresholds,
-    /// A pairs file to reuse.
-    pub pairs: Option<PathBuf>,
-    /// Verification of the candidates, if asked for.
-    pub verify: Option<VerifySpec>,
-    /// Pairs drawn per distance to estimate precision, instead of verifying every candidate.
-    pub sample: Option<u64>,
-    /// Seed of the draws.
-    pub sample_seed: u64,
-    /// Plan and backend.
-    pub join: JoinConfig,
-}
-
-impl SweepCommand {
-    /// Validates `neardup sweep`'s arguments.
-    pub fn new(a: &SweepArgs) -> anyhow::Result<SweepCommand> {
-        let pairs = a.pairs.is_some();
-        let (axis, max, at) = match (a.tau128_max, a.tau) {
-            (Some(m), Some(t)) => (
-                Axis::D128 { tau64: t },
-                m,
-                Thresholds::filtering(t, Some(m), pairs)?,
-            ),
-            (None, None) => (
-                Axis::D64,
-                a.tau_max,
-                Thresholds::filtering(a.tau_max, None, pairs)?,
-            ),
-            (None, Some(_)) => anyhow::bail!("--tau fixes the 64-bit threshold of a --tau128-max sweep; for a 64-bit sweep use --tau-max"),
-            (Some(_), None) => anyhow::bail!("--tau128-max needs the fixed 64-bit --tau"),
-        };
-        let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
-        outside_stores(&a.output, &a.stores)?;
-        Ok(SweepCommand {
-            stores: a.stores.clone(),
-            output: a.output.clone(),
-            axis,
-            max,
-            at,
-            pairs: a.pairs.clone(),
-            verify: check_spec(&a.check)?,
-            sample: a.verify_sample,
-            sample_seed: a.sample_seed,
-            join,
-        })
-    }
+/// Validates `neardup sweep`'s arguments.
+pub fn sweep_job(a: &SweepArgs) -> anyhow::Result<SweepJob> {
+    let pairs = a.pairs.is_some();
+    let (axis, max, at) = match (a.tau128_max, a.tau) {
+        (Some(m), Some(t)) => (
+            Axis::D128 { tau64: t },
+            m,
+            Thresholds::filtering(t, Some(m), pairs)?,
+        ),
+        (None, None) => (
+            Axis::D64,
+            a.tau_max,
+            Thresholds::filtering(a.tau_max, None, pairs)?,
+        ),
+        (None, Some(_)) => anyhow::bail!("--tau fixes the 64-bit threshold of a --tau128-max sweep; for a 64-bit sweep use --tau-max"),
+        (Some(_), None) => anyhow::bail!("--tau128-max needs the fixed 64-bit --tau"),
+    };
+    let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
+    outside_stores(&a.output, &a.stores)?;
+    Ok(SweepJob {
+        stores: a.stores.clone(),
+        output: a.output.clone(),
+        axis,
+        max,
+        at,
+        pairs: a.pairs.clone(),
+        verify: check_spec(&a.check)?,
+        sample: a.verify_sample,
+        sample_seed: a.sample_seed,
+        join,
+    })
 }
 
 /// The verification `--verify MEASURE:MIN` asks for, if any.
@@ -145,81 +87,39 @@ pub fn check_spec(o: &CheckOpts) -> anyhow::Result<Option<VerifySpec>> {
     }))
 }
 
-/// `neardup cluster`.
-#[derive(Clone, Debug)]
-pub struct ClusterCommand {
-    /// Stores of the corpus.
-    pub stores: Vec<PathBuf>,
-    /// Output directory.
-    pub output: PathBuf,
-    /// Thresholds of the clusters.
-    pub at: Thresholds,
-    /// How representatives are chosen.
-    pub representative: Representative,
-    /// How the remove list is made.
-    pub remove_by: RemoveBy,
-    /// A pairs file to reuse.
-    pub pairs: Option<PathBuf>,
-    /// Verification of the candidates, if asked for.
-    pub verify: Option<VerifySpec>,
-    /// Plan and backend.
-    pub join: JoinConfig,
+/// Validates `neardup cluster`'s arguments.
+pub fn cluster_job(a: &ClusterArgs) -> anyhow::Result<ClusterJob> {
+    let at = Thresholds::filtering(a.tau, a.tau128, a.pairs.is_some())?;
+    let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
+    outside_stores(&a.output, &a.stores)?;
+    Ok(ClusterJob {
+        stores: a.stores.clone(),
+        output: a.output.clone(),
+        at,
+        representative: a.representative,
+        remove_by: a.remove_by,
+        pairs: a.pairs.clone(),
+        verify: check_spec(&a.check)?,
+        join,
+    })
 }
 
-impl ClusterCommand {
-    /// Validates `neardup cluster`'s arguments.
-    pub fn new(a: &ClusterArgs) -> anyhow::Result<ClusterCommand> {
-        let at = Thresholds::filtering(a.tau, a.tau128, a.pairs.is_some())?;
-        let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
-        outside_stores(&a.output, &a.stores)?;
-        Ok(ClusterCommand {
-            stores: a.stores.clone(),
-            output: a.output.clone(),
-            at,
-            representative: a.representative,
-            remove_by: a.remove_by,
-            pairs: a.pairs.clone(),
-            verify: check_spec(&a.check)?,
-            join,
-        })
-    }
-}
-
-/// `neardup verify`.
-#[derive(Clone, Debug)]
-pub struct VerifyCommand {
-    /// Stores of the corpus.
-    pub stores: Vec<PathBuf>,
-    /// Output TSV.
-    pub output: PathBuf,
-    /// Thresholds of the candidate pairs.
-    pub at: Thresholds,
-    /// A pairs file to reuse.
-    pub pairs: Option<PathBuf>,
-    /// How pairs are verified.
-    pub verify: VerifySpec,
-    /// Plan and backend.
-    pub join: JoinConfig,
-}
-
-impl VerifyCommand {
-    /// Validates `neardup verify`'s arguments.
-    pub fn new(a: &VerifyArgs) -> anyhow::Result<VerifyCommand> {
-        let at = Thresholds::filtering(a.tau, a.tau128, a.pairs.is_some())?;
-        let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
-        outside_stores(&a.output, &a.stores)?;
-        Ok(VerifyCommand {
-            stores: a.stores.clone(),
-            output: a.output.clone(),
-            at,
-            pairs: a.pairs.clone(),
-            verify: VerifySpec {
-                shard_dir: a.shard_dir.clone(),
-                ..verify_spec(&(&a.similarity).into())?
-            },
-            join,
-        })
-    }
+/// Validates `neardup verify`'s arguments.
+pub fn verify_job(a: &VerifyArgs) -> anyhow::Result<VerifyJob> {
+    let at = Thresholds::filtering(a.tau, a.tau128, a.pairs.is_some())?;
+    let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
+    outside_stores(&a.output, &a.stores)?;
+    Ok(VerifyJob {
+        stores: a.stores.clone(),
+        output: a.output.clone(),
+        at,
+        pairs: a.pairs.clone(),
+        verify: VerifySpec {
+            shard_dir: a.shard_dir.clone(),
+            ..verify_spec(&(&a.similarity).into())?
+        },
+        join,
+    })
 }
 
 /// `neardup evaluate`.
@@ -320,6 +220,8 @@ impl WriteCommand {
 mod tests {
     use super::*;
     use crate::cli::args::{Cli, Command};
+    use crate::cluster::star::RemoveBy;
+    use crate::cluster::Representative;
     use clap::Parser;
 
     fn parse(line: &str) -> Command {
@@ -331,10 +233,10 @@ mod tests {
     /// Why the command line `line` is refused.
     fn refusal(line: &str) -> String {
         let e = match parse(line) {
-            Command::Join(a) => JoinCommand::new(&a).err(),
+            Command::Join(a) => join_job(&a).err(),
             Command::Dedup(a) => crate::jobs::spec::DedupSpec::new(&(&*a).into()).err(),
-            Command::Sweep(a) => SweepCommand::new(&a).err(),
-            Command::Cluster(a) => ClusterCommand::new(&a).err(),
+            Command::Sweep(a) => sweep_job(&a).err(),
+            Command::Cluster(a) => cluster_job(&a).err(),
             _ => unreachable!("a command with a config"),
         };
         e.unwrap_or_else(|| panic!("{line}: accepted")).to_string()

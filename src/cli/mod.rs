@@ -95,12 +95,12 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Fingerprint(a) => fingerprint::run(a, cli.quiet),
         args::Command::Info(a) => info::run(a),
         args::Command::Export(a) => export::run(a),
-        args::Command::Join(a) => join::run(config::JoinCommand::new(&a)?, cli.quiet),
+        args::Command::Join(a) => join::run(config::join_job(&a)?, cli.quiet),
         args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),
         args::Command::Synth(a) => synth::run_store(a, cli.quiet),
-        args::Command::Sweep(a) => sweep::run(config::SweepCommand::new(&a)?, cli.quiet),
-        args::Command::Cluster(a) => cluster::run(config::ClusterCommand::new(&a)?, cli.quiet),
-        args::Command::Verify(a) => verify::run(config::VerifyCommand::new(&a)?, cli.quiet),
+        args::Command::Sweep(a) => sweep::run(config::sweep_job(&a)?, cli.quiet),
+        args::Command::Cluster(a) => cluster::run(config::cluster_job(&a)?, cli.quiet),
+        args::Command::Verify(a) => verify::run(config::verify_job(&a)?, cli.quiet),
         args::Command::Evaluate(a) => evaluate::run(config::EvaluateCommand::new(&a)?, cli.quiet),
         args::Command::Dedup(a) => {
             dedup::run(crate::jobs::spec::DedupSpec::new(&(&*a).into())?, cli.quiet)

@@ -4,21 +4,16 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::config::VerifyCommand;
 use super::{output, Outcome};
-use crate::fingerprint::store::StoreSet;
-use crate::jobs::{outputs, steps};
+use crate::jobs::outputs;
+use crate::jobs::verify::VerifyJob;
 use crate::report::verified;
-use crate::verify::Compare;
 
-/// Runs the command.
-pub fn run(c: VerifyCommand, quiet: bool) -> anyhow::Result<Outcome> {
+/// Runs the command: the library's verify job, its pairs printed as TSV.
+pub fn run(c: VerifyJob, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
-    let stores = StoreSet::open(&c.stores)?;
-    let loaded = steps::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
-    let read = Instant::now();
-    let sg = steps::score(&stores, loaded, c.at, &c.verify, Compare::Every, true)?;
-    let read_s = read.elapsed().as_secs_f64();
+    let v = crate::jobs::verify::verify(&c, quiet)?;
+    let (stores, sg, read_s) = (v.stores, v.scored, v.seconds);
     let pairs = sg.pairs();
     outputs::warn_qualified(&stores);
     let mut w = output::create(&c.output)?;

@@ -13,15 +13,19 @@
 //! - [`say`] and [`progress`]: where messages and progress go (stderr and a bar, or a sink
 //!   the host process installs).
 
+pub mod cluster;
 pub mod dedup;
+pub mod join;
 pub mod options;
 pub mod outputs;
 pub mod progress;
 pub mod say;
 pub mod spec;
 pub mod steps;
+pub mod sweep;
 #[cfg(feature = "parquet")]
 pub mod table;
+pub mod verify;
 
 /// How a job ended when it did not fail outright.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

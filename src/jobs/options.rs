@@ -338,20 +338,29 @@ impl DedupOptions {
     /// The options read from a JSON object of option names (the command line's, `_` for `-`)
     /// over the defaults; a name that is no option is refused, naming it.
     pub fn from_json(json: &str) -> anyhow::Result<DedupOptions> {
-        let given: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json)?;
-        let known = serde_json::to_value(DedupOptions::default())?;
-        let known = known.as_object().expect("options serialize as an object");
-        if let Some(k) = given.keys().find(|k| !known.contains_key(*k)) {
-            let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
-            names.sort_unstable();
-            anyhow::bail!(
-                "{k:?} is not a dedup option (they are: {})",
-                names.join(", ")
-            );
-        }
-        serde_json::from_value(serde_json::Value::Object(given))
-            .map_err(|e| anyhow::anyhow!("dedup options: {e}"))
+        from_json(json, "dedup")
     }
+}
+
+/// Options of `job` read from a JSON object of their names over their defaults; a name that
+/// is none of them is refused, naming it and them.
+pub fn from_json<T: Default + Serialize + serde::de::DeserializeOwned>(
+    json: &str,
+    job: &str,
+) -> anyhow::Result<T> {
+    let given: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json)?;
+    let known = serde_json::to_value(T::default())?;
+    let known = known.as_object().expect("options serialize as an object");
+    if let Some(k) = given.keys().find(|k| !known.contains_key(*k)) {
+        let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        anyhow::bail!(
+            "{k:?} is not a {job} option (they are: {})",
+            names.join(", ")
+        );
+    }
+    serde_json::from_value(serde_json::Value::Object(given))
+        .map_err(|e| anyhow::anyhow!("{job} options: {e}"))
 }
 
 #[cfg(test)]
