@@ -48,6 +48,19 @@ pub struct DocMajor<'a> {
     pub bands: usize,
 }
 
+impl<'a> DocMajor<'a> {
+    /// Document `d`'s keys, one per band.
+    pub fn of(&self, d: u32) -> &'a [u64] {
+        &self.keys[d as usize * self.bands..(d as usize + 1) * self.bands]
+    }
+
+    /// Whether documents `x` and `y` share a band key (the same key in the same band): they
+    /// are MinHash-LSH candidates.
+    pub fn share(&self, x: u32, y: u32) -> bool {
+        self.of(x).iter().zip(self.of(y)).any(|(a, b)| a == b)
+    }
+}
+
 impl BandKeys for DocMajor<'_> {
     fn bands(&self) -> usize {
         self.bands

@@ -15,6 +15,7 @@
 //! A judgment counts at the first stage that transfers it. In a topic, a new page reached from
 //! several judged pages gets the highest of their grades.
 
+use crate::join::lsh::DocMajor;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use rayon::prelude::*;
@@ -149,21 +150,24 @@ pub fn transfer(
             "the stores have no MinHash band keys (or different ones): fingerprint both crawls with --minhash".into(),
         )
     })?;
-    let bands = p.bands as usize;
+    let keys = DocMajor {
+        keys: &keys,
+        bands: p.bands as usize,
+    };
     let mut band_of: HashMap<(usize, u64), Vec<u32>> = HashMap::new();
     for &j in &judged {
-        for b in 0..bands {
-            band_of
-                .entry((b, keys[j as usize * bands + b]))
-                .or_default()
-                .push(j);
+        for (b, k) in keys.of(j).iter().enumerate() {
+            band_of.entry((b, *k)).or_default().push(j);
         }
     }
     let mut candidates: Vec<(u32, u32)> = (split..n)
         .into_par_iter()
         .flat_map_iter(|d| {
-            let mut c: Vec<(u32, u32)> = (0..bands)
-                .filter_map(|b| band_of.get(&(b, keys[d as usize * bands + b])))
+            let mut c: Vec<(u32, u32)> = keys
+                .of(d)
+                .iter()
+                .enumerate()
+                .filter_map(|(b, k)| band_of.get(&(b, *k)))
                 .flatten()
                 .map(|j| (*j, d))
                 .collect();

@@ -15,6 +15,7 @@
 //! needs min/max >= t / (2 - t); Jaccard >= t needs min/max >= t), so its cost is far below
 //! n^2/2 merges on real crawls.
 
+use crate::join::lsh::DocMajor;
 use rayon::prelude::*;
 
 use super::{shingle_sets, Measure, Overlap, VerifySpec};
@@ -133,10 +134,13 @@ pub fn evaluate(
     // MinHash keys of the sample: the store's, or signed from the sets.
     let (mh_keys, mh_params, from_store) = match stores.minhash() {
         Some((keys, p)) => {
-            let b = p.bands as usize;
+            let all = DocMajor {
+                keys: &keys,
+                bands: p.bands as usize,
+            };
             let k: Vec<u64> = docs
                 .iter()
-                .flat_map(|d| keys[*d as usize * b..(*d as usize + 1) * b].iter().copied())
+                .flat_map(|d| all.of(*d).iter().copied())
                 .collect();
             (k, p, true)
         }
@@ -161,12 +165,14 @@ pub fn evaluate(
     };
     // A pair is a MinHash candidate as `dedup --candidates minhash` makes them: a shared band
     // key, or identical fingerprints (one unit of the join).
-    let bands = mh_params.bands as usize;
+    let sample_keys = DocMajor {
+        keys: &mh_keys,
+        bands: mh_params.bands as usize,
+    };
     let fp128 = stores.fp128();
     let shares = |i: usize, j: usize| {
         let (a, b) = (docs[i] as usize, docs[j] as usize);
-        (fp[a] == fp[b] && fp128[a] == fp128[b])
-            || (0..bands).any(|k| mh_keys[i * bands + k] == mh_keys[j * bands + k])
+        (fp[a] == fp[b] && fp128[a] == fp128[b]) || sample_keys.share(i as u32, j as u32)
     };
     // Sample positions by set size, so each document is compared with the sizes that can
     // reach the threshold only.
