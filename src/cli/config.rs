@@ -1,15 +1,15 @@
-//! Raw arguments of the commands not yet moved into the library's jobs, turned into validated
-//! configurations before anything is read or written: a bad option fails here, with the
-//! option's name, and never halfway through a run (`dedup`'s spec is the library's,
-//! [`crate::jobs::spec`]).
-
-use std::path::PathBuf;
+//! The command line's arguments validated into the library's jobs (`join_job`, `sweep_job`,
+//! `cluster_job`, `verify_job`, `evaluate_job`, `write_job`; `dedup`'s goes through its
+//! options, [`crate::jobs::options`]), before anything is read or written: a bad option fails
+//! here, with the option's name, and never halfway through a run.
 
 use super::args::{
     CheckOpts, ClusterArgs, EvaluateArgs, JoinArgs, SweepArgs, VerifyArgs, WriteArgs,
 };
 use crate::cluster::Axis;
 use crate::jobs::cluster::ClusterJob;
+use crate::jobs::corpus::WriteJob;
+use crate::jobs::evaluate::EvaluateJob;
 use crate::jobs::join::{JoinJob, JoinPairs};
 use crate::jobs::options::SimilarityOptions;
 use crate::jobs::spec::{outside_stores, verify_spec, CorpusConfig, JoinConfig, Thresholds};
@@ -122,98 +122,56 @@ pub fn verify_job(a: &VerifyArgs) -> anyhow::Result<VerifyJob> {
     })
 }
 
-/// `neardup evaluate`.
-#[derive(Clone, Debug)]
-pub struct EvaluateCommand {
-    /// Stores of the corpus.
-    pub stores: Vec<PathBuf>,
-    /// Output directory.
-    pub output: PathBuf,
-    /// Documents to sample.
-    pub sample: Option<usize>,
-    /// Seed of the sample.
-    pub seed: u64,
-    /// Largest tau.
-    pub tau_max: u32,
-    /// The truth's definition.
-    pub verify: VerifySpec,
-    /// A remove list to score: the `remove.tsv` of this directory.
-    pub removal: Option<PathBuf>,
-}
-
-impl EvaluateCommand {
-    /// Validates `neardup evaluate`'s arguments.
-    pub fn new(a: &EvaluateArgs) -> anyhow::Result<EvaluateCommand> {
-        anyhow::ensure!(a.tau_max <= 64, "--tau-max {}: at most 64", a.tau_max);
-        anyhow::ensure!(a.sample != Some(0), "--sample 0: nothing to evaluate");
-        outside_stores(&a.output, &a.stores)?;
-        Ok(EvaluateCommand {
-            stores: a.stores.clone(),
-            output: a.output.clone(),
-            sample: a.sample,
-            seed: a.seed,
-            tau_max: a.tau_max,
-            verify: VerifySpec {
-                shard_dir: a.shard_dir.clone(),
-                ..verify_spec(&(&a.similarity).into())?
-            },
-            removal: a.removal.clone(),
-        })
-    }
-}
-
-/// `neardup write`, validated.
-#[derive(Clone, Debug)]
-pub struct WriteCommand {
-    /// The stores.
-    pub stores: Vec<PathBuf>,
-    /// The keep list.
-    pub keep: PathBuf,
-    /// The clusters file, if any.
-    pub clusters: Option<PathBuf>,
-    /// Output directory.
-    pub output: PathBuf,
-    /// Replace an earlier corpus there.
-    pub force: bool,
-    /// Where the shards are now.
-    pub shard_dir: Option<PathBuf>,
-    /// How it is written.
-    pub corpus: CorpusConfig,
-}
-
-impl WriteCommand {
-    /// Validates `neardup write`'s arguments.
-    pub fn new(a: &WriteArgs) -> anyhow::Result<WriteCommand> {
-        anyhow::ensure!(
-            a.keep.is_file(),
-            "--keep {}: no such file (a dedup output's keep.txt, or one id per line)",
-            a.keep.display()
-        );
-        let clusters = match &a.clusters {
-            Some(c) => {
-                anyhow::ensure!(c.is_file(), "--clusters {}: no such file", c.display());
-                Some(c.clone())
-            }
-            None => Some(a.keep.with_file_name("clusters.tsv")).filter(|c| c.is_file()),
-        };
-        for s in &a.stores {
-            anyhow::ensure!(
-                crate::corpus::discover::is_store(s),
-                "{}: not a store (write takes the stores a run deduplicated)",
-                s.display()
-            );
-        }
-        outside_stores(&a.output, &a.stores)?;
-        Ok(WriteCommand {
-            stores: a.stores.clone(),
-            keep: a.keep.clone(),
-            clusters,
-            output: a.output.clone(),
-            force: a.force,
+/// Validates `neardup evaluate`'s arguments.
+pub fn evaluate_job(a: &EvaluateArgs) -> anyhow::Result<EvaluateJob> {
+    anyhow::ensure!(a.tau_max <= 64, "--tau-max {}: at most 64", a.tau_max);
+    anyhow::ensure!(a.sample != Some(0), "--sample 0: nothing to evaluate");
+    outside_stores(&a.output, &a.stores)?;
+    Ok(EvaluateJob {
+        stores: a.stores.clone(),
+        output: a.output.clone(),
+        sample: a.sample,
+        seed: a.seed,
+        tau_max: a.tau_max,
+        verify: VerifySpec {
             shard_dir: a.shard_dir.clone(),
-            corpus: CorpusConfig::new(a.format, &(&a.corpus).into())?,
-        })
+            ..verify_spec(&(&a.similarity).into())?
+        },
+        removal: a.removal.clone(),
+    })
+}
+
+/// Validates `neardup write`'s arguments.
+pub fn write_job(a: &WriteArgs) -> anyhow::Result<WriteJob> {
+    anyhow::ensure!(
+        a.keep.is_file(),
+        "--keep {}: no such file (a dedup output's keep.txt, or one id per line)",
+        a.keep.display()
+    );
+    let clusters = match &a.clusters {
+        Some(c) => {
+            anyhow::ensure!(c.is_file(), "--clusters {}: no such file", c.display());
+            Some(c.clone())
+        }
+        None => Some(a.keep.with_file_name("clusters.tsv")).filter(|c| c.is_file()),
+    };
+    for s in &a.stores {
+        anyhow::ensure!(
+            crate::corpus::discover::is_store(s),
+            "{}: not a store (write takes the stores a run deduplicated)",
+            s.display()
+        );
     }
+    outside_stores(&a.output, &a.stores)?;
+    Ok(WriteJob {
+        stores: a.stores.clone(),
+        keep: a.keep.clone(),
+        clusters,
+        output: a.output.clone(),
+        force: a.force,
+        shard_dir: a.shard_dir.clone(),
+        corpus: CorpusConfig::new(a.format, &(&a.corpus).into())?,
+    })
 }
 
 #[cfg(test)]

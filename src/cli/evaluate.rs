@@ -1,70 +1,13 @@
-//! `neardup evaluate`: precision and recall of SimHash candidates per tau, and of MinHash-LSH
-//! candidates, against text-similarity truth on a sample.
+//! `neardup evaluate`: the library's evaluate job ([`crate::jobs::evaluate`]), its table
+//! printed.
 
-use std::time::Instant;
-
-use super::config::EvaluateCommand;
 use super::Outcome;
-use crate::base::atomic;
-use crate::fingerprint::store::StoreSet;
-use crate::jobs::outputs;
-use crate::report::plot;
-use crate::verify::evaluate::{self, EvalRow};
+use crate::jobs::evaluate::EvaluateJob;
 
 /// Runs the command.
-pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
-    let started = Instant::now();
-    let stores = StoreSet::open(&c.stores)?;
-    let _out = outputs::out_dir(&c.output, &c.stores)?;
-    // The remove list is read before the long part, so a bad one fails at once.
-    let removed = c
-        .removal
-        .as_deref()
-        .map(|dir| read_removed(&stores, &dir.join(crate::report::lists::REMOVE)))
-        .transpose()?;
-    let docs = evaluate::sample(&stores, c.sample, c.seed);
-    let e = evaluate::evaluate(&stores, &docs, &c.verify, c.tau_max)?;
-    let removal = removed.map(|r| {
-        let mut rank: Vec<u32> = docs.clone();
-        rank.sort_by(|a, b| stores.id(*a).cmp(stores.id(*b)).then(a.cmp(b)));
-        evaluate::removal(&docs, &e.truth_pairs, &r, &rank)
-    });
-    let mut tsv =
-        String::from("method\tthreshold\tcandidates\ttrue_positives\tprecision\trecall\tf1\n");
-    let mut row = |method: &str, threshold: String, r: &EvalRow| {
-        tsv.push_str(&format!(
-            "{method}\t{threshold}\t{}\t{}\t{:.4}\t{:.4}\t{:.4}\n",
-            r.candidates, r.true_positives, r.precision, r.recall, r.f1
-        ));
-    };
-    for r in &e.rows {
-        row("simhash", r.tau.to_string(), r);
-    }
-    if let Some(m) = &e.minhash {
-        row(
-            "minhash",
-            format!("{}x{}", m.params.bands, m.params.rows),
-            &m.row,
-        );
-    }
-    let json = evaluate::EvaluateSummary {
-        evaluation: &e,
-        measure: c.verify.measure.name(),
-        min: c.verify.min,
-        removal,
-        seconds: started.elapsed().as_secs_f64(),
-        seed: c.seed,
-        shingle: c.verify.k,
-    };
-    atomic::write(&c.output.join("evaluate.tsv"), tsv.as_bytes())?;
-    atomic::write(
-        &c.output.join("evaluate.svg"),
-        plot::evaluate_svg(&e).as_bytes(),
-    )?;
-    atomic::write(
-        &c.output.join("evaluate.json"),
-        (serde_json::to_string_pretty(&json)? + "\n").as_bytes(),
-    )?;
+pub fn run(c: EvaluateJob, quiet: bool) -> anyhow::Result<Outcome> {
+    let r = crate::jobs::evaluate::evaluate(&c)?;
+    let (e, removal, tsv) = (&r.evaluation, &r.removal, &r.tsv);
     if !quiet {
         say!(
             "evaluate: {} documents, {} pairs compared on their text, {} with {} >= {} (word {}-grams), in {:.1} s",
@@ -74,10 +17,10 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
             c.verify.measure.name(),
             c.verify.min,
             c.verify.k,
-            started.elapsed().as_secs_f64()
+            r.seconds
         );
         eprint!("{tsv}");
-        if let Some(r) = &removal {
+        if let Some(r) = removal {
             say!(
                 "removal: {} removed, {} of them near-duplicates of the document they name (precision {:.4}); the greedy removal over the truth removes {} (recall {:.4})",
                 r.removed, r.correct, r.precision, r.greedy_truth_removed, r.recall
@@ -85,25 +28,4 @@ pub fn run(c: EvaluateCommand, quiet: bool) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Clean)
-}
-
-/// The remove list at `path`, as (removed, kept) documents of `stores`.
-fn read_removed(stores: &StoreSet, path: &std::path::Path) -> anyhow::Result<Vec<(u32, u32)>> {
-    let index: std::collections::HashMap<&str, u32> = (0..stores.len() as u32)
-        .map(|d| (stores.id(d), d))
-        .collect();
-    let mut out = Vec::new();
-    crate::report::lists::read_remove(path, |a, b, line| {
-        let find = |id: &str| {
-            index.get(id).copied().ok_or_else(|| {
-                crate::Error::Config(format!(
-                    "{}: line {line}: {id} is not a document of the stores given",
-                    path.display()
-                ))
-            })
-        };
-        out.push((find(a)?, find(b)?));
-        Ok(())
-    })?;
-    Ok(out)
 }

@@ -14,7 +14,9 @@
 //!   the host process installs).
 
 pub mod cluster;
+pub mod corpus;
 pub mod dedup;
+pub mod evaluate;
 pub mod join;
 pub mod options;
 pub mod outputs;
