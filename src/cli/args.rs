@@ -164,7 +164,7 @@ EXAMPLES:
     neardup join crawl.store --tau 3 -o pairs.tsv
     neardup join crawl.store --tau 6 --tau128 10 -o pairs.tsv
     neardup join crawl.store --tau 6 --method random --bits 16 --iterations 20 -o pairs.tsv
-    neardup join new.store --against old.store --tau 3 -o cross.tsv";
+    neardup join new.store --against old.store --tau 3 -o new-and-cross.tsv";
 
 /// `neardup join`.
 #[derive(Debug, Args)]
@@ -172,7 +172,8 @@ pub struct JoinArgs {
     /// Store directories (one corpus).
     #[arg(required = true, value_name = "STORE_DIR")]
     pub stores: Vec<PathBuf>,
-    /// Keep only pairs with one side in these stores and the other in STORE_DIR.
+    /// Stores of an older collection: pairs within STORE_DIR and across to these are listed,
+    /// never pairs within the older collection (as `dedup --against` forms them).
     #[arg(long, num_args = 1.., value_name = "STORE_DIR")]
     pub against: Vec<PathBuf>,
     /// Largest 64-bit Hamming distance of a pair.

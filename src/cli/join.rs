@@ -10,7 +10,7 @@ use crate::report::pairs_tsv;
 pub fn run(c: JoinJob, quiet: bool) -> anyhow::Result<Outcome> {
     let j = crate::jobs::join::join(&c, quiet)?;
     let mut w = output::create(&c.output)?;
-    let n = pairs_tsv::write(&mut w, &j.stores, &j.graph, j.cross, c.collapse_exact)
+    let n = pairs_tsv::write(&mut w, &j.stores, &j.graph, j.old, c.collapse_exact)
         .with_context(|| format!("cannot write {}", c.output.display()))?;
     w.finish()?;
     if !quiet {

@@ -1,5 +1,5 @@
-//! `join`: every pair of the stores' documents within the thresholds (with `--against`, only
-//! pairs across the two collections), and the compact `pairs.bin` later jobs reuse.
+//! `join`: every pair of the stores' documents within the thresholds (with `--against`, none
+//! within the older collection), and the compact `pairs.bin` later jobs reuse.
 
 use std::path::PathBuf;
 
@@ -19,8 +19,8 @@ pub struct JoinJob {
     pub stores: Vec<PathBuf>,
     /// How many of `stores` come before the `--against` ones (all when none).
     pub split: usize,
-    /// Whether only pairs across the two collections are kept.
-    pub cross: bool,
+    /// Whether the stores from `split` on are an older collection, not paired within itself.
+    pub against: bool,
     /// Pair thresholds.
     pub at: Thresholds,
     /// Plan and backend.
@@ -39,7 +39,8 @@ pub struct JoinJob {
 pub struct JoinPairs {
     /// Stores of the corpus.
     pub stores: Vec<PathBuf>,
-    /// Stores of an older collection: only pairs across the two are wanted.
+    /// Stores of an older collection: pairs within it are not wanted (within the corpus and
+    /// across, as `dedup --against` forms them).
     pub against: Vec<PathBuf>,
     /// Largest 64-bit distance.
     pub tau: u32,
@@ -84,7 +85,7 @@ impl JoinJob {
         Ok(JoinJob {
             stores,
             split,
-            cross: !o.against.is_empty(),
+            against: !o.against.is_empty(),
             at,
             join,
             output,
@@ -100,9 +101,9 @@ pub struct Joined {
     pub stores: StoreSet,
     /// The pairs, as units of identical fingerprints and edges between them.
     pub graph: PairGraph,
-    /// With `--against`: the first document of the older collection (only pairs across it
-    /// are wanted).
-    pub cross: Option<u32>,
+    /// With `--against`: the first document of the older collection (pairs within it are not
+    /// wanted).
+    pub old: Option<u32>,
 }
 
 /// Runs the join; writes `pairs.bin` when asked.
@@ -113,21 +114,17 @@ pub fn join(c: &JoinJob, quiet: bool) -> anyhow::Result<Joined> {
     if let Some(bin) = &c.pairs_bin {
         steps::write_pairs(bin, &stores, &graph, c.at, None)?;
     }
-    let cross = c.cross.then(|| stores.base(c.split));
+    let old = c.against.then(|| stores.base(c.split));
     outputs::warn_qualified(&stores);
-    Ok(Joined {
-        stores,
-        graph,
-        cross,
-    })
+    Ok(Joined { stores, graph, old })
 }
 
 impl Joined {
-    /// The pairs, as the TSV lists them: by document index, with `--against` only across the
-    /// two collections.
+    /// The pairs, as the TSV lists them: by document index, with `--against` none within the
+    /// older collection.
     pub fn pairs(&self) -> Vec<crate::join::types::Pair> {
-        let cross = self.cross;
+        let old = self.old;
         self.graph
-            .pairs_where(|a, b| cross.is_none_or(|c| (a < c) != (b < c)))
+            .pairs_where(|a, b| crate::join::graph::not_within_old(old, a, b))
     }
 }

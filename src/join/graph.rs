@@ -13,6 +13,13 @@ use rayon::prelude::*;
 
 use super::types::Pair;
 
+/// Whether the pair of documents `a` and `b` is wanted against an older collection whose
+/// documents start at `old`: every pair but those within it (`join --against`, `dedup
+/// --against`); every pair when there is none.
+pub fn not_within_old(old: Option<u32>, a: u32, b: u32) -> bool {
+    old.is_none_or(|c| a.min(b) < c)
+}
+
 /// An edge between two units. Keep in sync with the `pairs.bin` layout in docs/FORMATS.md.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Pod, Zeroable)]

@@ -30,12 +30,12 @@ struct Named {
 impl Named {
     const BLOCK: usize = 4096;
 
-    /// With `cross`, only pairs with one side below that index and one at or above it; with
+    /// With `old`, no pairs with both sides at or above that index (an older collection); with
     /// `collapse`, each group of identical fingerprints as its first member paired with each
     /// other member.
-    fn new(stores: &StoreSet, g: &PairGraph, cross: Option<u32>, collapse: bool) -> Named {
+    fn new(stores: &StoreSet, g: &PairGraph, old: Option<u32>, collapse: bool) -> Named {
         let mut pairs = Vec::new();
-        let keep = |a: u32, b: u32| cross.is_none_or(|c| (a < c) != (b < c));
+        let keep = |a: u32, b: u32| crate::join::graph::not_within_old(old, a, b);
         if collapse {
             let link = |(a, b): (u32, u32), d64, d128| Pair::new(a, b, d64, d128);
             pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
@@ -82,18 +82,18 @@ impl Named {
     }
 }
 
-/// Writes the pairs of `g` to `w` as TSV sorted by document index; with `cross`, only pairs
-/// with one side below that index and one at or above it; with `collapse`, each group of
+/// Writes the pairs of `g` to `w` as TSV sorted by document index; with `old`, none within
+/// the older collection (both sides at or above that index); with `collapse`, each group of
 /// identical fingerprints as its first member paired with each other member. Returns the
 /// pairs written.
 pub fn write(
     w: &mut dyn Write,
     stores: &StoreSet,
     g: &PairGraph,
-    cross: Option<u32>,
+    old: Option<u32>,
     collapse: bool,
 ) -> std::io::Result<u64> {
-    let named = Named::new(stores, g, cross, collapse);
+    let named = Named::new(stores, g, old, collapse);
     writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
     for batch in named.pairs.chunks(1 << 20) {
         let text: Vec<Vec<u8>> = batch
