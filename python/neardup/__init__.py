@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
@@ -86,15 +85,22 @@ def _command(name: str, positional: Iterable[PathLike], options: dict[str, Any])
 
 
 def fingerprint(paths: Iterable[PathLike] | PathLike, out: PathLike, **options: Any) -> Store:
-    """Fingerprints crawl shards (files or directories) into the store ``out``.
+    """Fingerprints crawl shards (files or directories) into the store ``out``: the library's
+    fingerprint job, in this process.
 
-    Options are ``neardup fingerprint``'s: ``minhash=True``, ``chunks=True``, ``force=True``,
-    ``id_field="id"``, ``text_field="text"``, ``min_terms=10``, ``threads=4``, ...
+    Options are ``neardup fingerprint``'s, by name: ``minhash=True``, ``chunks=True``,
+    ``force=True``, ``id_field="id"``, ``text_field="text"``, ``min_terms=10``,
+    ``threads=4``, ...
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     options = dict(options)
-    _command("fingerprint", [*paths, "-o", out], options)
+    quiet = options.pop("quiet", False)
+    threads = options.pop("threads", None)
+    opts = {**options, "inputs": [os.fspath(p) for p in paths], "output": os.fspath(out)}
+    clean = _neardup.fingerprint_job(_options_json(opts), quiet=quiet, threads=threads)
+    if not clean:
+        log.warning("neardup fingerprint: some inputs could not be read (see the store's manifest)")
     store = Store(os.fspath(out))
     log.info("fingerprinted %d documents into %s", len(store), os.fspath(out))
     return store
@@ -114,8 +120,9 @@ def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: f
     (score at least ``min``).
 
     Options are ``neardup join``'s (``tau128=``, ``against=[...]``, ``method=``,
-    ``backend=``, ``threads=``, ...): the join runs as a library call, its pairs handed over as
-    arrays; or ``neardup verify``'s with ``verify=True`` (``shingle=``, ``shard_dir=``, ...).
+    ``backend=``, ``threads=``, ...), or ``neardup verify``'s with ``verify=True``
+    (``shingle=``, ``shard_dir=``, ``pairs=``, ...): the job runs as a library call, its pairs
+    handed over as arrays (no file).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -137,23 +144,26 @@ def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: f
                 "hamming128": pa.array(h128).cast(pa.int64()),
             }
         )
-    import pyarrow.csv as pacsv
-
-    types = {"id_a": pa.string(), "id_b": pa.string(), "hamming64": pa.int64(), "hamming128": pa.int64()}
-    with tempfile.TemporaryDirectory(prefix="neardup-verify-") as tmp:
-        out = Path(tmp) / "pairs.tsv"
-        options = {"measure": measure, "min": min, **options}
-        _command("verify", [*_stores(stores), "--tau", tau, "-o", out], dict(options))
-        types.update({"s3": pa.float64(), "jaccard": pa.float64(), "containment": pa.float64()})
-        t = pacsv.read_csv(
-            out,
-            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
-            convert_options=pacsv.ConvertOptions(column_types=types),
-        )
-    t = _tsv_ids(t, ["id_a", "id_b"])
-    keep = ["id_a", "id_b", "hamming64", "hamming128"]
-    return t.select(keep).append_column("score", t.column(measure)).append_column(
-        "near_duplicate", pc.equal(t.column("near_duplicate"), 1)
+    options = dict(options)
+    quiet = options.pop("quiet", False)
+    threads = options.pop("threads", None)
+    opts = {**options, "stores": _stores(stores), "tau": tau, "measure": measure, "min": min}
+    a, b, h64, h128, (s3, jac, con), ids = _neardup.verify_pairs(
+        _options_json(opts), quiet=quiet, threads=threads
+    )
+    ids = pa.array(ids, pa.string())
+    x, y = ids.take(pa.array(a)), ids.take(pa.array(b))
+    swap = pc.greater(x, y)
+    score = {"s3": s3, "jaccard": jac, "containment": con}[measure]
+    return pa.table(
+        {
+            "id_a": pc.if_else(swap, y, x),
+            "id_b": pc.if_else(swap, x, y),
+            "hamming64": pa.array(h64).cast(pa.int64()),
+            "hamming128": pa.array(h128).cast(pa.int64()),
+            "score": pa.array(score),
+            "near_duplicate": pa.array(score >= min),
+        }
     )
 
 

@@ -238,6 +238,79 @@ fn join_pairs<'py>(
     ))
 }
 
+/// The `fingerprint` job: `options` is a JSON object of its options by name (`inputs`,
+/// `output`, `force`, `minhash`, `min_terms`, ...). Returns whether every input was read.
+#[pyfunction]
+#[pyo3(signature = (options, quiet=false, threads=None))]
+fn fingerprint_job(
+    py: Python<'_>,
+    options: &str,
+    quiet: bool,
+    threads: Option<usize>,
+) -> PyResult<bool> {
+    use neardup::jobs::steps::FingerprintInto;
+    let o: FingerprintInto =
+        neardup::jobs::options::from_json(options, "fingerprint").map_err(job_error)?;
+    let cfg = o.config().map_err(job_error)?;
+    let (_, outcome) = py
+        .detach(|| with_threads(threads, || neardup::jobs::steps::build_store(&cfg, quiet)))
+        .map_err(job_error)?;
+    Ok(outcome == neardup::jobs::Outcome::Clean)
+}
+
+/// The `verify` job: `options` is a JSON object of its options by name (`stores`, `tau`,
+/// `measure`, `min`, `shingle`, `pairs`, ...). Returns the candidate pairs in the TSV's order:
+/// `a`, `b` (uint32), `hamming64`, `hamming128` (uint8), `s3`, `jaccard`, `containment`
+/// (float64), and every document's id.
+#[pyfunction]
+#[pyo3(signature = (options, quiet=false, threads=None))]
+#[allow(clippy::type_complexity)]
+fn verify_pairs<'py>(
+    py: Python<'py>,
+    options: &str,
+    quiet: bool,
+    threads: Option<usize>,
+) -> PyResult<(
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u8>>,
+    [Bound<'py, PyArray1<f64>>; 3],
+    Vec<String>,
+)> {
+    use neardup::jobs::verify::{VerifyJob, VerifyPairs};
+    use neardup::verify::Measure;
+    let o: VerifyPairs = neardup::jobs::options::from_json(options, "verify").map_err(job_error)?;
+    let job = VerifyJob::new(&o, "-".into()).map_err(job_error)?;
+    let (pairs, ids) = py
+        .detach(|| {
+            with_threads(threads, || {
+                let v = neardup::jobs::verify::verify(&job, quiet)?;
+                let ids = (0..v.stores.len() as u32)
+                    .map(|d| v.stores.id(d).to_string())
+                    .collect::<Vec<_>>();
+                Ok((v.scored.pairs(), ids))
+            })
+        })
+        .map_err(job_error)?;
+    let col = |f: &dyn Fn(&(neardup::join::Pair, neardup::verify::Overlap)) -> f64| {
+        PyArray1::from_vec(py, pairs.iter().map(f).collect())
+    };
+    let scores = [
+        col(&|p| p.1.score(Measure::S3)),
+        col(&|p| p.1.score(Measure::Jaccard)),
+        col(&|p| p.1.score(Measure::Containment)),
+    ];
+    Ok((
+        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.a).collect()),
+        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.b).collect()),
+        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.d64).collect()),
+        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.d128).collect()),
+        scores,
+        ids,
+    ))
+}
+
 /// The shard files under `paths` that neardup reads, in the order it reads them (directories
 /// walked in sorted order; files of unknown formats, empty files and neardup's own outputs
 /// left out); paths that cannot be read raise NeardupError.
@@ -386,6 +459,8 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dedup_files, m)?)?;
     m.add_function(wrap_pyfunction!(dedup_table, m)?)?;
     m.add_function(wrap_pyfunction!(join_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(fingerprint_job, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;
     m.add_class::<Store>()?;

@@ -14,7 +14,7 @@ use crate::jobs::join::{JoinJob, JoinPairs};
 use crate::jobs::options::SimilarityOptions;
 use crate::jobs::spec::{outside_stores, verify_spec, CorpusConfig, JoinConfig, Thresholds};
 use crate::jobs::sweep::SweepJob;
-use crate::jobs::verify::VerifyJob;
+use crate::jobs::verify::{VerifyJob, VerifyPairs};
 use crate::join::plan::MAX_TAU;
 use crate::verify::VerifySpec;
 
@@ -106,20 +106,16 @@ pub fn cluster_job(a: &ClusterArgs) -> anyhow::Result<ClusterJob> {
 
 /// Validates `neardup verify`'s arguments.
 pub fn verify_job(a: &VerifyArgs) -> anyhow::Result<VerifyJob> {
-    let at = Thresholds::filtering(a.tau, a.tau128, a.pairs.is_some())?;
-    let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
-    outside_stores(&a.output, &a.stores)?;
-    Ok(VerifyJob {
+    let o = VerifyPairs {
         stores: a.stores.clone(),
-        output: a.output.clone(),
-        at,
+        tau: a.tau,
+        tau128: a.tau128,
         pairs: a.pairs.clone(),
-        verify: VerifySpec {
-            shard_dir: a.shard_dir.clone(),
-            ..verify_spec(&(&a.similarity).into())?
-        },
-        join,
-    })
+        shard_dir: a.shard_dir.clone(),
+        similarity: (&a.similarity).into(),
+        join: (&a.join).into(),
+    };
+    VerifyJob::new(&o, a.output.clone())
 }
 
 /// Validates `neardup evaluate`'s arguments.

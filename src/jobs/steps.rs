@@ -22,6 +22,28 @@ use crate::report::summary::{self, JoinRun};
 use crate::verify::leaders::StoreBands;
 use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
 
+/// The fingerprint job's options as a caller gives them (the command line's, by name).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct FingerprintInto {
+    /// Crawl files or directories.
+    pub inputs: Vec<std::path::PathBuf>,
+    /// The store to write.
+    pub output: std::path::PathBuf,
+    /// Replace a store there.
+    pub force: bool,
+    /// How documents are read, filtered and fingerprinted.
+    #[serde(flatten)]
+    pub fingerprint: super::options::FingerprintOptions,
+}
+
+impl FingerprintInto {
+    /// The build configuration, validated.
+    pub fn config(&self) -> anyhow::Result<BuildConfig> {
+        super::spec::build_config(&self.inputs, &self.output, self.force, &self.fingerprint)
+    }
+}
+
 /// Builds a store with a progress bar and prints the summary; shard failures are printed and
 /// make the outcome partial.
 pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildReport, Outcome)> {

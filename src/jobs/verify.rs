@@ -3,9 +3,13 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::spec::{JoinConfig, Thresholds};
+use serde::{Deserialize, Serialize};
+
+use super::options::{JoinOptions, SimilarityOptions};
+use super::spec::{outside_stores, verify_spec, JoinConfig, Thresholds};
 use super::steps;
 use crate::fingerprint::store::StoreSet;
+use crate::join::plan::MAX_TAU;
 use crate::verify::{Compare, ScoredGraph, VerifySpec};
 
 /// The `verify` job, validated.
@@ -23,6 +27,62 @@ pub struct VerifyJob {
     pub verify: VerifySpec,
     /// Plan and backend.
     pub join: JoinConfig,
+}
+
+/// The verify job's options as a caller gives them (the command line's, by name).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VerifyPairs {
+    /// Stores of the corpus.
+    pub stores: Vec<PathBuf>,
+    /// Largest 64-bit distance of the candidates.
+    pub tau: u32,
+    /// Largest 128-bit distance too.
+    pub tau128: Option<u32>,
+    /// A pairs file to reuse instead of joining.
+    pub pairs: Option<PathBuf>,
+    /// Where the shards are now, if they moved since fingerprinting.
+    pub shard_dir: Option<PathBuf>,
+    /// How pairs are compared on their text.
+    #[serde(flatten)]
+    pub similarity: SimilarityOptions,
+    /// Plan and backend.
+    #[serde(flatten)]
+    pub join: JoinOptions,
+}
+
+impl Default for VerifyPairs {
+    fn default() -> Self {
+        VerifyPairs {
+            stores: Vec::new(),
+            tau: 3,
+            tau128: None,
+            pairs: None,
+            shard_dir: None,
+            similarity: SimilarityOptions::default(),
+            join: JoinOptions::default(),
+        }
+    }
+}
+
+impl VerifyJob {
+    /// Validates `o`, the scored pairs to go to `output` (the caller writes them).
+    pub fn new(o: &VerifyPairs, output: PathBuf) -> anyhow::Result<VerifyJob> {
+        let at = Thresholds::filtering(o.tau, o.tau128, o.pairs.is_some())?;
+        let join = JoinConfig::new(&o.join, at.tau.min(MAX_TAU))?;
+        outside_stores(&output, &o.stores)?;
+        Ok(VerifyJob {
+            stores: o.stores.clone(),
+            output,
+            at,
+            pairs: o.pairs.clone(),
+            verify: VerifySpec {
+                shard_dir: o.shard_dir.clone(),
+                ..verify_spec(&o.similarity)?
+            },
+            join,
+        })
+    }
 }
 
 /// The scored candidates.
