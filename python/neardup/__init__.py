@@ -1,8 +1,9 @@
 """neardup: near-duplicate detection for web crawls, from Python.
 
-Every function runs neardup's jobs in this process (no subprocess), with the GIL released
-while they work; keyword options are the command line's, by name (``min_terms=10`` is
-``--min-terms 10``, ``no_verify=True`` is ``--no-verify``). :func:`dedup` is a library call on
+Every function runs neardup's jobs in this process as library calls (no subprocess, no
+command line), with the GIL released while they work; keyword options are the command line's,
+by name (``min_terms=10`` is ``--min-terms 10``, ``no_verify=True`` is ``--no-verify``), and
+results come back as Arrow tables or NumPy arrays. :func:`run` runs any command line. :func:`dedup` is a library call on
 those options, on crawls and stores or on a table in memory (a ``pyarrow.Table``, a
 ``pyarrow.dataset.Dataset``, a pandas ``DataFrame`` or a Hugging Face ``datasets.Dataset``),
 whose answer comes back as an Arrow table aligned with its rows.
@@ -43,22 +44,6 @@ log = logging.getLogger("neardup")
 PathLike = Union[str, os.PathLike]
 
 
-def _flags(options: Mapping[str, Any]) -> list[str]:
-    """Keyword options as command-line flags."""
-    out: list[str] = []
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is None or value is False:
-            continue
-        if value is True:
-            out.append(flag)
-        elif isinstance(value, (list, tuple)):
-            out += [flag, ",".join(str(v) for v in value)]
-        else:
-            out += [flag, str(value)]
-    return out
-
-
 def run(args: Sequence[str], threads: Optional[int] = None, quiet: bool = False) -> bool:
     """Runs one neardup command line (``["dedup", "crawl/", "-o", "out"]``) in this process.
 
@@ -70,18 +55,6 @@ def run(args: Sequence[str], threads: Optional[int] = None, quiet: bool = False)
     if quiet:
         pre.append("-q")
     return _run(pre + [str(a) for a in args])
-
-
-def _command(name: str, positional: Iterable[PathLike], options: dict[str, Any]) -> bool:
-    threads = options.pop("threads", None)
-    quiet = options.pop("quiet", False)
-    args = [name, *(os.fspath(p) if isinstance(p, (str, os.PathLike)) else str(p) for p in positional)]
-    args += _flags(options)
-    log.debug("neardup %s", " ".join(args))
-    clean = run(args, threads=threads, quiet=quiet)
-    if not clean:
-        log.warning("neardup %s: some inputs could not be read (see the outputs)", name)
-    return clean
 
 
 def fingerprint(paths: Iterable[PathLike] | PathLike, out: PathLike, **options: Any) -> Store:
@@ -182,19 +155,6 @@ def _tsv_value(field: str) -> str:
         n = next(it, None)
         out.append("\\" if n is None else _TSV_ESCAPES.get(n, n))
     return "".join(out)
-
-
-def _tsv_ids(table, columns):
-    """``table`` with the id ``columns`` read back from their TSV escaping."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    for name in columns:
-        col = table.column(name)
-        if pc.any(pc.match_substring(col, "\\")).as_py():
-            fixed = pa.array([_tsv_value(v) for v in col.to_pylist()], pa.string())
-            table = table.set_column(table.schema.get_field_index(name), name, fixed)
-    return table
 
 
 class DedupResult:
@@ -412,11 +372,16 @@ def dedup(
 
 
 def sweep(stores, out: PathLike, tau_max: int = 6, **options: Any):
-    """Clusters for every threshold 0..=tau_max; returns ``sweep.tsv`` as a ``pyarrow.Table``.
-    Options are ``neardup sweep``'s (``pairs=``, ``verify="s3:0.82"``, ...)."""
+    """Clusters for every threshold 0..=tau_max (the library's sweep job, into ``out``);
+    returns ``sweep.tsv`` as a ``pyarrow.Table``. Options are ``neardup sweep``'s, by name
+    (``pairs=``, ``verify="s3:0.82"``, ``tau128_max=``, ...)."""
     import pyarrow.csv as pacsv
 
-    _command("sweep", [*_stores(stores), "-o", out, "--tau-max", tau_max], dict(options))
+    options = dict(options)
+    quiet = options.pop("quiet", False)
+    threads = options.pop("threads", None)
+    opts = {**options, "stores": _stores(stores), "output": os.fspath(out), "tau_max": tau_max}
+    _neardup.sweep_job(_options_json(opts), quiet=quiet, threads=threads)
     return pacsv.read_csv(
         Path(out) / "sweep.tsv",
         parse_options=pacsv.ParseOptions(delimiter="\t"),

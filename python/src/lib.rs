@@ -311,6 +311,18 @@ fn verify_pairs<'py>(
     ))
 }
 
+/// The `sweep` job: `options` is a JSON object of its options by name (`stores`, `output`,
+/// `tau_max`, `pairs`, `verify`, ...); it writes its output directory.
+#[pyfunction]
+#[pyo3(signature = (options, quiet=false, threads=None))]
+fn sweep_job(py: Python<'_>, options: &str, quiet: bool, threads: Option<usize>) -> PyResult<()> {
+    use neardup::jobs::sweep::{SweepJob, SweepOptions};
+    let o: SweepOptions = neardup::jobs::options::from_json(options, "sweep").map_err(job_error)?;
+    let job = SweepJob::new(&o).map_err(job_error)?;
+    py.detach(|| with_threads(threads, || neardup::jobs::sweep::sweep(&job, quiet)))
+        .map_err(job_error)
+}
+
 /// The shard files under `paths` that neardup reads, in the order it reads them (directories
 /// walked in sorted order; files of unknown formats, empty files and neardup's own outputs
 /// left out); paths that cannot be read raise NeardupError.
@@ -461,6 +473,7 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(join_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(fingerprint_job, m)?)?;
     m.add_function(wrap_pyfunction!(verify_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_job, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;
     m.add_class::<Store>()?;

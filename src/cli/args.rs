@@ -224,7 +224,7 @@ pub struct SweepArgs {
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
     /// Sweep the 64-bit threshold from 0 to this.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = crate::jobs::sweep::SweepOptions::default().tau_max)]
     pub tau_max: u32,
     /// Sweep the 128-bit threshold from 0 to this instead, at the fixed 64-bit --tau.
     #[arg(long, requires = "tau")]
@@ -240,7 +240,7 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", requires = "verify")]
     pub verify_sample: Option<u64>,
     /// Seed of the --verify-sample draws.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = crate::jobs::sweep::SweepOptions::default().sample_seed)]
     pub sample_seed: u64,
     /// Verification.
     #[command(flatten)]

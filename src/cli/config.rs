@@ -3,17 +3,14 @@
 //! options, [`crate::jobs::options`]), before anything is read or written: a bad option fails
 //! here, with the option's name, and never halfway through a run.
 
-use super::args::{
-    CheckOpts, ClusterArgs, EvaluateArgs, JoinArgs, SweepArgs, VerifyArgs, WriteArgs,
-};
-use crate::cluster::Axis;
+use super::args::{ClusterArgs, EvaluateArgs, JoinArgs, SweepArgs, VerifyArgs, WriteArgs};
 use crate::jobs::cluster::ClusterJob;
 use crate::jobs::corpus::WriteJob;
 use crate::jobs::evaluate::EvaluateJob;
 use crate::jobs::join::{JoinJob, JoinPairs};
-use crate::jobs::options::SimilarityOptions;
+use crate::jobs::spec::check_spec;
 use crate::jobs::spec::{outside_stores, verify_spec, CorpusConfig, JoinConfig, Thresholds};
-use crate::jobs::sweep::SweepJob;
+use crate::jobs::sweep::{SweepJob, SweepOptions};
 use crate::jobs::verify::{VerifyJob, VerifyPairs};
 use crate::join::plan::MAX_TAU;
 use crate::verify::VerifySpec;
@@ -32,59 +29,22 @@ pub fn join_job(a: &JoinArgs) -> anyhow::Result<JoinJob> {
 
 /// Validates `neardup sweep`'s arguments.
 pub fn sweep_job(a: &SweepArgs) -> anyhow::Result<SweepJob> {
-    let pairs = a.pairs.is_some();
-    let (axis, max, at) = match (a.tau128_max, a.tau) {
-        (Some(m), Some(t)) => (
-            Axis::D128 { tau64: t },
-            m,
-            Thresholds::filtering(t, Some(m), pairs)?,
-        ),
-        (None, None) => (
-            Axis::D64,
-            a.tau_max,
-            Thresholds::filtering(a.tau_max, None, pairs)?,
-        ),
-        (None, Some(_)) => anyhow::bail!("--tau fixes the 64-bit threshold of a --tau128-max sweep; for a 64-bit sweep use --tau-max"),
-        (Some(_), None) => anyhow::bail!("--tau128-max needs the fixed 64-bit --tau"),
-    };
-    let join = JoinConfig::new(&(&a.join).into(), at.tau.min(MAX_TAU))?;
-    outside_stores(&a.output, &a.stores)?;
-    Ok(SweepJob {
+    let o = SweepOptions {
         stores: a.stores.clone(),
         output: a.output.clone(),
-        axis,
-        max,
-        at,
+        tau_max: a.tau_max,
+        tau128_max: a.tau128_max,
+        tau: a.tau,
         pairs: a.pairs.clone(),
-        verify: check_spec(&a.check)?,
-        sample: a.verify_sample,
+        verify: a.check.verify.clone(),
+        shingle: a.check.shingle,
+        shard_dir: a.check.shard_dir.clone(),
+        verify_memory: a.check.verify_memory,
+        verify_sample: a.verify_sample,
         sample_seed: a.sample_seed,
-        join,
-    })
-}
-
-/// The verification `--verify MEASURE:MIN` asks for, if any.
-pub fn check_spec(o: &CheckOpts) -> anyhow::Result<Option<VerifySpec>> {
-    let Some(v) = &o.verify else {
-        return Ok(None);
+        join: (&a.join).into(),
     };
-    let (measure, min) = v
-        .split_once(':')
-        .ok_or_else(|| anyhow::anyhow!("--verify {v:?}: expected MEASURE:MIN, such as s3:0.82"))?;
-    let min: f64 = min
-        .trim()
-        .parse()
-        .map_err(|_| anyhow::anyhow!("--verify {v:?}: {min:?} is not a number"))?;
-    let spec = verify_spec(&SimilarityOptions {
-        measure: measure.trim().to_string(),
-        min,
-        shingle: o.shingle,
-        verify_memory: o.verify_memory,
-    })?;
-    Ok(Some(VerifySpec {
-        shard_dir: o.shard_dir.clone(),
-        ..spec
-    }))
+    SweepJob::new(&o)
 }
 
 /// Validates `neardup cluster`'s arguments.
@@ -99,7 +59,12 @@ pub fn cluster_job(a: &ClusterArgs) -> anyhow::Result<ClusterJob> {
         representative: a.representative,
         remove_by: a.remove_by,
         pairs: a.pairs.clone(),
-        verify: check_spec(&a.check)?,
+        verify: check_spec(
+            a.check.verify.as_deref(),
+            a.check.shingle,
+            a.check.shard_dir.clone(),
+            a.check.verify_memory,
+        )?,
         join,
     })
 }

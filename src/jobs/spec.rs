@@ -417,3 +417,29 @@ pub fn build_config(
         },
     })
 }
+
+/// The verification `--verify MEASURE:MIN` asks for, if any.
+pub fn check_spec(
+    verify: Option<&str>,
+    shingle: usize,
+    shard_dir: Option<PathBuf>,
+    verify_memory: u64,
+) -> anyhow::Result<Option<VerifySpec>> {
+    let Some(v) = verify else {
+        return Ok(None);
+    };
+    let (measure, min) = v
+        .split_once(':')
+        .ok_or_else(|| anyhow::anyhow!("--verify {v:?}: expected MEASURE:MIN, such as s3:0.82"))?;
+    let min: f64 = min
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("--verify {v:?}: {min:?} is not a number"))?;
+    let spec = verify_spec(&SimilarityOptions {
+        measure: measure.trim().to_string(),
+        min,
+        shingle,
+        verify_memory,
+    })?;
+    Ok(Some(VerifySpec { shard_dir, ..spec }))
+}

@@ -4,10 +4,14 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::spec::{JoinConfig, Thresholds};
+use serde::{Deserialize, Serialize};
+
+use super::options::JoinOptions;
+use super::spec::{check_spec, outside_stores, JoinConfig, Thresholds};
 use super::{outputs, steps};
 use crate::cluster::{Axis, Representative};
 use crate::fingerprint::store::StoreSet;
+use crate::join::plan::MAX_TAU;
 use crate::report::summary::Command;
 use crate::verify::{quality, Compare, VerifySpec};
 
@@ -34,6 +38,99 @@ pub struct SweepJob {
     pub sample_seed: u64,
     /// Plan and backend.
     pub join: JoinConfig,
+}
+
+/// The sweep job's options as a caller gives them (the command line's, by name).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SweepOptions {
+    /// Stores of the corpus.
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    pub output: PathBuf,
+    /// Largest 64-bit threshold swept.
+    pub tau_max: u32,
+    /// Largest 128-bit threshold swept, at the fixed 64-bit `tau`.
+    pub tau128_max: Option<u32>,
+    /// The fixed 64-bit threshold of a 128-bit sweep.
+    pub tau: Option<u32>,
+    /// A pairs file to reuse instead of joining.
+    pub pairs: Option<PathBuf>,
+    /// Verify the candidates, MEASURE:MIN (`s3:0.82`).
+    pub verify: Option<String>,
+    /// Terms per shingle.
+    pub shingle: usize,
+    /// Where the shards are now, if they moved since fingerprinting.
+    pub shard_dir: Option<PathBuf>,
+    /// Shingle sets held at once, about, in bytes.
+    pub verify_memory: u64,
+    /// Pairs drawn per distance to verify, instead of all.
+    pub verify_sample: Option<u64>,
+    /// Seed of the draw.
+    pub sample_seed: u64,
+    /// Plan and backend.
+    #[serde(flatten)]
+    pub join: JoinOptions,
+}
+
+impl Default for SweepOptions {
+    fn default() -> Self {
+        SweepOptions {
+            stores: Vec::new(),
+            output: PathBuf::new(),
+            tau_max: 6,
+            tau128_max: None,
+            tau: None,
+            pairs: None,
+            verify: None,
+            shingle: 8,
+            shard_dir: None,
+            verify_memory: crate::verify::DEFAULT_MEMORY,
+            verify_sample: None,
+            sample_seed: 1,
+            join: JoinOptions::default(),
+        }
+    }
+}
+
+impl SweepJob {
+    /// Validates `o`.
+    pub fn new(o: &SweepOptions) -> anyhow::Result<SweepJob> {
+        let pairs = o.pairs.is_some();
+        let (axis, max, at) = match (o.tau128_max, o.tau) {
+            (Some(m), Some(t)) => (
+                Axis::D128 { tau64: t },
+                m,
+                Thresholds::filtering(t, Some(m), pairs)?,
+            ),
+            (None, None) => (
+                Axis::D64,
+                o.tau_max,
+                Thresholds::filtering(o.tau_max, None, pairs)?,
+            ),
+            (None, Some(_)) => anyhow::bail!("--tau fixes the 64-bit threshold of a --tau128-max sweep; for a 64-bit sweep use --tau-max"),
+            (Some(_), None) => anyhow::bail!("--tau128-max needs the fixed 64-bit --tau"),
+        };
+        let join = JoinConfig::new(&o.join, at.tau.min(MAX_TAU))?;
+        outside_stores(&o.output, &o.stores)?;
+        Ok(SweepJob {
+            stores: o.stores.clone(),
+            output: o.output.clone(),
+            axis,
+            max,
+            at,
+            pairs: o.pairs.clone(),
+            verify: check_spec(
+                o.verify.as_deref(),
+                o.shingle,
+                o.shard_dir.clone(),
+                o.verify_memory,
+            )?,
+            sample: o.verify_sample,
+            sample_seed: o.sample_seed,
+            join,
+        })
+    }
 }
 
 /// Runs the sweep into its output directory.
