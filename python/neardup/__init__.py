@@ -105,7 +105,7 @@ def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: f
         quiet = options.pop("quiet", False)
         threads = options.pop("threads", None)
         opts = {**options, "stores": _stores(stores), "tau": tau}
-        a, b, h64, h128, ids = _neardup.join_pairs(_options_json(opts), quiet=quiet, threads=threads)
+        (a, b, h64, h128), ids = _neardup.join_pairs(_options_json(opts), quiet=quiet, threads=threads)
         ids = pa.array(ids, pa.string())
         x, y = ids.take(pa.array(a)), ids.take(pa.array(b))
         swap = pc.greater(x, y)
@@ -121,7 +121,7 @@ def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: f
     quiet = options.pop("quiet", False)
     threads = options.pop("threads", None)
     opts = {**options, "stores": _stores(stores), "tau": tau, "measure": measure, "min": min}
-    a, b, h64, h128, (s3, jac, con), ids = _neardup.verify_pairs(
+    (a, b, h64, h128), (s3, jac, con), ids = _neardup.verify_pairs(
         _options_json(opts), quiet=quiet, threads=threads
     )
     ids = pa.array(ids, pa.string())

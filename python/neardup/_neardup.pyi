@@ -1,7 +1,7 @@
 """Type stubs of the compiled part of the package."""
 
 import os
-from typing import Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,42 @@ class NeardupError(Exception):
 def run(args: Sequence[str]) -> bool:
     """Runs one neardup command line (without the program name) in this process; True when
     every input was read, False when some could not be; raises NeardupError on an error."""
+
+def dedup_files(options: str, quiet: bool = False, threads: Optional[int] = None) -> tuple[bool, os.PathLike]:
+    """The dedup job on crawls or stores; ``options`` is a JSON object of dedup's options by
+    name (``inputs`` and ``output`` among them). Returns (every input read, summary.json)."""
+
+def dedup_table(
+    data: Any,
+    options: str,
+    quiet: bool = False,
+    threads: Optional[int] = None,
+    rescan: Optional[Callable[[], Any]] = None,
+    rows: int = 0,
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.float64], str]:
+    """The dedup job on an Arrow stream (``__arrow_c_stream__``), held, or scanned again by
+    ``rescan``: per row its cluster's row, its kept row, its removal's score (NaN where none),
+    and the summary as JSON."""
+
+def join_pairs(
+    options: str, quiet: bool = False, threads: Optional[int] = None
+) -> tuple[tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint8], npt.NDArray[np.uint8]], list[str]]:
+    """The join job: the pairs (a, b, hamming64, hamming128) and every document's id."""
+
+def verify_pairs(
+    options: str, quiet: bool = False, threads: Optional[int] = None
+) -> tuple[
+    tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
+    list[npt.NDArray[np.float64]],
+    list[str],
+]:
+    """The verify job: the pairs, their s3, jaccard and containment, and every id."""
+
+def fingerprint_job(options: str, quiet: bool = False, threads: Optional[int] = None) -> bool:
+    """The fingerprint job; True when every input was read."""
+
+def sweep_job(options: str, quiet: bool = False, threads: Optional[int] = None) -> None:
+    """The sweep job, into its output directory."""
 
 def set_progress_interval(seconds: float) -> None:
     """How often fingerprinting logs how far it is on the ``neardup`` logger (default 5 s)."""

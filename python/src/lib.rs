@@ -194,6 +194,33 @@ fn dedup_table<'py>(
     ))
 }
 
+/// The pairs as arrays: document indices `a` and `b`, and their 64- and 128-bit distances.
+type PairArrays<'py> = (
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<u8>>,
+);
+
+fn pair_arrays<'py, 'a>(
+    py: Python<'py>,
+    pairs: impl Iterator<Item = &'a neardup::join::Pair> + Clone,
+) -> PairArrays<'py> {
+    (
+        PyArray1::from_vec(py, pairs.clone().map(|p| p.a).collect()),
+        PyArray1::from_vec(py, pairs.clone().map(|p| p.b).collect()),
+        PyArray1::from_vec(py, pairs.clone().map(|p| p.d64).collect()),
+        PyArray1::from_vec(py, pairs.map(|p| p.d128).collect()),
+    )
+}
+
+/// Every document's id, as the lists name them.
+fn ids_of(stores: &neardup::fingerprint::store::StoreSet) -> Vec<String> {
+    (0..stores.len() as u32)
+        .map(|d| stores.id(d).to_string())
+        .collect()
+}
+
 /// The `join` job: `options` is a JSON object of join's options by name (`stores`, `against`,
 /// `tau`, `tau128`, `method`, `backend`, ...). Returns the pairs as NumPy arrays, in the TSV's
 /// order (by document index): `a` and `b` (uint32, documents of the stores in order),
@@ -206,13 +233,7 @@ fn join_pairs<'py>(
     options: &str,
     quiet: bool,
     threads: Option<usize>,
-) -> PyResult<(
-    Bound<'py, PyArray1<u32>>,
-    Bound<'py, PyArray1<u32>>,
-    Bound<'py, PyArray1<u8>>,
-    Bound<'py, PyArray1<u8>>,
-    Vec<String>,
-)> {
+) -> PyResult<(PairArrays<'py>, Vec<String>)> {
     use neardup::jobs::join::{JoinJob, JoinPairs};
     let o: JoinPairs = neardup::jobs::options::from_json(options, "join").map_err(job_error)?;
     let job = JoinJob::new(&o, "-".into(), None, false).map_err(job_error)?;
@@ -220,22 +241,11 @@ fn join_pairs<'py>(
         .detach(|| {
             with_threads(threads, || {
                 let j = neardup::jobs::join::join(&job, quiet)?;
-                let ids = (0..j.stores.len() as u32)
-                    .map(|d| j.stores.id(d).to_string())
-                    .collect::<Vec<_>>();
-                Ok((j.pairs(), ids))
+                Ok((j.pairs(), ids_of(&j.stores)))
             })
         })
         .map_err(job_error)?;
-    let (a, b): (Vec<u32>, Vec<u32>) = pairs.iter().map(|p| (p.a, p.b)).unzip();
-    let (d64, d128): (Vec<u8>, Vec<u8>) = pairs.iter().map(|p| (p.d64, p.d128)).unzip();
-    Ok((
-        PyArray1::from_vec(py, a),
-        PyArray1::from_vec(py, b),
-        PyArray1::from_vec(py, d64),
-        PyArray1::from_vec(py, d128),
-        ids,
-    ))
+    Ok((pair_arrays(py, pairs.iter()), ids))
 }
 
 /// The `fingerprint` job: `options` is a JSON object of its options by name (`inputs`,
@@ -270,14 +280,7 @@ fn verify_pairs<'py>(
     options: &str,
     quiet: bool,
     threads: Option<usize>,
-) -> PyResult<(
-    Bound<'py, PyArray1<u32>>,
-    Bound<'py, PyArray1<u32>>,
-    Bound<'py, PyArray1<u8>>,
-    Bound<'py, PyArray1<u8>>,
-    [Bound<'py, PyArray1<f64>>; 3],
-    Vec<String>,
-)> {
+) -> PyResult<(PairArrays<'py>, [Bound<'py, PyArray1<f64>>; 3], Vec<String>)> {
     use neardup::jobs::verify::{VerifyJob, VerifyPairs};
     use neardup::verify::Measure;
     let o: VerifyPairs = neardup::jobs::options::from_json(options, "verify").map_err(job_error)?;
@@ -286,10 +289,7 @@ fn verify_pairs<'py>(
         .detach(|| {
             with_threads(threads, || {
                 let v = neardup::jobs::verify::verify(&job, quiet)?;
-                let ids = (0..v.stores.len() as u32)
-                    .map(|d| v.stores.id(d).to_string())
-                    .collect::<Vec<_>>();
-                Ok((v.scored.pairs(), ids))
+                Ok((v.scored.pairs(), ids_of(&v.stores)))
             })
         })
         .map_err(job_error)?;
@@ -301,14 +301,7 @@ fn verify_pairs<'py>(
         col(&|p| p.1.score(Measure::Jaccard)),
         col(&|p| p.1.score(Measure::Containment)),
     ];
-    Ok((
-        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.a).collect()),
-        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.b).collect()),
-        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.d64).collect()),
-        PyArray1::from_vec(py, pairs.iter().map(|p| p.0.d128).collect()),
-        scores,
-        ids,
-    ))
+    Ok((pair_arrays(py, pairs.iter().map(|p| &p.0)), scores, ids))
 }
 
 /// The `sweep` job: `options` is a JSON object of its options by name (`stores`, `output`,

@@ -99,6 +99,60 @@ pub(crate) fn lossy(b: Cow<'_, [u8]>) -> Cow<'_, str> {
     }
 }
 
+/// Where the text, id and URL are among a schema's top-level columns.
+pub(crate) struct Fields {
+    pub text: usize,
+    pub id: Option<usize>,
+    pub url: Option<usize>,
+}
+
+impl Fields {
+    /// The fields of `schema` as `opts` names them; a missing text column, or a column of a
+    /// type that cannot hold what it names, is the reason (completing "... has ") and whether
+    /// the text column is what is missing.
+    pub(crate) fn locate(
+        schema: &Schema,
+        opts: &ReadOptions,
+    ) -> std::result::Result<Fields, (String, bool)> {
+        let find = |name: &str, ok: fn(&DataType) -> bool, what: &str| match schema.index_of(name) {
+            Err(_) => Ok(None),
+            Ok(i) if ok(schema.field(i).data_type()) => Ok(Some(i)),
+            Ok(i) => Err((
+                format!(
+                    "column {name:?} of type {}, not {what}",
+                    schema.field(i).data_type()
+                ),
+                false,
+            )),
+        };
+        let text = find(
+            &opts.text_field,
+            is_text,
+            "text (a string or binary column)",
+        )?
+        .ok_or_else(|| {
+            let names: Vec<String> = schema
+                .fields()
+                .iter()
+                .map(|f| format!("{} ({})", f.name(), f.data_type()))
+                .collect();
+            (
+                format!(
+                    "no column {:?} for the text (columns: {})",
+                    opts.text_field,
+                    names.join(", ")
+                ),
+                true,
+            )
+        })?;
+        Ok(Fields {
+            text,
+            id: find(&opts.id_field, is_id, "an id (a string or integer column)")?,
+            url: find(&opts.url_field, is_text, "a URL (a string column)")?,
+        })
+    }
+}
+
 /// Where a table's text, id and URL are among its columns, and how its rows read.
 #[derive(Clone, Debug)]
 pub struct Columns {
@@ -116,41 +170,13 @@ impl Columns {
     /// type that cannot hold what it names, is an error naming the column and the table's
     /// columns.
     pub fn find(schema: &Schema, opts: &ReadOptions) -> Result<Columns> {
-        let names = || {
-            schema
-                .fields()
-                .iter()
-                .map(|f| format!("{} ({})", f.name(), f.data_type()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let find = |name: &str, ok: fn(&DataType) -> bool, what: &str| -> Result<Option<usize>> {
-            match schema.index_of(name) {
-                Err(_) => Ok(None),
-                Ok(i) if ok(schema.field(i).data_type()) => Ok(Some(i)),
-                Ok(i) => Err(Error::Config(format!(
-                    "the table's column {name:?} is {}, not {what}",
-                    schema.field(i).data_type()
-                ))),
-            }
-        };
-        let text = find(
-            &opts.text_field,
-            is_text,
-            "text (a string or binary column)",
-        )?
-        .ok_or_else(|| {
-            Error::Config(format!(
-                "the table has no column {:?} for the text (columns: {})",
-                opts.text_field,
-                names()
-            ))
-        })?;
+        let f = Fields::locate(schema, opts)
+            .map_err(|(msg, _)| Error::Config(format!("the table has {msg}")))?;
         Ok(Columns {
             schema: std::sync::Arc::new(schema.clone()),
-            id: find(&opts.id_field, is_id, "an id (a string or integer column)")?,
-            url: find(&opts.url_field, is_text, "a URL (a string column)")?,
-            text,
+            id: f.id,
+            url: f.url,
+            text: f.text,
             kind: opts.jsonl_kind,
             max_record: opts.max_record,
             text_field: opts.text_field.clone(),

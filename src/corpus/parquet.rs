@@ -17,7 +17,6 @@ use std::fs::File;
 use std::path::Path;
 
 use arrow_array::RecordBatch;
-use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
     RowSelector,
@@ -25,7 +24,7 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ProjectionMask;
 use parquet::file::metadata::PageIndexPolicy;
 
-use super::arrow::{is_id, is_text, lossy, value};
+use super::arrow::{lossy, value, Fields};
 use super::{Document, ReadOptions, Shard, Sink, Skip, SourceLoc, WorkUnit};
 use crate::{Error, Result};
 
@@ -98,59 +97,12 @@ fn row_at(start: u64, end: u64, rows: u64, at: u64) -> u64 {
     (rows as u128 * (at - start) as u128 / (end - start) as u128) as u64
 }
 
-/// Where the three fields are among the file's top-level columns.
-struct Fields {
-    text: usize,
-    id: Option<usize>,
-    url: Option<usize>,
-}
-
 /// Finds the fields in the file's schema; a missing text column, or a column of a type that
 /// cannot hold what it names, is an error naming the file and the column.
 fn fields(path: &Path, meta: &ArrowReaderMetadata, opts: &ReadOptions) -> Result<Fields> {
-    let schema = meta.schema();
-    let names = || {
-        schema
-            .fields()
-            .iter()
-            .map(|f| format!("{} ({})", f.name(), f.data_type()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let find = |name: &str, ok: fn(&DataType) -> bool, what: &str| -> Result<Option<usize>> {
-        match schema.index_of(name) {
-            Err(_) => Ok(None),
-            Ok(i) if ok(schema.field(i).data_type()) => Ok(Some(i)),
-            Ok(i) => Err(parse_error(
-                path,
-                0,
-                format!(
-                    "column {name:?} is {}, not {what}",
-                    schema.field(i).data_type()
-                ),
-            )),
-        }
-    };
-    let Some(text) = find(
-        &opts.text_field,
-        is_text,
-        "text (a string or binary column)",
-    )?
-    else {
-        return Err(parse_error(
-            path,
-            0,
-            format!(
-                "no column {:?} for the text (columns: {}); --text-field names it",
-                opts.text_field,
-                names()
-            ),
-        ));
-    };
-    Ok(Fields {
-        text,
-        id: find(&opts.id_field, is_id, "an id (a string or integer column)")?,
-        url: find(&opts.url_field, is_text, "a URL (a string column)")?,
+    Fields::locate(meta.schema(), opts).map_err(|(msg, text)| {
+        let hint = if text { "; --text-field names it" } else { "" };
+        parse_error(path, 0, format!("the file has {msg}{hint}"))
     })
 }
 
