@@ -498,7 +498,7 @@ mod parquet_in {
         write_parquet(&typed, &d, DataType::Int64);
         for (input, extra, want) in [
             (&cut, vec![], "Parquet"),
-            (&typed, vec![], "column \"text\" is Int64"),
+            (&typed, vec![], "column \"text\" of type Int64"),
             (&good, vec!["--text-field", "body"], "no column \"body\""),
         ] {
             let st = dir.path().join("s2");
