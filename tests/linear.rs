@@ -1,4 +1,4 @@
-//! `dedup`'s default verification against the kept texts of each run (`verify::leaders`)
+//! `dedup`'s default verification against the kept texts of each run (`cluster::leaders`)
 //! equals the all-pairs path (`--all-pairs`: every candidate pair listed and verified, then
 //! the greedy star removal) on the lists, for every rule it serves and any thread count, on
 //! random corpora shaped like crawls and on a real sample; and a group of near-duplicates

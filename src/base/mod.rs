@@ -5,6 +5,7 @@
 
 pub mod atomic;
 pub mod claim;
+pub mod dsu;
 pub mod hamming;
 pub mod interrupt;
 pub mod lock;

@@ -522,7 +522,7 @@ pub struct DedupArgs {
     /// Kept texts listed per run of equal band keys at most (0: no bound): where a run's
     /// members are not near-duplicates (pages sharing a template), a text is compared with
     /// at most this many of its kept members; summary.json counts what the bound left out.
-    #[arg(long, default_value_t = crate::verify::leaders::DEFAULT_MAX_LEADERS, value_name = "N")]
+    #[arg(long, default_value_t = crate::cluster::leaders::DEFAULT_MAX_LEADERS, value_name = "N")]
     pub max_leaders: usize,
     /// Where the shards of the stores given (inputs or --against) are now, if they moved
     /// since fingerprinting: a shard is looked for there by its file name.

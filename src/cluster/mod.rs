@@ -7,6 +7,8 @@
 
 pub mod dsu;
 pub mod file;
+pub mod leaders;
+pub mod quality;
 pub mod represent;
 pub mod star;
 pub mod sweep;

@@ -1,6 +1,6 @@
 //! The main job: a crawl (or stores) in, clusters, keep and remove lists, the sweep and
 //! `summary.json` out. Candidates come from MinHash-LSH (verified against the kept texts of
-//! their runs, [`crate::verify::leaders`], the default) or are listed as pairs and verified
+//! their runs, [`crate::cluster::leaders`], the default) or are listed as pairs and verified
 //! every one (`--all-pairs`, SimHash candidates); the lists are the same either way.
 
 use std::path::Path;
@@ -18,6 +18,8 @@ use super::steps::{
 };
 use super::Outcome;
 use crate::base::claim::OutDir;
+use crate::cluster::leaders::{LeaderRules, LeaderStats, StoreBands};
+use crate::cluster::quality::{self, Quality};
 use crate::cluster::star::RemoveBy;
 use crate::cluster::{Axis, Level};
 use crate::fingerprint::store::{StoreSet, StoreWriter};
@@ -25,8 +27,6 @@ use crate::join::canonical::{self, CanonicalStats};
 use crate::join::graph::PairGraph;
 use crate::join::Backend;
 use crate::report::summary::{self as sm, ClustersSummary, FingerprintSummary, JoinRun};
-use crate::verify::leaders::{LeaderRules, LeaderStats, StoreBands};
-use crate::verify::quality::{self, Quality};
 use crate::verify::{Compare, ScoredGraph, VerifySpec};
 
 /// Drops the edges whose units hold only documents from `old` on (pairs within the older
@@ -239,14 +239,14 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         max_leaders,
     )) = linear
     {
-        let bound = crate::verify::leaders::memory_bound(stores.len() as u64, v.spec.memory);
+        let bound = crate::cluster::leaders::memory_bound(stores.len() as u64, v.spec.memory);
         if !quiet {
             say!(
                     "      memory: at most {:.0} MB from here ({} bytes a document for {} documents, {:.0} MB more, and --verify-memory {:.0} MB)",
                     bound as f64 / 1e6,
-                    crate::verify::leaders::BYTES_PER_DOCUMENT,
+                    crate::cluster::leaders::BYTES_PER_DOCUMENT,
                     stores.len(),
-                    crate::verify::leaders::BYTES_FIXED as f64 / 1e6,
+                    crate::cluster::leaders::BYTES_FIXED as f64 / 1e6,
                     v.spec.memory as f64 / 1e6
                 );
         }
@@ -409,7 +409,7 @@ pub(super) struct Linear {
 
 /// `dedup`'s default: MinHash-LSH runs of equal band keys (and canonical classes when
 /// asked), each text compared with the kept texts of its runs in the rule's order
-/// ([`crate::verify::leaders`]).
+/// ([`crate::cluster::leaders`]).
 pub(super) fn linear_verify(
     stores: &StoreSet,
     canonical_links: bool,
@@ -471,7 +471,7 @@ pub(super) fn linear_verify(
         );
     }
     let t = Instant::now();
-    let (scored, stats) = crate::verify::leaders::remove(stores, runs, &classes, spec, rules)?;
+    let (scored, stats) = crate::cluster::leaders::remove(stores, runs, &classes, spec, rules)?;
     if !quiet {
         say!(
             "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({} documents read again, {:.1} MB of payload) in {:.2} s",

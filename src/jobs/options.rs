@@ -322,7 +322,7 @@ impl Default for DedupOptions {
             no_verify: false,
             skip_joined: false,
             all_pairs: false,
-            max_leaders: crate::verify::leaders::DEFAULT_MAX_LEADERS,
+            max_leaders: crate::cluster::leaders::DEFAULT_MAX_LEADERS,
             shard_dir: None,
             similarity: SimilarityOptions::default(),
             join: JoinOptions::default(),

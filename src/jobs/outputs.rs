@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::spec::{CorpusConfig, JoinConfig, Thresholds};
 use crate::base::atomic;
 use crate::base::claim::OutDir;
+use crate::cluster::quality::Quality;
 use crate::cluster::star::{self, RemoveBy};
 use crate::cluster::sweep::removed_by_star;
 use crate::cluster::{clusters_at, sweep, Axis, Clusters, Representative};
@@ -15,7 +16,6 @@ use crate::join::graph::{Edge, PairGraph};
 use crate::report::summary::{self, ClustersSummary, JoinRun, JoinSummary, Summary, SweepSummary};
 use crate::report::typed::TableFormat;
 use crate::report::{lists, plot, table, typed};
-use crate::verify::quality::Quality;
 
 /// What a sweep covers: the axis, its largest threshold, and the rule that ranks documents for
 /// the star removal counted at each threshold.

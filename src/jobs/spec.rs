@@ -208,7 +208,7 @@ pub struct DedupVerify {
     pub spec: VerifySpec,
     /// Skip pairs whose texts are already joined ([`crate::verify::Compare::SkipJoined`]).
     pub skip_joined: bool,
-    /// Verify against kept texts only ([`crate::verify::leaders`]), with at most this many
+    /// Verify against kept texts only ([`crate::cluster::leaders`]), with at most this many
     /// listed per run (0: no bound); None: every candidate pair.
     pub leaders: Option<usize>,
 }

@@ -11,6 +11,7 @@ use anyhow::Context;
 use super::progress::Bar;
 use super::spec::{JoinConfig, Thresholds};
 use super::Outcome;
+use crate::cluster::leaders::StoreBands;
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::PairGraph;
@@ -19,7 +20,6 @@ use crate::join::plan::{random_recall, Method};
 use crate::join::{self, Backend, JoinInput, JoinOutput, JoinSpec};
 use crate::report::skips::skip_summary;
 use crate::report::summary::{self, JoinRun};
-use crate::verify::leaders::StoreBands;
 use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
 
 /// The fingerprint job's options as a caller gives them (the command line's, by name).

@@ -9,11 +9,12 @@ use serde::{Deserialize, Serialize};
 use super::options::JoinOptions;
 use super::spec::{check_spec, outside_stores, JoinConfig, Thresholds};
 use super::{outputs, steps};
+use crate::cluster::quality;
 use crate::cluster::{Axis, Representative};
 use crate::fingerprint::store::StoreSet;
 use crate::join::plan::MAX_TAU;
 use crate::report::summary::Command;
-use crate::verify::{quality, Compare, VerifySpec};
+use crate::verify::{Compare, VerifySpec};
 
 /// The `sweep` job, validated.
 #[derive(Clone, Debug)]

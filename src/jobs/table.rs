@@ -14,9 +14,9 @@ use super::outputs::assign;
 use super::progress::Bar;
 use super::spec::{DedupSpec, Thresholds};
 use super::steps::backend;
+use crate::cluster::leaders::LeaderRules;
 use crate::fingerprint::build::{build_in_memory, Table};
 use crate::fingerprint::store::StoreSet;
-use crate::verify::leaders::LeaderRules;
 
 /// What [`dedup_table`] counted, in seconds per stage.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

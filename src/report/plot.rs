@@ -5,9 +5,9 @@
 
 use plotters::prelude::*;
 
+use crate::cluster::quality::Quality;
 use crate::cluster::{Axis, Level};
 use crate::verify::evaluate::Evaluation;
-use crate::verify::quality::Quality;
 
 type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
 

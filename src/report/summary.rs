@@ -74,7 +74,7 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corpus: Option<CorpusSummary>,
     /// The bound on the peak resident memory of `dedup`'s stages after fingerprinting,
-    /// printed before they start (`verify::leaders::memory_bound`), bytes; absent on the
+    /// printed before they start (`cluster::leaders::memory_bound`), bytes; absent on the
     /// all-pairs path, whose memory follows the pairs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_bound: Option<u64>,
@@ -156,7 +156,7 @@ pub struct VerificationSummary {
     /// when every candidate pair was verified). `candidate_pairs` and `verified_pairs` then
     /// count the removals' pairs only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub leaders: Option<crate::verify::leaders::LeaderStats>,
+    pub leaders: Option<crate::cluster::leaders::LeaderStats>,
 }
 
 /// How the store of a `dedup` run was built.
@@ -266,7 +266,7 @@ pub struct SweepSummary {
     pub levels: Vec<Level>,
     /// Verified sweeps: candidates and precision per threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub quality: Option<Vec<crate::verify::quality::Quality>>,
+    pub quality: Option<Vec<crate::cluster::quality::Quality>>,
 }
 
 /// Clusters and lists at one threshold.

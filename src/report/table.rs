@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::cluster::quality::Quality;
 use crate::cluster::{Axis, Level};
-use crate::verify::quality::Quality;
 
 /// The TSV header after the threshold column.
 pub const COLUMNS: &str =

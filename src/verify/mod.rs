@@ -16,9 +16,7 @@
 //! once for each block it has edges to.
 
 pub mod evaluate;
-pub mod leaders;
 pub mod measure;
-pub mod quality;
 pub mod reread;
 pub mod shingle;
 
@@ -26,7 +24,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use crate::cluster::SeqDsu;
+use crate::base::dsu::SeqDsu;
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::{Edge, PairGraph};
 use crate::join::pairs_file::EdgeScores;

@@ -31,15 +31,15 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
-use super::{
-    shingle_sets, split_texts, Overlap, Rows, ScoredGraph, Texts, VerifySpec, VerifyStats,
-};
+use super::star::{id_prefix, ranking};
+use super::{Representative, SeqDsu};
 use crate::base::hamming::{dist128, dist64};
-use crate::cluster::star::{id_prefix, ranking};
-use crate::cluster::{Representative, SeqDsu};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::{Edge, PairGraph};
 use crate::join::lsh::{BandKeys, Runs};
+use crate::verify::{
+    shingle_sets, split_texts, Overlap, Rows, ScoredGraph, Texts, VerifySpec, VerifyStats,
+};
 use crate::Result;
 
 /// The band keys of a store set, band by band from its band files, each handed back to the

@@ -11,11 +11,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
+use super::Axis;
 use crate::base::rng::SplitMix64;
-use crate::cluster::Axis;
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::PairGraph;
+use crate::verify::{score_graph, text_units, Compare, ScoredGraph, VerifySpec};
 use crate::Result;
 
 /// Candidate pairs and their precision at one threshold.
