@@ -27,6 +27,7 @@ pub mod steps;
 pub mod sweep;
 #[cfg(feature = "parquet")]
 pub mod table;
+pub mod trec;
 pub mod verify;
 
 /// How a job ended when it did not fail outright.
