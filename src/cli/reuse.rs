@@ -1,592 +1,69 @@
-//! `neardup reuse discover|detect|top|experiment`: content reuse below the page, over stores
-//! built with `fingerprint --chunks`.
+//! `neardup reuse discover|detect|top|experiment|bench`: the library's content-reuse jobs
+//! ([`crate::jobs::reuse`]) on the specs made from the command line.
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
-
-use foldhash::{HashMap, HashMapExt, HashSet};
-use serde::{Deserialize, Serialize};
-
-use super::args::{
-    ReuseBenchArgs, ReuseCommand, ReuseDetectArgs, ReuseDiscoverArgs, ReuseExperimentArgs,
-    ReuseTopArgs, StopOpts,
-};
+use super::args::{self, ReuseCommand};
 use super::Outcome;
-use crate::base::atomic;
-use crate::base::claim::OutDir;
-use crate::fingerprint::store::StoreSet;
-use crate::report::plot;
-use crate::reuse::count::{Slices, Synthetic};
-use crate::reuse::detect::{self, Thresholds};
-use crate::reuse::discover::{self, DiscoverConfig, Frequent};
-use crate::reuse::experiment::{self, Setup};
-use crate::reuse::stop::StopChunks;
-use crate::reuse::{neighbourhood, StoreDocs};
-use crate::text::paragraphs::{chunk_hash, chunks};
-use crate::verify::reread;
+use crate::jobs::reuse::{self, BenchJob, DetectJob, DiscoverJob, ExperimentJob, StopOpts, TopJob};
+
+fn stop(o: &args::StopOpts) -> StopOpts {
+    StopOpts {
+        stop_chunks: o.stop_chunks.clone(),
+        no_builtin_stop: o.no_builtin_stop,
+    }
+}
 
 /// Runs the command.
 pub fn run(c: ReuseCommand, quiet: bool) -> anyhow::Result<Outcome> {
     match c {
-        ReuseCommand::Discover(a) => discover(a, quiet),
-        ReuseCommand::Detect(a) => detect(a, quiet),
-        ReuseCommand::Top(a) => top(a, quiet),
-        ReuseCommand::Experiment(a) => experiment(a),
-        ReuseCommand::Bench(a) => bench(a),
-    }
-}
-
-/// `summary.json` of `reuse discover` (docs/FORMATS.md).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct DiscoverSummary {
-    /// `reuse discover`.
-    pub command: String,
-    /// The stores, as given.
-    pub stores: Vec<String>,
-    /// Documents in them.
-    pub documents: u64,
-    /// Chunks (with repeats) and distinct chunks.
-    pub chunks: u64,
-    /// See `chunks`.
-    pub distinct_chunks: u64,
-    /// Labeled when seen more than this many times.
-    pub min_count: u64,
-    /// Labeled chunks, and their occurrences.
-    pub labeled: u64,
-    /// See `labeled`.
-    pub labeled_occurrences: u64,
-    /// Stop chunks in use (hashes), and frequent chunks they kept from the labels.
-    pub stop_chunks: u64,
-    /// See `stop_chunks`.
-    pub listed_stop_frequent: u64,
-    /// The automatic rule, when on: sites that make a stop chunk, the chunks it moved, and
-    /// how it compares with the stop list (frequent listed chunks it would also have caught).
-    pub auto_stop: Option<AutoStop>,
-    /// Counting passes, and the memory they were sized for.
-    pub passes: usize,
-    /// See `passes`.
-    pub memory_bytes: u64,
-    /// Wall time.
-    pub seconds: f64,
-    /// Program and version.
-    pub created_by: String,
-}
-
-/// The automatic stop rule's outcome.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct AutoStop {
-    /// Distinct sites that make a frequent chunk a stop chunk.
-    pub min_sites: u64,
-    /// Frequent chunks it made stop chunks.
-    pub stopped: u64,
-    /// Frequent chunks on the stop list.
-    pub listed_frequent: u64,
-    /// Of those, the ones the rule alone would also have stopped.
-    pub listed_caught: u64,
-}
-
-/// `summary.json` of `reuse detect`.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct DetectSummary {
-    /// `reuse detect`.
-    pub command: String,
-    /// The stores, as given.
-    pub stores: Vec<String>,
-    /// Where the labels came from, and how many.
-    pub labels: String,
-    /// See `labels`.
-    pub label_count: u64,
-    /// Pages, pages with a labeled chunk, partial targets.
-    pub pages: u64,
-    /// See `pages`.
-    pub pages_with_labeled: u64,
-    /// See `pages`.
-    pub targets: u64,
-    /// Containment: mean and standard deviation over pages with chunks, threshold used.
-    pub containment_mean: f64,
-    /// See `containment_mean`.
-    pub containment_std: f64,
-    /// See `containment_mean`.
-    pub containment_threshold: f64,
-    /// Neighbourhoods, and bad ones.
-    pub neighbourhoods: u64,
-    /// See `neighbourhoods`.
-    pub bad_neighbourhoods: u64,
-    /// Badness: mean and standard deviation over neighbourhoods with chunks, threshold used.
-    pub badness_mean: f64,
-    /// See `badness_mean`.
-    pub badness_std: f64,
-    /// See `badness_mean`.
-    pub badness_threshold: f64,
-    /// Wall time.
-    pub seconds: f64,
-    /// Program and version.
-    pub created_by: String,
-}
-
-fn stop_chunks(o: &StopOpts) -> anyhow::Result<StopChunks> {
-    let mut s = if o.no_builtin_stop {
-        StopChunks::none()
-    } else {
-        StopChunks::built_in()
-    };
-    if let Some(f) = &o.stop_chunks {
-        s.add_file(f)?;
-    }
-    Ok(s)
-}
-
-/// Claims OUT for a reuse output reading `inputs`: a new or empty directory, or (with
-/// --force) an earlier reuse output; a directory holding anything else is never written into.
-fn out_dir(dir: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<OutDir> {
-    Ok(OutDir::claim_whole(
-        dir,
-        inputs,
-        force,
-        "a reuse output",
-        "summary.json",
-    )?)
-}
-
-fn open_with_chunks(paths: &[PathBuf]) -> anyhow::Result<StoreSet> {
-    let stores = StoreSet::open(paths)?;
-    if let Err(missing) = discover::chunk_slices(&stores) {
-        anyhow::bail!(
-            "{}: built without paragraph chunks: fingerprint again with --chunks",
-            missing.join(", ")
-        );
-    }
-    Ok(stores)
-}
-
-/// One sample text per hash, read from the document `locate` found first.
-fn samples(stores: &StoreSet, found: &[Frequent]) -> anyhow::Result<HashMap<u128, String>> {
-    let wanted: HashSet<u128> = found.iter().map(|f| f.hash).collect();
-    let mut docs: Vec<u32> = found
-        .iter()
-        .map(|f| f.first_doc)
-        .filter(|d| *d != u32::MAX)
-        .collect();
-    docs.sort_unstable();
-    docs.dedup();
-    let got = reread::for_each_text(
-        stores,
-        &docs,
-        None,
-        || (),
-        |_, _, text| {
-            chunks(text)
-                .filter_map(|c| {
-                    let h = chunk_hash(c);
-                    wanted.contains(&h).then(|| (h, clip(c)))
-                })
-                .collect::<Vec<_>>()
-        },
-    )?;
-    let mut out = HashMap::new();
-    for (_, v) in got.values {
-        for (h, t) in v {
-            out.entry(h).or_insert(t);
-        }
-    }
-    Ok(out)
-}
-
-/// A chunk's text for a table cell: at most 200 characters, no tabs.
-fn clip(c: &str) -> String {
-    let mut s: String = c.chars().take(200).collect();
-    if s.len() < c.len() {
-        s.push('…');
-    }
-    s.replace('\t', " ")
-}
-
-fn hex(h: u128) -> String {
-    format!("{h:032x}")
-}
-
-fn frequent_tsv(rows: &[Frequent], samples: &HashMap<u128, String>) -> String {
-    let mut t = String::from("hash\tcount\tsites\tsample\n");
-    for f in rows {
-        let s = samples.get(&f.hash).map_or("", String::as_str);
-        let _ = writeln!(t, "{}\t{}\t{}\t{s}", hex(f.hash), f.count, f.sites);
-    }
-    t
-}
-
-fn discover(a: ReuseDiscoverArgs, quiet: bool) -> anyhow::Result<Outcome> {
-    let started = Instant::now();
-    let stores = open_with_chunks(&a.stores)?;
-    let stop = stop_chunks(&a.stop)?;
-    let _out = out_dir(&a.output, &a.stores, a.force)?;
-    let stop_sites = a.auto_stop.then(|| {
-        a.stop_sites.unwrap_or_else(|| {
-            let sites: HashSet<String> = (0..stores.len() as u32)
-                .filter_map(|d| neighbourhood::site(stores.url(d)))
-                .collect();
-            (sites.len() as u64 / 10).max(10)
-        })
-    });
-    let cfg = DiscoverConfig {
-        min_count: a.min_count,
-        memory: a.memory,
-        stop: stop.clone(),
-        stop_sites,
-    };
-    let d = discover::discover(&stores, &cfg).map_err(|m| anyhow::anyhow!("{m:?}"))?;
-    // The listed stop chunks that were frequent, located with the labels, to compare with
-    // the rule.
-    let listed = &d.listed_stop;
-    let mut all: Vec<Frequent> = d.labeled.clone();
-    all.extend(d.auto_stop.iter().cloned());
-    all.extend(listed.iter().cloned());
-    let texts = samples(&stores, &all)?;
-    let out = &a.output;
-    atomic::write(
-        &out.join("labeled.tsv"),
-        frequent_tsv(&d.labeled, &texts).as_bytes(),
-    )?;
-    let mut sorted: Vec<u128> = d.labeled.iter().map(|f| f.hash).collect();
-    sorted.sort_unstable();
-    atomic::write(&out.join("labels.bin"), bytemuck::cast_slice(&sorted))?;
-    let mut stop_tsv = String::from("hash\tcount\tsites\tsource\tsample\n");
-    for (f, source) in d
-        .auto_stop
-        .iter()
-        .map(|f| (f, "auto"))
-        .chain(listed.iter().map(|f| (f, "list")))
-    {
-        let s = texts.get(&f.hash).map_or("", String::as_str);
-        let _ = writeln!(
-            stop_tsv,
-            "{}\t{}\t{}\t{source}\t{s}",
-            hex(f.hash),
-            f.count,
-            f.sites
-        );
-    }
-    atomic::write(&out.join("stop.tsv"), stop_tsv.as_bytes())?;
-    let mut freq = String::from("occurrences\tdistinct_chunks\n");
-    for (c, n) in &d.histogram {
-        let _ = writeln!(freq, "{c}\t{n}");
-    }
-    atomic::write(&out.join("frequency.tsv"), freq.as_bytes())?;
-    atomic::write(
-        &out.join("frequency.svg"),
-        plot::frequency_svg(&d.histogram, a.min_count).as_bytes(),
-    )?;
-    let summary = DiscoverSummary {
-        command: "reuse discover".into(),
-        stores: a.stores.iter().map(|p| p.display().to_string()).collect(),
-        documents: stores.len() as u64,
-        chunks: d.chunks,
-        distinct_chunks: d.distinct,
-        min_count: a.min_count,
-        labeled: d.labeled.len() as u64,
-        labeled_occurrences: d.labeled.iter().map(|f| f.count).sum(),
-        stop_chunks: stop.len() as u64,
-        listed_stop_frequent: listed.len() as u64,
-        auto_stop: stop_sites.map(|min_sites| AutoStop {
-            min_sites,
-            stopped: d.auto_stop.len() as u64,
-            listed_frequent: listed.len() as u64,
-            listed_caught: listed.iter().filter(|f| f.sites >= min_sites).count() as u64,
-        }),
-        passes: d.passes,
-        memory_bytes: a.memory,
-        seconds: started.elapsed().as_secs_f64(),
-        created_by: crate::report::summary::created_by(),
-    };
-    atomic::write(
-        &out.join("summary.json"),
-        &serde_json::to_vec_pretty(&summary)?,
-    )?;
-    if !quiet {
-        say!(
-            "{} chunks ({} distinct) in {} documents: {} labeled (seen more than {} times), {} frequent stop chunks{}; {} pass(es), {:.1} s",
-            d.chunks,
-            d.distinct,
-            stores.len(),
-            d.labeled.len(),
-            a.min_count,
-            listed.len(),
-            stop_sites.map_or(String::new(), |s| format!(
-                ", {} more stopped on >= {s} sites",
-                d.auto_stop.len()
-            )),
-            d.passes,
-            summary.seconds
-        );
-    }
-    Ok(Outcome::Clean)
-}
-
-fn detect(a: ReuseDetectArgs, quiet: bool) -> anyhow::Result<Outcome> {
-    let started = Instant::now();
-    let stores = open_with_chunks(&a.stores)?;
-    let stop = stop_chunks(&a.stop)?;
-    let (labels, source) = crate::reuse::labels::read(&a.labels)?;
-    for (name, v) in [("--containment", a.containment), ("--badness", a.badness)] {
-        if let Some(v) = v {
-            anyhow::ensure!((0.0..=1.0).contains(&v), "{name} takes a share from 0 to 1");
-        }
-    }
-    let _out = out_dir(&a.output, &a.stores, a.force)?;
-    let t = Thresholds {
-        containment: a.containment,
-        badness: a.badness,
-    };
-    let d = detect::detect(&StoreDocs(&stores), &labels, &stop, t);
-    let out = &a.output;
-    let mut pages = String::from("id\turl\tchunks\tlabeled\tcontainment\ttarget\n");
-    let mut with_labeled = 0u64;
-    let mut targets = 0u64;
-    for (i, p) in d.pages.iter().enumerate() {
-        if p.labeled == 0 {
-            continue;
-        }
-        with_labeled += 1;
-        let target = d.is_target(i);
-        targets += u64::from(target);
-        let doc = i as u32;
-        let _ = writeln!(
-            pages,
-            "{}\t{}\t{}\t{}\t{:.4}\t{}",
-            stores.id(doc),
-            stores.url(doc),
-            p.chunks,
-            p.labeled,
-            p.containment(),
-            u8::from(target)
-        );
-    }
-    atomic::write(&out.join("pages.tsv"), pages.as_bytes())?;
-    let bad = d.bad();
-    let mut hoods = String::from("prefix\tpages\tchunks\tlabeled\tbadness\n");
-    for h in &bad {
-        let _ = writeln!(
-            hoods,
-            "{}\t{}\t{}\t{}\t{:.4}",
-            h.prefix,
-            h.pages,
-            h.chunks,
-            h.labeled,
-            h.badness()
-        );
-    }
-    atomic::write(&out.join("neighbourhoods.tsv"), hoods.as_bytes())?;
-    // The pages of each bad neighbourhood, neighbourhood by neighbourhood.
-    let bad_set: HashMap<&str, usize> = bad
-        .iter()
-        .enumerate()
-        .map(|(i, h)| (h.prefix.as_str(), i))
-        .collect();
-    let mut members: Vec<Vec<u32>> = vec![Vec::new(); bad.len()];
-    if !bad.is_empty() {
-        for doc in 0..stores.len() as u32 {
-            for p in neighbourhood::prefixes(stores.url(doc)) {
-                if let Some(&i) = bad_set.get(p.as_str()) {
-                    members[i].push(doc);
-                }
-            }
-        }
-    }
-    let mut np = String::from("prefix\tid\tcontainment\n");
-    for (h, docs) in bad.iter().zip(&members) {
-        for &doc in docs {
-            let _ = writeln!(
-                np,
-                "{}\t{}\t{:.4}",
-                h.prefix,
-                stores.id(doc),
-                d.pages[doc as usize].containment()
-            );
-        }
-    }
-    atomic::write(&out.join("neighbourhood-pages.tsv"), np.as_bytes())?;
-    let summary = DetectSummary {
-        command: "reuse detect".into(),
-        stores: a.stores.iter().map(|p| p.display().to_string()).collect(),
-        labels: source,
-        label_count: labels.len() as u64,
-        pages: d.pages.len() as u64,
-        pages_with_labeled: with_labeled,
-        targets,
-        containment_mean: d.page_spread.mean,
-        containment_std: d.page_spread.std,
-        containment_threshold: d.containment_threshold,
-        neighbourhoods: d.hoods.len() as u64,
-        bad_neighbourhoods: bad.len() as u64,
-        badness_mean: d.hood_spread.mean,
-        badness_std: d.hood_spread.std,
-        badness_threshold: d.badness_threshold,
-        seconds: started.elapsed().as_secs_f64(),
-        created_by: crate::report::summary::created_by(),
-    };
-    atomic::write(
-        &out.join("summary.json"),
-        &serde_json::to_vec_pretty(&summary)?,
-    )?;
-    if !quiet {
-        say!(
-            "{} pages: {} hold labeled chunks, {} partial targets (containment > {:.3}); {} of {} neighbourhoods bad (badness > {:.3}); {:.1} s",
-            d.pages.len(),
-            with_labeled,
-            targets,
-            d.containment_threshold,
-            bad.len(),
-            d.hoods.len(),
-            d.badness_threshold,
-            summary.seconds
-        );
-    }
-    Ok(Outcome::Clean)
-}
-
-fn top(a: ReuseTopArgs, _quiet: bool) -> anyhow::Result<Outcome> {
-    let stores = open_with_chunks(&a.stores)?;
-    let stop = stop_chunks(&a.stop)?;
-    let slices = discover::chunk_slices(&stores).map_err(|m| anyhow::anyhow!("{m:?}"))?;
-    let top = discover::top(&Slices::new(&slices), a.n, a.memory);
-    let mut found: Vec<Frequent> = top.iter().map(|(h, c)| Frequent::counted(*h, *c)).collect();
-    discover::locate(&stores, &mut found);
-    let texts = samples(&stores, &found)?;
-    let mut t = String::from("rank\tcount\tsites\tstop\thash\tsample\n");
-    for (i, f) in found.iter().enumerate() {
-        let _ = writeln!(
-            t,
-            "{}\t{}\t{}\t{}\t{}\t{}",
-            i + 1,
-            f.count,
-            f.sites,
-            u8::from(stop.contains(f.hash)),
-            hex(f.hash),
-            texts.get(&f.hash).map_or("", String::as_str)
-        );
-    }
-    use std::io::Write as _;
-    let mut o = std::io::stdout().lock();
-    o.write_all(t.as_bytes())?;
-    o.flush()?;
-    Ok(Outcome::Clean)
-}
-
-fn experiment(a: ReuseExperimentArgs) -> anyhow::Result<Outcome> {
-    anyhow::ensure!(
-        a.pages > 0 && a.copies > 0 && a.runs > 0,
-        "--pages, --copies and --runs must be at least 1"
-    );
-    let setup = Setup {
-        pages: a.pages,
-        copies: a.copies,
-        min_count: a.min_count,
-        runs: a.runs,
-        seed: a.seed,
-        thresholds: Thresholds {
+        ReuseCommand::Discover(a) => reuse::discover(
+            DiscoverJob {
+                stores: a.stores.clone(),
+                output: a.output.clone(),
+                min_count: a.min_count,
+                auto_stop: a.auto_stop,
+                stop_sites: a.stop_sites,
+                stop: stop(&a.stop),
+                memory: a.memory,
+                force: a.force,
+            },
+            quiet,
+        ),
+        ReuseCommand::Detect(a) => reuse::detect(
+            DetectJob {
+                stores: a.stores.clone(),
+                labels: a.labels.clone(),
+                output: a.output.clone(),
+                containment: a.containment,
+                badness: a.badness,
+                stop: stop(&a.stop),
+                force: a.force,
+            },
+            quiet,
+        ),
+        ReuseCommand::Top(a) => reuse::top(
+            TopJob {
+                stores: a.stores.clone(),
+                n: a.n,
+                memory: a.memory,
+                stop: stop(&a.stop),
+            },
+            quiet,
+        ),
+        ReuseCommand::Experiment(a) => reuse::experiment(ExperimentJob {
+            output: a.output.clone(),
+            pages: a.pages,
+            copies: a.copies,
+            min_count: a.min_count,
+            runs: a.runs,
+            seed: a.seed,
             containment: a.containment,
             badness: a.badness,
-        },
-        ..Setup::default()
-    };
-    let o = experiment::run(&setup);
-    let mut tol =
-        String::from("mutation\tlabels\tpage_tolerance_cpp\tneighbourhood_tolerance_cpp\tratio\n");
-    for t in &o.tolerances {
-        let mark = |v: f64, failed: bool| {
-            if failed {
-                format!("{v:.1}")
-            } else {
-                format!(">={v:.1}")
-            }
-        };
-        let ratio = if t.page_cpp > 0.0 && t.page_failed && t.hood_failed {
-            format!("{:.2}", t.hood_cpp / t.page_cpp)
-        } else {
-            "-".into()
-        };
-        let _ = writeln!(
-            tol,
-            "{}\t{}\t{}\t{}\t{ratio}",
-            t.mutation.name(),
-            t.labels,
-            mark(t.page_cpp, t.page_failed),
-            mark(t.hood_cpp, t.hood_failed)
-        );
-    }
-    let head = format!(
-        "# cpp {:.1} (median {:.0}); chunk-level discovery {:.1} % of the site's chunks, file-level {:.1} % of its pages; labels: blind {}, expert {}; thresholds (containment, badness): blind {:.3} {:.3}, expert {:.3} {:.3}\n",
-        o.cpp,
-        o.median_cpp,
-        100.0 * o.chunk_discovered,
-        100.0 * o.file_discovered,
-        o.blind_labels,
-        o.expert_labels,
-        o.blind_thresholds.0,
-        o.blind_thresholds.1,
-        o.expert_thresholds.0,
-        o.expert_thresholds.1
-    );
-    match &a.output {
-        Some(dir) => {
-            // Synthetic data in, so no input to overlap; a user's file is never replaced.
-            let _out = OutDir::claim(dir, &[])?;
-            let mut pts = String::from(
-                "mutation\tlabels\tx_cpp\tpage_containment\tpages_detected\tbadness\n",
-            );
-            for p in &o.points {
-                let _ = writeln!(
-                    pts,
-                    "{}\t{}\t{:.2}\t{:.4}\t{:.4}\t{:.4}",
-                    p.mutation.name(),
-                    p.labels,
-                    p.x_cpp,
-                    p.page_containment,
-                    p.pages_detected,
-                    p.badness
-                );
-            }
-            atomic::write(&dir.join("points.tsv"), pts.as_bytes())?;
-            atomic::write(
-                &dir.join("tolerances.tsv"),
-                format!("{head}{tol}").as_bytes(),
-            )?;
-        }
-        None => print!("{head}{tol}"),
-    }
-    Ok(Outcome::Clean)
-}
-
-fn bench(a: ReuseBenchArgs) -> anyhow::Result<Outcome> {
-    anyhow::ensure!(a.chunks > 0, "--chunks must be at least 1");
-    let started = Instant::now();
-    let cfg = DiscoverConfig {
-        min_count: a.min_count,
-        memory: a.memory,
-        stop: StopChunks::none(),
-        stop_sites: None,
-    };
-    let d = discover::frequent(
-        &Synthetic {
-            n: a.chunks,
+        }),
+        ReuseCommand::Bench(a) => reuse::bench(BenchJob {
+            chunks: a.chunks,
+            memory: a.memory,
+            min_count: a.min_count,
             seed: a.seed,
-        },
-        &cfg,
-    );
-    let secs = started.elapsed().as_secs_f64();
-    println!(
-        "chunks {}\tdistinct {}\tseen once {}\tlabeled (> {}) {}\tmost frequent {}\tpasses {}\tmemory {} MiB\tthreads {}\tseconds {:.1}\tchunks/s {:.3e}",
-        d.chunks,
-        d.distinct,
-        d.histogram.get(&1).copied().unwrap_or(0),
-        a.min_count,
-        d.labeled.len(),
-        d.labeled.first().map_or(0, |f| f.count),
-        d.passes,
-        a.memory >> 20,
-        rayon::current_num_threads(),
-        secs,
-        d.chunks as f64 / secs
-    );
-    Ok(Outcome::Clean)
+        }),
+    }
 }

@@ -21,6 +21,7 @@ pub mod join;
 pub mod options;
 pub mod outputs;
 pub mod progress;
+pub mod reuse;
 pub mod say;
 pub mod spec;
 pub mod steps;
