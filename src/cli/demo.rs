@@ -10,7 +10,7 @@ use super::args::DemoArgs;
 use super::Outcome;
 use crate::jobs::options::{Candidates, DedupOptions};
 use crate::jobs::spec::{DedupSpec, VERIFIED_TAU};
-use crate::report::score::score;
+use crate::report::score::{self, score};
 use crate::synth::{write_crawl, SynthConfig};
 use crate::verify::evaluate;
 
@@ -81,10 +81,14 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
         .collect();
     // The removal against each truth: removed pages that truly duplicate the page they name
     // (precision), and true pairs not left with both pages kept (recall).
-    let fam = families_of(&run, &truth);
-    let planted = fare(&run.kept, &removed, None, &planted_pairs(&fam), |d, k| {
-        fam[d as usize].is_some() && fam[d as usize] == fam[k as usize]
-    });
+    let fam = score::families_of(run.stores.len() as u32, |d| run.stores.id(d), &truth);
+    let planted = score::removal(
+        &run.kept,
+        &removed,
+        None,
+        &score::planted_pairs(&fam),
+        |d, k| fam[d as usize].is_some() && fam[d as usize] == fam[k as usize],
+    );
     let in_sample: std::collections::HashSet<u32> = docs.iter().copied().collect();
     let mut read: Vec<u32> = docs.clone();
     read.extend(
@@ -96,7 +100,7 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
     read.sort_unstable();
     read.dedup();
     let (sets, _) = crate::verify::shingle_sets(&run.stores, &read, &spec)?;
-    let sampled = fare(
+    let sampled = score::removal(
         &run.kept,
         &removed,
         Some(&in_sample),
@@ -226,99 +230,4 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
         None => println!("(temporary files removed; pass -o DIR to keep them)"),
     }
     Ok(run.outcome)
-}
-
-/// A removal against a truth.
-#[derive(Clone, Copy, Debug, Default)]
-struct Fare {
-    /// Removed pages (of the sample, where there is one).
-    removed: u64,
-    /// Of them, true near-duplicates of the page they name.
-    correct: u64,
-    /// True pairs.
-    pairs: u64,
-    /// True pairs whose pages were both kept.
-    both_kept: u64,
-}
-
-impl Fare {
-    fn precision(&self) -> f64 {
-        if self.removed == 0 {
-            1.0
-        } else {
-            self.correct as f64 / self.removed as f64
-        }
-    }
-
-    fn recall(&self) -> f64 {
-        if self.pairs == 0 {
-            1.0
-        } else {
-            1.0 - self.both_kept as f64 / self.pairs as f64
-        }
-    }
-}
-
-/// Scores the removal (`kept`, and its `removed` pairs) against `pairs` (the truth), counting
-/// removed pages of `sample` only where one is given; `dup` says whether a page truly
-/// duplicates the page it names.
-fn fare(
-    kept: &[u32],
-    removed: &[(u32, u32)],
-    sample: Option<&std::collections::HashSet<u32>>,
-    pairs: &[(u32, u32)],
-    dup: impl Fn(u32, u32) -> bool,
-) -> Fare {
-    let mut f = Fare::default();
-    for &(d, k) in removed {
-        if sample.is_none_or(|s| s.contains(&d)) {
-            f.removed += 1;
-            f.correct += u64::from(dup(d, k));
-        }
-    }
-    let is_kept = |d: u32| kept[d as usize] == d;
-    f.pairs = pairs.len() as u64;
-    f.both_kept = pairs
-        .iter()
-        .filter(|(a, b)| is_kept(*a) && is_kept(*b))
-        .count() as u64;
-    f
-}
-
-/// The planted family of each document (None for a page the truth does not know).
-fn families_of(
-    run: &crate::jobs::dedup::DedupRun,
-    truth: &crate::synth::Truth,
-) -> Vec<Option<u32>> {
-    let fam = crate::report::score::families(truth);
-    let by_id: std::collections::HashMap<&str, u32> = truth
-        .ids
-        .iter()
-        .zip(&fam)
-        .map(|(i, f)| (i.as_str(), *f))
-        .collect();
-    (0..run.stores.len() as u32)
-        .map(|d| by_id.get(run.stores.id(d)).copied())
-        .collect()
-}
-
-/// The pairs of documents of one planted family (descending from one original), lower first,
-/// sorted.
-fn planted_pairs(fam: &[Option<u32>]) -> Vec<(u32, u32)> {
-    let mut members: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
-    for (d, f) in fam.iter().enumerate() {
-        if let Some(f) = f {
-            members.entry(*f).or_default().push(d as u32);
-        }
-    }
-    let mut pairs = Vec::new();
-    for m in members.values() {
-        for (i, &a) in m.iter().enumerate() {
-            for &b in &m[i + 1..] {
-                pairs.push((a, b));
-            }
-        }
-    }
-    pairs.sort_unstable();
-    pairs
 }

@@ -2,7 +2,8 @@
 //!
 //! Every page made from another (exact copy or mutation, however many steps removed) belongs
 //! to the family of the original it descends from; the true pairs are the pairs within a
-//! family. Precision and recall are over document pairs, per threshold.
+//! family. Precision and recall are over document pairs, per threshold; a removal (the remove
+//! list) is scored against the planted truth or any other set of true pairs ([`removal`]).
 
 use std::collections::HashMap;
 
@@ -117,4 +118,122 @@ pub fn score<'a>(g: &PairGraph, id: impl Fn(u32) -> &'a str, t: &Truth, max: u32
             }
         })
         .collect()
+}
+
+/// A removal (each removed page naming the kept page it duplicates) against a truth.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RemovalScore {
+    /// Removed pages (of the sample, where there is one).
+    pub removed: u64,
+    /// Of them, true near-duplicates of the page they name.
+    pub correct: u64,
+    /// True pairs.
+    pub pairs: u64,
+    /// True pairs whose pages were both kept.
+    pub both_kept: u64,
+}
+
+impl RemovalScore {
+    /// Removed pages that truly duplicate the page they name, of all removed (1 when none).
+    pub fn precision(&self) -> f64 {
+        if self.removed == 0 {
+            1.0
+        } else {
+            self.correct as f64 / self.removed as f64
+        }
+    }
+
+    /// True pairs with a page removed, of all true pairs (1 when there are none).
+    pub fn recall(&self) -> f64 {
+        if self.pairs == 0 {
+            1.0
+        } else {
+            1.0 - self.both_kept as f64 / self.pairs as f64
+        }
+    }
+}
+
+/// Scores the removal (`kept`, and its `removed` pairs) against `pairs` (the truth), counting
+/// removed pages of `sample` only where one is given; `dup` says whether a page truly
+/// duplicates the page it names.
+pub fn removal(
+    kept: &[u32],
+    removed: &[(u32, u32)],
+    sample: Option<&std::collections::HashSet<u32>>,
+    pairs: &[(u32, u32)],
+    dup: impl Fn(u32, u32) -> bool,
+) -> RemovalScore {
+    let mut f = RemovalScore::default();
+    for &(d, k) in removed {
+        if sample.is_none_or(|s| s.contains(&d)) {
+            f.removed += 1;
+            f.correct += u64::from(dup(d, k));
+        }
+    }
+    let is_kept = |d: u32| kept[d as usize] == d;
+    f.pairs = pairs.len() as u64;
+    f.both_kept = pairs
+        .iter()
+        .filter(|(a, b)| is_kept(*a) && is_kept(*b))
+        .count() as u64;
+    f
+}
+
+/// The planted family of each of the corpus's `n` documents, `id` naming them (None for a
+/// page the truth does not know).
+pub fn families_of<'a>(n: u32, id: impl Fn(u32) -> &'a str, truth: &Truth) -> Vec<Option<u32>> {
+    let fam = families(truth);
+    let by_id: std::collections::HashMap<&str, u32> = truth
+        .ids
+        .iter()
+        .zip(&fam)
+        .map(|(i, f)| (i.as_str(), *f))
+        .collect();
+    (0..n).map(|d| by_id.get(id(d)).copied()).collect()
+}
+
+/// The pairs of documents of one planted family (descending from one original), lower first,
+/// sorted.
+pub fn planted_pairs(fam: &[Option<u32>]) -> Vec<(u32, u32)> {
+    let mut members: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
+    for (d, f) in fam.iter().enumerate() {
+        if let Some(f) = f {
+            members.entry(*f).or_default().push(d as u32);
+        }
+    }
+    let mut pairs = Vec::new();
+    for m in members.values() {
+        for (i, &a) in m.iter().enumerate() {
+            for &b in &m[i + 1..] {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+#[cfg(test)]
+mod removal_tests {
+    use super::*;
+
+    /// Three families {0, 1, 2}, {3, 4}, {5}: removing 1 for 0 is right, 4 for 2 wrong, and
+    /// the pair (0, 2) is left with both pages kept.
+    #[test]
+    fn a_removal_is_scored_by_what_it_names_and_what_it_leaves() {
+        let fam = vec![Some(0), Some(0), Some(0), Some(1), Some(1), Some(2)];
+        let pairs = planted_pairs(&fam);
+        assert_eq!(pairs, vec![(0, 1), (0, 2), (1, 2), (3, 4)]);
+        let kept = vec![0, 0, 2, 3, 2, 5];
+        let removed = vec![(1, 0), (4, 2)];
+        let same = |d: u32, k: u32| fam[d as usize] == fam[k as usize];
+        let r = removal(&kept, &removed, None, &pairs, same);
+        assert_eq!((r.removed, r.correct, r.pairs, r.both_kept), (2, 1, 4, 1));
+        assert_eq!(r.precision(), 0.5);
+        assert_eq!(r.recall(), 0.75);
+        // Removed pages outside the sample are not counted.
+        let sample: std::collections::HashSet<u32> = [0, 1, 2].into_iter().collect();
+        let r = removal(&kept, &removed, Some(&sample), &pairs, same);
+        assert_eq!((r.removed, r.correct), (1, 1));
+    }
 }
