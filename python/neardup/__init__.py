@@ -67,9 +67,7 @@ def fingerprint(paths: Iterable[PathLike] | PathLike, out: PathLike, **options: 
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    options = dict(options)
-    quiet = options.pop("quiet", False)
-    threads = options.pop("threads", None)
+    options, quiet, threads = _job_options(options)
     opts = {**options, "inputs": [os.fspath(p) for p in paths], "output": os.fspath(out)}
     clean = _neardup.fingerprint_job(_options_json(opts), quiet=quiet, threads=threads)
     if not clean:
@@ -98,46 +96,44 @@ def join(stores, tau: int = 3, verify: bool = False, measure: str = "s3", min: f
     handed over as arrays (no file).
     """
     import pyarrow as pa
+
+    options, quiet, threads = _job_options(options)
+    opts = {**options, "stores": _stores(stores), "tau": tau}
+    if not verify:
+        pairs, ids = _neardup.join_pairs(_options_json(opts), quiet=quiet, threads=threads)
+        return _pairs_table(pairs, ids)
+    opts.update({"measure": measure, "min": min})
+    pairs, (s3, jac, con), ids = _neardup.verify_pairs(_options_json(opts), quiet=quiet, threads=threads)
+    score = {"s3": s3, "jaccard": jac, "containment": con}[measure]
+    return _pairs_table(pairs, ids).append_column("score", pa.array(score)).append_column(
+        "near_duplicate", pa.array(score >= min)
+    )
+
+
+def _pairs_table(pairs, ids):
+    """The pairs the join and verify jobs hand over (document indices and distances, every
+    document's id) as ``neardup join``'s rows: ``id_a`` < ``id_b``, distances as int64."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    if not verify:
-        options = dict(options)
-        quiet = options.pop("quiet", False)
-        threads = options.pop("threads", None)
-        opts = {**options, "stores": _stores(stores), "tau": tau}
-        (a, b, h64, h128), ids = _neardup.join_pairs(_options_json(opts), quiet=quiet, threads=threads)
-        ids = pa.array(ids, pa.string())
-        x, y = ids.take(pa.array(a)), ids.take(pa.array(b))
-        swap = pc.greater(x, y)
-        return pa.table(
-            {
-                "id_a": pc.if_else(swap, y, x),
-                "id_b": pc.if_else(swap, x, y),
-                "hamming64": pa.array(h64).cast(pa.int64()),
-                "hamming128": pa.array(h128).cast(pa.int64()),
-            }
-        )
-    options = dict(options)
-    quiet = options.pop("quiet", False)
-    threads = options.pop("threads", None)
-    opts = {**options, "stores": _stores(stores), "tau": tau, "measure": measure, "min": min}
-    (a, b, h64, h128), (s3, jac, con), ids = _neardup.verify_pairs(
-        _options_json(opts), quiet=quiet, threads=threads
-    )
+    a, b, h64, h128 = pairs
     ids = pa.array(ids, pa.string())
     x, y = ids.take(pa.array(a)), ids.take(pa.array(b))
     swap = pc.greater(x, y)
-    score = {"s3": s3, "jaccard": jac, "containment": con}[measure]
     return pa.table(
         {
             "id_a": pc.if_else(swap, y, x),
             "id_b": pc.if_else(swap, x, y),
             "hamming64": pa.array(h64).cast(pa.int64()),
             "hamming128": pa.array(h128).cast(pa.int64()),
-            "score": pa.array(score),
-            "near_duplicate": pa.array(score >= min),
         }
     )
+
+
+def _job_options(options: Mapping[str, Any]):
+    """A job's keyword options, and the ``quiet`` and ``threads`` taken out of them."""
+    options = dict(options)
+    return options, options.pop("quiet", False), options.pop("threads", None)
 
 
 _TSV_ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}
@@ -222,7 +218,8 @@ def _arrow_table(data, columns: list[str]):
         cols = [c for c in columns if c in data.columns]
         return pa.Table.from_pandas(data[cols], preserve_index=False)
     if hasattr(data, "__arrow_c_stream__"):
-        return pa.table(data).select([c for c in columns if c in pa.table(data).column_names])
+        # Read once: a stream (a RecordBatchReader) gives its rows to one reader only.
+        return _arrow_table(pa.table(data), columns)
     raise TypeError(
         f"dedup takes paths, or a table: pyarrow.Table, pyarrow.dataset.Dataset, pandas.DataFrame "
         f"or datasets.Dataset (got {type(data).__name__})"
@@ -377,9 +374,7 @@ def sweep(stores, out: PathLike, tau_max: int = 6, **options: Any):
     (``pairs=``, ``verify="s3:0.82"``, ``tau128_max=``, ...)."""
     import pyarrow.csv as pacsv
 
-    options = dict(options)
-    quiet = options.pop("quiet", False)
-    threads = options.pop("threads", None)
+    options, quiet, threads = _job_options(options)
     opts = {**options, "stores": _stores(stores), "output": os.fspath(out), "tau_max": tau_max}
     _neardup.sweep_job(_options_json(opts), quiet=quiet, threads=threads)
     return pacsv.read_csv(

@@ -108,6 +108,8 @@ def test_every_kind_of_table_gives_the_same_answer(tmp_path):
 
     chunked = pa.Table.from_batches(table.to_batches(max_chunksize=97))
     assert neardup.dedup(chunked, quiet=True).equals(base)
+    reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches(max_chunksize=97))
+    assert neardup.dedup(reader, quiet=True).equals(base)
     pq.write_table(table, tmp_path / "d.parquet", row_group_size=200)
     assert neardup.dedup(ds.dataset(tmp_path / "d.parquet"), quiet=True).equals(base)
     pandas = pytest.importorskip("pandas")

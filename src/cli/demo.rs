@@ -52,11 +52,21 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
             started.elapsed().as_secs_f64()
         );
     }
-    // The default job first, as `neardup dedup crawl -o out` runs it.
+    // The default job first, as `neardup dedup crawl -o out` runs it; the SimHash run of the
+    // context, validated before either runs.
     let default = DedupSpec::new(&DedupOptions {
         inputs: vec![crawl.clone()],
         output: dir.join("out"),
         force: true,
+        ..DedupOptions::default()
+    })?;
+    let simhash = DedupSpec::new(&DedupOptions {
+        inputs: vec![crawl],
+        output: dir.join("out-simhash"),
+        force: true,
+        candidates: Some(Candidates::Simhash),
+        tau: Some(a.tau.unwrap_or(VERIFIED_TAU)),
+        tau_max: a.tau_max,
         ..DedupOptions::default()
     })?;
     let run = crate::jobs::dedup::dedup(&default, quiet)?;
@@ -65,13 +75,10 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
         .as_ref()
         .map(|v| v.spec.clone())
         .unwrap_or_default();
-    // S3 truth on a sample: every pair of the sample compared on its text.
-    let max = a
-        .tau_max
-        .unwrap_or(a.tau.unwrap_or(VERIFIED_TAU))
-        .max(a.tau.unwrap_or(VERIFIED_TAU));
+    // S3 truth on a sample (every pair of it compared on its text), up to the SimHash sweep's
+    // largest threshold.
     let docs = evaluate::sample(&run.stores, Some(a.truth_sample), 1);
-    let s3 = evaluate::evaluate(&run.stores, &docs, &spec, max)?;
+    let s3 = evaluate::evaluate(&run.stores, &docs, &spec, simhash.tau_max)?;
     let removed: Vec<(u32, u32)> = run
         .kept
         .iter()
@@ -152,15 +159,6 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
         spec.min
     );
     // Context: SimHash candidates per threshold, then verified.
-    let simhash = DedupSpec::new(&DedupOptions {
-        inputs: vec![crawl],
-        output: dir.join("out-simhash"),
-        force: true,
-        candidates: Some(Candidates::Simhash),
-        tau: Some(a.tau.unwrap_or(VERIFIED_TAU)),
-        tau_max: a.tau_max,
-        ..DedupOptions::default()
-    })?;
     let run = crate::jobs::dedup::dedup(&simhash, true)?;
     let max = simhash.tau_max;
     let verified = score(&run.graph, |d| run.stores.id(d), &truth, max);

@@ -142,9 +142,7 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
                 .unwrap_or(f64::NAN);
         }
     }
-    let clusters = (0..a.clusters.len())
-        .filter(|&d| a.clusters.root[d] == d as u32 && a.clusters.size[d] >= 2)
-        .count() as u64;
+    let clusters = a.clusters.size.iter().filter(|s| **s >= 2).count() as u64;
     out.summary = TableSummary {
         rows,
         documents: stores.len() as u64,

@@ -100,8 +100,14 @@ pub fn for_each_record<S, T: Send>(
 ) -> Result<Found<T>> {
     // Documents of stores held in memory are read from there, in parallel; the rest from
     // their shards.
-    let in_memory = |d: &u32| stores.stores()[stores.position(*d).0].memory().is_some();
-    let (memory, docs): (Vec<u32>, Vec<u32>) = docs.iter().partition(|d| in_memory(d));
+    let (memory, docs): (Vec<u32>, std::borrow::Cow<'_, [u32]>) =
+        if stores.stores().iter().any(|s| s.memory().is_some()) {
+            let in_memory = |d: &u32| stores.stores()[stores.position(*d).0].memory().is_some();
+            let (m, f): (Vec<u32>, Vec<u32>) = docs.iter().partition(|d| in_memory(d));
+            (m, f.into())
+        } else {
+            (Vec::new(), docs.into())
+        };
     let from_memory = if memory.is_empty() {
         None
     } else {
@@ -109,7 +115,7 @@ pub fn for_each_record<S, T: Send>(
     };
     // (store, shard) -> the wanted locations in that shard.
     let mut groups: HashMap<(usize, u32), Wanted> = HashMap::new();
-    for &d in &docs {
+    for &d in docs.iter() {
         let (si, row) = stores.position(d);
         let loc = stores.stores()[si].source()[row];
         groups

@@ -24,7 +24,7 @@ enum MinhashColumns {
     /// A store in memory: a key per document, band by band; a band handed back
     /// ([`Store::release_minhash_band`]) is freed for good (a store in memory serves one job,
     /// whose pass over the bands reads each once).
-    Memory(Vec<std::sync::Mutex<Option<Vec<u64>>>>),
+    Memory(Vec<std::sync::Mutex<Option<Mapped>>>),
 }
 
 /// Keys band by band, `n` documents, as keys document by document.
@@ -95,7 +95,13 @@ impl Store {
                     format!("manifest.json claims {} documents", manifest.docs),
                 )
             })?;
-        Store::assemble(path, manifest, n, &|name| mmap::map(&path.join(name)))
+        Store::assemble(
+            path,
+            manifest,
+            n,
+            &|name| mmap::map(&path.join(name)),
+            &|name| path.join(name).exists(),
+        )
     }
 
     /// A store whose columns are in memory (by file name), with the checks [`Store::open`]
@@ -107,19 +113,25 @@ impl Store {
     ) -> Result<Store> {
         let n = manifest.docs as usize;
         let cols = std::sync::Mutex::new(&mut cols);
-        let mut store = Store::assemble(label, manifest, n, &|name| {
-            cols.lock()
-                .unwrap()
-                .remove(name)
-                .ok_or_else(|| Error::store(label, format!("no column {name}")))
-        })?;
+        let mut store = Store::assemble(
+            label,
+            manifest,
+            n,
+            &|name| {
+                cols.lock()
+                    .unwrap()
+                    .remove(name)
+                    .ok_or_else(|| Error::store(label, format!("no column {name}")))
+            },
+            &|name| cols.lock().unwrap().contains_key(name),
+        )?;
         // Band keys in memory are freed once the job's pass has read them: the bands would
         // otherwise stay resident (320 bytes a document at 40 bands), where a store on disk
         // hands their pages back.
         if let Some(MinhashColumns::Bands(maps)) = store.minhash.take() {
             store.minhash = Some(MinhashColumns::Memory(
                 maps.into_iter()
-                    .map(|m| std::sync::Mutex::new(Some(column::<u64>(&m).to_vec())))
+                    .map(|m| std::sync::Mutex::new(Some(m)))
                     .collect(),
             ));
         }
@@ -127,12 +139,14 @@ impl Store {
     }
 
     /// The store of `manifest` for `n` documents, its columns taken by name from `column`,
-    /// each checked against the document count.
+    /// each checked against the document count; `has` tells whether a column is there
+    /// without taking it.
     fn assemble(
         path: &Path,
         manifest: Manifest,
         n: usize,
         column: &dyn Fn(&str) -> Result<Mapped>,
+        has: &dyn Fn(&str) -> bool,
     ) -> Result<Store> {
         let open = |name: &str, unit: usize, extra: usize| -> Result<Mapped> {
             let m = column(name)?;
@@ -189,7 +203,7 @@ impl Store {
         };
         let minhash = match &manifest.minhash {
             // Stores made before the band files hold one column, document by document.
-            Some(p) if column(col::MINHASH).is_ok() => Some(MinhashColumns::DocMajor {
+            Some(p) if has(col::MINHASH) => Some(MinhashColumns::DocMajor {
                 keys: open(col::MINHASH, 8 * p.bands as usize, 0)?,
                 bands: p.bands as usize,
             }),
@@ -270,7 +284,8 @@ impl Store {
             }
             MinhashColumns::Memory(bands) => {
                 let held: Vec<_> = bands.iter().map(|b| b.lock().unwrap()).collect();
-                let cols: Option<Vec<&[u64]>> = held.iter().map(|b| b.as_deref()).collect();
+                let cols: Option<Vec<&[u64]>> =
+                    held.iter().map(|b| b.as_ref().map(|m| column(m))).collect();
                 Some(Cow::Owned(doc_major(&cols?, self.len())))
             }
         }
@@ -290,7 +305,12 @@ impl Store {
                     .collect(),
             )),
             MinhashColumns::Bands(files) => files.get(b).map(|m| Cow::Borrowed(column(m))),
-            MinhashColumns::Memory(bands) => bands.get(b)?.lock().unwrap().clone().map(Cow::Owned),
+            MinhashColumns::Memory(bands) => bands
+                .get(b)?
+                .lock()
+                .unwrap()
+                .as_ref()
+                .map(|m| Cow::Owned(column::<u64>(m).to_vec())),
         }
     }
 
