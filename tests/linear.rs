@@ -124,35 +124,94 @@ fn equal_to_all_pairs(inputs: &[&Path], dir: &Path, extra: &[&str]) -> usize {
     removed
 }
 
-#[test]
-fn linear_removal_equals_the_all_pairs_reference_on_random_corpora() {
+/// A corpus of the scenarios.
+#[derive(Clone, Copy, Debug)]
+enum Corpus {
+    /// [`corpus`] with this seed, as JSON lines.
+    Random(u64),
+    /// The sample crawl shipped in tests/data.
+    Sample,
+    /// `synth-crawl --shape web` of this many pages (template sites, canonical links).
+    Web(u32),
+}
+
+/// The scenarios the two paths must agree on: each corpus with each option set runs through
+/// the all-pairs reference and the default pass (every rule, 1 and 3 threads), and the
+/// reference removes at least the number given (or the scenario would tell nothing).
+const SCENARIOS: &[(Corpus, &[&str], usize)] = &[
+    (Corpus::Random(1), &[], 50),
+    (Corpus::Random(2), &[], 50),
+    (Corpus::Random(3), &[], 50),
+    // A 64-bit threshold filters the pairs the same way on both paths.
+    (Corpus::Random(1), &["--tau", "12"], 1),
+    (Corpus::Random(2), &["--tau", "12"], 1),
+    (Corpus::Random(3), &["--tau", "12"], 1),
+    (Corpus::Sample, &[], 10),
+    (Corpus::Sample, &["--tau", "6"], 1),
+    // Canonical classes: groups on the default pass, listed pairs on the reference.
+    (Corpus::Web(1500), &["--canonical"], 30),
+    (Corpus::Web(1500), &[], 30),
+];
+
+/// A store of `c` under `dir`, fingerprinted with band keys.
+fn store_of(c: Corpus, dir: &Path) -> std::path::PathBuf {
+    let store = dir.join(format!("{c:?}.store"));
+    if store.exists() {
+        return store;
+    }
+    let input = match c {
+        Corpus::Random(seed) => {
+            let p = dir.join(format!("c{seed}.jsonl"));
+            std::fs::write(&p, corpus(seed)).unwrap();
+            p
+        }
+        Corpus::Sample => Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample"),
+        Corpus::Web(docs) => {
+            let p = dir.join(format!("web{docs}"));
+            nd(
+                "-q synth-crawl --shape web --docs {} -o {}",
+                &[&docs.to_string(), &p],
+            )
+            .ok();
+            p
+        }
+    };
+    nd("fingerprint {} -o {} --minhash -q", &[&input, &store]).ok();
+    store
+}
+
+/// Runs the scenarios whose corpus `pick` admits.
+fn run_scenarios(pick: impl Fn(Corpus) -> bool) {
     let dir = tempfile::tempdir().unwrap();
-    for seed in [1u64, 2, 3] {
-        let crawl = dir.path().join(format!("c{seed}.jsonl"));
-        std::fs::write(&crawl, corpus(seed)).unwrap();
-        let store = dir.path().join(format!("s{seed}"));
-        nd("fingerprint {} -o {} --minhash -q", &[&crawl, &store]).ok();
-        let runs = dir.path().join(format!("r{seed}"));
+    for (i, (c, options, least)) in SCENARIOS.iter().enumerate() {
+        if !pick(*c) {
+            continue;
+        }
+        let store = store_of(*c, dir.path());
+        let runs = dir.path().join(format!("scenario{i}"));
         std::fs::create_dir(&runs).unwrap();
-        let removed = equal_to_all_pairs(&[&store], &runs, &[]);
+        let removed = equal_to_all_pairs(&[&store], &runs, options);
         assert!(
-            removed > 50,
-            "seed {seed}: the corpus has near-duplicates ({removed})"
+            removed >= *least,
+            "{c:?} {options:?}: {removed} removed, {least} expected at least"
         );
-        // A 64-bit threshold filters the pairs the same way on both paths.
-        equal_to_all_pairs(&[&store], &runs.join("tau"), &["--tau", "12"]);
     }
 }
 
 #[test]
-fn linear_removal_equals_the_all_pairs_reference_on_a_real_sample_and_against_an_old_one() {
+fn linear_removal_equals_the_all_pairs_reference_on_random_corpora() {
+    run_scenarios(|c| matches!(c, Corpus::Random(_)));
+}
+
+#[test]
+fn linear_removal_equals_the_all_pairs_reference_on_a_real_sample_and_a_web_crawl() {
+    run_scenarios(|c| !matches!(c, Corpus::Random(_)));
+}
+
+#[test]
+fn linear_removal_equals_the_all_pairs_reference_against_an_old_collection() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample");
-    let store = dir.path().join("s");
-    nd("fingerprint {} -o {} --minhash -q", &[&sample, &store]).ok();
-    let removed = equal_to_all_pairs(&[&store], &dir.path().join("r"), &[]);
-    assert!(removed > 10, "the sample has near-duplicates ({removed})");
-    // Against an older collection: the random corpus's documents as the old ones.
+    // The random corpus's documents as the old ones, their copies under other ids as new.
     let old_crawl = dir.path().join("old.jsonl");
     std::fs::write(&old_crawl, corpus(9)).unwrap();
     let new_crawl = dir.path().join("new.jsonl");

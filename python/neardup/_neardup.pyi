@@ -52,6 +52,12 @@ def fingerprint_job(options: str, quiet: bool = False, threads: Optional[int] = 
 def sweep_job(options: str, quiet: bool = False, threads: Optional[int] = None) -> None:
     """The sweep job, into its output directory."""
 
+def named_job(job: str, options: str, quiet: bool = False, threads: Optional[int] = None) -> bool:
+    """A TREC or reuse job run by name; True when every input was read."""
+
+def reuse_top(options: str, threads: Optional[int] = None) -> list[tuple[int, int, bool, str, str]]:
+    """The most repeated chunks: (count, sites, stop, hash, sample)."""
+
 def set_progress_interval(seconds: float) -> None:
     """How often fingerprinting logs how far it is on the ``neardup`` logger (default 5 s)."""
 

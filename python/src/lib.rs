@@ -316,6 +316,45 @@ fn sweep_job(py: Python<'_>, options: &str, quiet: bool, threads: Option<usize>)
         .map_err(job_error)
 }
 
+/// A job run by name (`trec-run`, `trec-qrels`, `trec-inspect`, `trec-transfer`,
+/// `reuse-discover`, `reuse-detect`): `options` is a JSON object of its options by name. It
+/// writes its outputs; returns True when every input was read.
+#[pyfunction]
+#[pyo3(signature = (job, options, quiet=false, threads=None))]
+fn named_job(
+    py: Python<'_>,
+    job: &str,
+    options: &str,
+    quiet: bool,
+    threads: Option<usize>,
+) -> PyResult<bool> {
+    let outcome = py
+        .detach(|| with_threads(threads, || neardup::jobs::run_named(job, options, quiet)))
+        .map_err(job_error)?;
+    Ok(outcome == neardup::jobs::Outcome::Clean)
+}
+
+/// `reuse top`: the most repeated chunks as (count, sites, stop, hash, sample) tuples, most
+/// repeated first; `options` is a JSON object of its options by name (`stores`, `n`,
+/// `memory`, `stop_chunks`, `no_builtin_stop`).
+#[pyfunction]
+#[pyo3(signature = (options, threads=None))]
+fn reuse_top(
+    py: Python<'_>,
+    options: &str,
+    threads: Option<usize>,
+) -> PyResult<Vec<(u64, u64, bool, String, String)>> {
+    let job: neardup::jobs::reuse::TopJob =
+        neardup::jobs::options::from_json(options, "reuse top").map_err(job_error)?;
+    let found = py
+        .detach(|| with_threads(threads, || neardup::jobs::reuse::top_chunks(&job)))
+        .map_err(job_error)?;
+    Ok(found
+        .into_iter()
+        .map(|c| (c.count, c.sites, c.stop, c.hash, c.sample))
+        .collect())
+}
+
 /// The shard files under `paths` that neardup reads, in the order it reads them (directories
 /// walked in sorted order; files of unknown formats, empty files and neardup's own outputs
 /// left out); paths that cannot be read raise NeardupError.
@@ -467,6 +506,8 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fingerprint_job, m)?)?;
     m.add_function(wrap_pyfunction!(verify_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_job, m)?)?;
+    m.add_function(wrap_pyfunction!(named_job, m)?)?;
+    m.add_function(wrap_pyfunction!(reuse_top, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;
     m.add_class::<Store>()?;

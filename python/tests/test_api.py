@@ -156,3 +156,41 @@ def test_ids_that_differ_only_in_control_characters_come_back_as_they_were(tmp_p
     assert sorted(t.column("id_a").to_pylist() + t.column("id_b").to_pylist()) == sorted(
         ["a\nb", "a b", "a\nb", "c\\d", "a b", "c\\d"]
     )
+
+
+def test_trec_and_reuse_jobs_equal_the_cli(sample, tmp_path):
+    """The TREC and reuse jobs called by name write what their command lines write."""
+    from neardup import reuse, trec
+
+    store = neardup.fingerprint(sample, tmp_path / "s", chunks=True, quiet=True)
+    out = tmp_path / "d"
+    neardup.run(["dedup", str(tmp_path / "s"), "-o", str(out)], quiet=True)
+    ids = store.ids()
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"1 Q0 {d} {i + 1} {100 - i} t\n" for i, d in enumerate(ids[:40])))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"1 0 {d} {i % 3}\n" for i, d in enumerate(ids[:40])))
+
+    summary = trec.runs([run], out, tmp_path / "py-runs")
+    neardup.run(["trec", "run", str(run), "--clusters", str(out), "-o", str(tmp_path / "cli-runs")], quiet=True)
+    assert (tmp_path / "py-runs" / "run.txt").read_bytes() == (tmp_path / "cli-runs" / "run.txt").read_bytes()
+    assert summary == json.loads((tmp_path / "cli-runs" / "trec.json").read_text())
+
+    trec.qrels(qrels, out, tmp_path / "py.qrels", by="component")
+    neardup.run(["trec", "qrels", str(qrels), "--clusters", str(out), "--by", "component", "-o", str(tmp_path / "cli.qrels")], quiet=True)
+    assert (tmp_path / "py.qrels").read_bytes() == (tmp_path / "cli.qrels").read_bytes()
+
+    found = reuse.discover([store], tmp_path / "py-reuse", min_count=2, memory="16M")
+    neardup.run(["reuse", "discover", str(tmp_path / "s"), "--min-count", "2", "--memory", "16M", "-o", str(tmp_path / "cli-reuse")], quiet=True)
+    assert (tmp_path / "py-reuse" / "labeled.tsv").read_bytes() == (tmp_path / "cli-reuse" / "labeled.tsv").read_bytes()
+    assert found["labeled"] == json.loads((tmp_path / "cli-reuse" / "summary.json").read_text())["labeled"]
+
+    t = reuse.top([store], n=5)
+    assert t.schema.names == ["count", "sites", "stop", "hash", "sample"]
+    counts = t.column("count").to_pylist()
+    assert 0 < len(counts) <= 5 and counts == sorted(counts, reverse=True)
+
+    with pytest.raises(neardup.NeardupError, match="not a trec-run option"):
+        trec.runs([run], out, tmp_path / "x", rules="mark")
+    with pytest.raises(neardup.NeardupError, match="below the 16 MiB"):
+        reuse.top([store], memory="1M")

@@ -1048,7 +1048,7 @@ pub struct ReuseDiscoverArgs {
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
     /// A chunk is labeled when seen more than this many times.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
+    #[arg(long, default_value_t = crate::jobs::reuse::DiscoverJob::default().min_count, value_name = "N")]
     pub min_count: u64,
     /// The automatic stop rule: frequent chunks seen on at least --stop-sites distinct sites
     /// are stop chunks, not labels.
@@ -1103,7 +1103,7 @@ pub struct ReuseTopArgs {
     #[arg(required = true, value_name = "STORE")]
     pub stores: Vec<PathBuf>,
     /// How many chunks.
-    #[arg(short, default_value_t = 100, value_name = "N")]
+    #[arg(short, default_value_t = crate::jobs::reuse::TopJob::default().n, value_name = "N")]
     pub n: usize,
     /// Memory for counting: bytes, or with K, M or G (at least 16M).
     #[arg(long, default_value = "4G", value_name = "SIZE", value_parser = parse_count_memory)]
@@ -1243,7 +1243,7 @@ pub struct TrecInspectArgs {
     #[arg(long, required = true, value_name = "STORE")]
     pub store: Vec<PathBuf>,
     /// Entries per run topic compared (trec_eval's order); qrels: every record.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = crate::jobs::trec::InspectJob::default().top)]
     pub top: usize,
     /// How documents are compared.
     #[command(flatten)]

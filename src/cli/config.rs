@@ -212,4 +212,78 @@ mod tests {
         };
         assert_eq!(parsed, d);
     }
+
+    /// The TREC and reuse jobs: an empty command line gives the library's defaults.
+    #[test]
+    fn the_trec_and_reuse_defaults_are_the_library_defaults() {
+        use crate::cli::args::{ReuseCommand, TrecCommand};
+        use crate::jobs::{reuse, trec};
+        let reuse_of = |line: &str| match parse(line) {
+            Command::Reuse(r) => r,
+            _ => unreachable!(),
+        };
+        let trec_of = |line: &str| match parse(line) {
+            Command::Trec(t) => t,
+            _ => unreachable!(),
+        };
+        let ReuseCommand::Discover(a) = reuse_of("neardup reuse discover s -o o") else {
+            unreachable!()
+        };
+        let want = reuse::DiscoverJob {
+            stores: vec!["s".into()],
+            output: "o".into(),
+            ..Default::default()
+        };
+        assert_eq!(super::super::reuse::discover_job(&a), want);
+        let ReuseCommand::Top(a) = reuse_of("neardup reuse top s") else {
+            unreachable!()
+        };
+        let want = reuse::TopJob {
+            stores: vec!["s".into()],
+            ..Default::default()
+        };
+        assert_eq!(super::super::reuse::top_job(&a), want);
+        let ReuseCommand::Detect(a) = reuse_of("neardup reuse detect s --labels l -o o") else {
+            unreachable!()
+        };
+        let want = reuse::DetectJob {
+            stores: vec!["s".into()],
+            labels: "l".into(),
+            output: "o".into(),
+            ..Default::default()
+        };
+        assert_eq!(super::super::reuse::detect_job(&a), want);
+        let TrecCommand::Inspect(a) = trec_of("neardup trec inspect r --store s -o o") else {
+            unreachable!()
+        };
+        let want = trec::InspectJob {
+            files: vec!["r".into()],
+            store: vec!["s".into()],
+            output: "o".into(),
+            ..Default::default()
+        };
+        assert_eq!(super::super::trec::inspect_job(&a), want);
+        let TrecCommand::Run(a) = trec_of("neardup trec run r --clusters c -o o") else {
+            unreachable!()
+        };
+        let mut want = trec::RunJob {
+            runs: vec!["r".into()],
+            output: "o".into(),
+            ..Default::default()
+        };
+        want.groups.clusters = "c".into();
+        assert_eq!(super::super::trec::run_job(&a), want);
+        let TrecCommand::Transfer(a) = trec_of("neardup trec transfer q --from a --to b -o o")
+        else {
+            unreachable!()
+        };
+        let want = trec::TransferJob {
+            qrels: "q".into(),
+            from: vec!["a".into()],
+            to: vec!["b".into()],
+            output: "o".into(),
+            ..Default::default()
+        };
+        assert_eq!(super::super::trec::transfer_job(&a), want);
+    }
 }

@@ -10,9 +10,9 @@
 //! over every verified candidate pair, without listing the pairs: a group of n near-duplicates
 //! of one text costs n comparisons, not n(n - 1)/2.
 //!
-//! Candidates are the all-pairs join's: two fingerprint units whose first members share a band
-//! key, the texts of one fingerprint unit, and (when given) canonical classes; each is a
-//! *group* of fingerprint units here, and a text's leaders are the leaders of its unit's
+//! Candidates are the all-pairs join's ([`crate::join::candidates`]): two fingerprint units
+//! whose first members share a band key, the texts of one fingerprint unit, and (when given)
+//! canonical classes or listed pairs; each is a *group* of fingerprint units here, and a text's leaders are the leaders of its unit's
 //! groups. Two texts are near-duplicates when the pair is within the thresholds and the
 //! verification passes, as in the all-pairs path.
 //!
@@ -35,8 +35,9 @@ use super::star::{id_prefix, ranking};
 use super::{Representative, SeqDsu};
 use crate::base::hamming::{dist128, dist64};
 use crate::fingerprint::store::StoreSet;
+use crate::join::candidates::CandidateGraph;
 use crate::join::graph::{Edge, PairGraph};
-use crate::join::lsh::{BandKeys, Runs};
+use crate::join::lsh::BandKeys;
 use crate::verify::{
     shingle_sets, split_texts, Overlap, Rows, ScoredGraph, Texts, VerifySpec, VerifyStats,
 };
@@ -257,62 +258,56 @@ impl Walk {
     }
 }
 
-/// The star removal over the verified candidate pairs of `runs` (and of `classes`, canonical
-/// classes of documents), visited as [`LeaderRules`] says; `runs` are among the joinable
-/// documents of `stores`. Returns the scored graph of the removals (the texts as units, one
+/// The star removal over the verified pairs of `candidates` (their groups as they are: any
+/// generator's, [`CandidateGraph::groups`]), visited as [`LeaderRules`] says; the candidates
+/// are among the joinable documents of `stores`. Returns the scored graph of the removals (the texts as units, one
 /// edge per removed text to its leader, with its overlap) and what the pass did.
 pub fn remove(
     stores: &StoreSet,
-    mut runs: Runs,
-    classes: &[Vec<u32>],
+    candidates: CandidateGraph,
     spec: &VerifySpec,
     rules: &LeaderRules,
 ) -> Result<(ScoredGraph, LeaderStats)> {
-    let texts = split_texts(&runs.members, &runs.starts, |d| stores.content_hash(d));
-    let units = runs.unit_count();
+    let (members, starts, blocks) = candidates.groups();
+    let texts = split_texts(&members, &starts, |d| stores.content_hash(d));
+    let units = starts.len().saturating_sub(1);
     let protect = rules.protect.unwrap_or(u32::MAX);
-    let first = |u: u32| runs.members[runs.starts[u as usize] as usize];
+    let first = |u: u32| members[starts[u as usize] as usize];
     let fp64: Vec<u64> = (0..units as u32)
         .map(|u| stores.fp64()[first(u) as usize])
         .collect();
     let fp128: Vec<[u64; 2]> = (0..units as u32)
         .map(|u| stores.fp128()[first(u) as usize])
         .collect();
-    // Groups: the band runs, units of several texts, and the canonical classes' units.
+    // Groups: every block's groups holding two texts or more (the first block taken whole:
+    // MinHash-LSH's runs hold two units each), and the units of several texts.
     let mut groups = Rows {
-        starts: std::mem::take(&mut runs.run_starts),
-        items: std::mem::take(&mut runs.units),
+        starts: vec![0],
+        items: Vec::new(),
     };
     let push = |g: &mut Rows, items: &[u32]| {
         g.items.extend_from_slice(items);
         g.starts.push(g.items.len() as u64);
     };
+    for (i, b) in blocks.into_iter().enumerate() {
+        if i == 0 && groups.items.is_empty() {
+            groups = Rows {
+                starts: b.starts,
+                items: b.units,
+            };
+            continue;
+        }
+        for g in 0..b.len() {
+            let us = b.group(g);
+            let n: usize = us.iter().map(|u| texts.of_unit.row(*u).len()).sum();
+            if n > 1 {
+                push(&mut groups, us);
+            }
+        }
+    }
     for u in 0..units as u32 {
         if texts.of_unit.row(u).len() > 1 {
             push(&mut groups, &[u]);
-        }
-    }
-    if !classes.is_empty() {
-        let mut unit_of = vec![u32::MAX; stores.len()];
-        for u in 0..units as u32 {
-            for d in &runs.members
-                [runs.starts[u as usize] as usize..runs.starts[u as usize + 1] as usize]
-            {
-                unit_of[*d as usize] = u;
-            }
-        }
-        for c in classes {
-            let mut us: Vec<u32> = c
-                .iter()
-                .map(|d| unit_of[*d as usize])
-                .filter(|u| *u != u32::MAX)
-                .collect();
-            us.sort_unstable();
-            us.dedup();
-            let n: usize = us.iter().map(|u| texts.of_unit.row(*u).len()).sum();
-            if n > 1 {
-                push(&mut groups, &us);
-            }
         }
     }
     let groups_of = groups.transpose(units);

@@ -13,17 +13,17 @@ use super::outputs::{
 };
 use super::spec::{DedupSpec, Thresholds};
 use super::steps::{
-    backend, build_store, join, join_run, lsh_join, score, verification_summary, write_pairs,
+    backend, build_store, generate, listed, score, verification_summary, write_pairs, Generator,
     Loaded,
 };
 use super::Outcome;
 use crate::base::claim::OutDir;
-use crate::cluster::leaders::{LeaderRules, LeaderStats, StoreBands};
+use crate::cluster::leaders::{LeaderRules, LeaderStats};
 use crate::cluster::quality::{self, Quality};
 use crate::cluster::star::RemoveBy;
 use crate::cluster::{Axis, Level};
 use crate::fingerprint::store::{StoreSet, StoreWriter};
-use crate::join::canonical::{self, CanonicalStats};
+use crate::join::canonical::CanonicalStats;
 use crate::join::graph::PairGraph;
 use crate::join::Backend;
 use crate::report::summary::{self as sm, ClustersSummary, FingerprintSummary, JoinRun};
@@ -418,50 +418,9 @@ pub(super) fn linear_verify(
     quiet: bool,
 ) -> anyhow::Result<Linear> {
     let started = Instant::now();
-    let p = stores.minhash_params().ok_or_else(|| {
-        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
-    })?;
-    let keys = StoreBands::new(stores, p.bands as usize);
-    let docs = stores.joinable();
-    let runs = crate::join::lsh::runs(&docs, &keys, stores.fp64(), stores.fp128());
-    let plan = format!(
-        "minhash-lsh: {} bands of {} rows over word {}-grams, runs verified against their kept texts",
-        p.bands, p.rows, p.shingle
-    );
-    let seconds = started.elapsed().as_secs_f64();
-    if !quiet {
-        say!(
-            "candidates: {} runs of equal band keys ({} entries) among {} documents ({} of distinct fingerprints) from {} in {:.2} s",
-            runs.len(),
-            runs.units.len(),
-            docs.len(),
-            runs.unit_count(),
-            plan,
-            seconds
-        );
-    }
-    let (classes, canonical) = if canonical_links {
-        let (classes, with_link) = canonical::classes_among(stores, &docs);
-        // The pairs the classes give as candidates, counted as the all-pairs path forms them;
-        // no edge is listed for them.
-        let pairs = classes.iter().map(|c| canonical::class_pairs(c)).sum();
-        let st = CanonicalStats {
-            documents_with_link: with_link,
-            classes: classes.len() as u64,
-            pairs,
-            new_edges: 0,
-        };
-        if !quiet {
-            say!(
-                "      canonical links: {} pages name one; {} classes, each one group of candidates",
-                st.documents_with_link, st.classes
-            );
-        }
-        (classes, Some(st))
-    } else {
-        (Vec::new(), None)
-    };
-    drop(docs);
+    let g = generate(stores, Generator::Minhash, canonical_links, quiet)?;
+    let mut ran = g.ran;
+    ran.plan += ", runs verified against their kept texts";
     if !quiet {
         say!(
             "[2/4] verify: {} >= {} on word {}-grams, each text against the kept texts of its runs",
@@ -471,7 +430,7 @@ pub(super) fn linear_verify(
         );
     }
     let t = Instant::now();
-    let (scored, stats) = crate::cluster::leaders::remove(stores, runs, &classes, spec, rules)?;
+    let (scored, stats) = crate::cluster::leaders::remove(stores, g.graph, spec, rules)?;
     if !quiet {
         say!(
             "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({} documents read again, {:.1} MB of payload) in {:.2} s",
@@ -498,12 +457,8 @@ pub(super) fn linear_verify(
     Ok(Linear {
         scored,
         stats,
-        ran: JoinRun {
-            plan,
-            backend: "cpu".into(),
-            seconds,
-        },
-        canonical,
+        ran,
+        canonical: g.canonical,
         started,
     })
 }
@@ -530,24 +485,21 @@ pub(super) fn all_pairs(
     pairs_path: Option<&Path>,
     quiet: bool,
 ) -> anyhow::Result<AllPairs> {
-    let out = match cfg.candidates {
-        Candidates::Simhash => join(stores, &cfg.join, backend, at_max, quiet)?,
-        Candidates::Minhash => lsh_join(stores, quiet)?,
+    let generator = match cfg.candidates {
+        Candidates::Simhash => Generator::Simhash {
+            join: &cfg.join,
+            backend,
+            at: at_max,
+        },
+        Candidates::Minhash => Generator::Minhash,
     };
-    let ran = join_run(&out);
-    let mut out = out;
-    let canonical_stats = cfg.canonical.then(|| {
-        let (classes, with_link) = canonical::classes_among(stores, &stores.joinable());
-        let mut st = canonical::add(&mut out.graph, stores, &classes);
-        st.documents_with_link = with_link;
-        if !quiet {
-            say!(
-                "      canonical links: {} pages name one; {} classes give {} pairs, {} new candidate edges",
-                st.documents_with_link, st.classes, st.pairs, st.new_edges
-            );
-        }
-        st
-    });
+    let generated = generate(stores, generator, cfg.canonical, quiet)?;
+    let (graph, ran, canonical_stats) = listed(stores, generated, quiet);
+    let mut out = Loaded {
+        graph,
+        scores: None,
+        ran: None,
+    };
     if let Some(p) = protect {
         // Pairs within the old collection decide nothing: they are not verified or kept.
         drop_old_pairs(&mut out.graph, p);
@@ -571,11 +523,7 @@ pub(super) fn all_pairs(
                 );
             }
             let t = Instant::now();
-            let loaded = Loaded {
-                graph: out.graph,
-                scores: None,
-                ran: None,
-            };
+            let loaded = out;
             // Comparisons inside texts already joined are skipped only when asked for, and
             // never under a 128-bit threshold, whose clusters depend on them.
             let mode = Compare::for_lists(

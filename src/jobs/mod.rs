@@ -39,3 +39,33 @@ pub enum Outcome {
     /// Some inputs could not be read; the rest was processed.
     Partial,
 }
+
+/// The jobs a caller runs by name with their options as a JSON object of names over their
+/// defaults ([`options::from_json`]): the TREC tools (`trec-run`, `trec-qrels`,
+/// `trec-inspect`, `trec-transfer`) and the content-reuse jobs (`reuse-discover`,
+/// `reuse-detect`). Each writes its output files and says how it ended.
+pub fn run_named(job: &str, json: &str, quiet: bool) -> anyhow::Result<Outcome> {
+    use options::from_json;
+    match job {
+        "trec-run" => trec::runs(from_json(json, job)?, quiet),
+        "trec-qrels" => trec::qrels(from_json(json, job)?, quiet),
+        "trec-inspect" => trec::inspect(from_json(json, job)?, quiet),
+        "trec-transfer" => trec::transfer(from_json(json, job)?, quiet),
+        "reuse-discover" => reuse::discover(from_json(json, job)?, quiet),
+        "reuse-detect" => reuse::detect(from_json(json, job)?, quiet),
+        _ => anyhow::bail!(
+            "{job:?} is no job run by name (they are: {})",
+            NAMED_JOBS.join(", ")
+        ),
+    }
+}
+
+/// The jobs [`run_named`] runs.
+pub const NAMED_JOBS: [&str; 6] = [
+    "trec-run",
+    "trec-qrels",
+    "trec-inspect",
+    "trec-transfer",
+    "reuse-discover",
+    "reuse-detect",
+];

@@ -40,7 +40,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// A size given as a number of bytes or as text with a unit ([`parse_size`]).
-fn size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+pub(crate) fn size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Size {

@@ -24,7 +24,8 @@ use crate::text::paragraphs::{chunk_hash, chunks};
 use crate::verify::reread;
 
 /// Stop chunks: a file of them, and whether the built-in list is left out.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct StopOpts {
     /// A file of stop chunks (one a line).
     pub stop_chunks: Option<PathBuf>,
@@ -33,7 +34,8 @@ pub struct StopOpts {
 }
 
 /// `reuse discover`: paragraph chunks counted and the frequent ones labeled.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DiscoverJob {
     /// Stores built with chunks.
     pub stores: Vec<PathBuf>,
@@ -46,15 +48,48 @@ pub struct DiscoverJob {
     /// Sites that make a frequent chunk a stop chunk (with `auto_stop`).
     pub stop_sites: Option<u64>,
     /// Stop chunks given.
+    #[serde(flatten)]
     pub stop: StopOpts,
-    /// Hashes held per counting pass, in bytes.
+    /// Hashes held per counting pass, in bytes (at least
+    /// [`crate::reuse::count::MIN_MEMORY`]).
+    #[serde(deserialize_with = "crate::jobs::options::size")]
     pub memory: u64,
     /// Replace an earlier output.
     pub force: bool,
 }
 
+/// Hashes held per counting pass by default, in bytes.
+pub const DEFAULT_COUNT_MEMORY: u64 = 4 << 30;
+
+impl Default for DiscoverJob {
+    fn default() -> Self {
+        DiscoverJob {
+            stores: Vec::new(),
+            output: PathBuf::new(),
+            min_count: 1000,
+            auto_stop: false,
+            stop_sites: None,
+            stop: StopOpts::default(),
+            memory: DEFAULT_COUNT_MEMORY,
+            force: false,
+        }
+    }
+}
+
+/// Refuses a counting budget below [`crate::reuse::count::MIN_MEMORY`].
+fn check_memory(m: u64) -> anyhow::Result<()> {
+    let min = crate::reuse::count::MIN_MEMORY;
+    anyhow::ensure!(
+        m >= min,
+        "a counting memory of {m} bytes is below the {} MiB that counting needs to work in",
+        min >> 20
+    );
+    Ok(())
+}
+
 /// `reuse detect`: pages and URL neighbourhoods scored by their labeled chunks.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DetectJob {
     /// Stores built with chunks.
     pub stores: Vec<PathBuf>,
@@ -67,22 +102,38 @@ pub struct DetectJob {
     /// Badness that makes a neighbourhood bad.
     pub badness: Option<f64>,
     /// Stop chunks given.
+    #[serde(flatten)]
     pub stop: StopOpts,
     /// Replace an earlier output.
     pub force: bool,
 }
 
 /// `reuse top`: the most repeated chunks.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TopJob {
     /// Stores built with chunks.
     pub stores: Vec<PathBuf>,
     /// How many.
     pub n: usize,
-    /// Hashes held per counting pass, in bytes.
+    /// Hashes held per counting pass, in bytes (at least
+    /// [`crate::reuse::count::MIN_MEMORY`]).
+    #[serde(deserialize_with = "crate::jobs::options::size")]
     pub memory: u64,
     /// Stop chunks given.
+    #[serde(flatten)]
     pub stop: StopOpts,
+}
+
+impl Default for TopJob {
+    fn default() -> Self {
+        TopJob {
+            stores: Vec::new(),
+            n: 100,
+            memory: DEFAULT_COUNT_MEMORY,
+            stop: StopOpts::default(),
+        }
+    }
 }
 
 /// `reuse experiment`: the mutation experiments.
@@ -298,6 +349,7 @@ fn frequent_tsv(rows: &[Frequent], samples: &HashMap<u128, String>) -> String {
 }
 
 pub fn discover(a: DiscoverJob, quiet: bool) -> anyhow::Result<Outcome> {
+    check_memory(a.memory)?;
     let started = Instant::now();
     let stores = open_with_chunks(&a.stores)?;
     let stop = stop_chunks(&a.stop)?;
@@ -526,14 +578,46 @@ pub fn detect(a: DetectJob, quiet: bool) -> anyhow::Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-pub fn top(a: TopJob, _quiet: bool) -> anyhow::Result<Outcome> {
+/// One of the most repeated chunks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopChunk {
+    /// Occurrences in the corpus.
+    pub count: u64,
+    /// Distinct sites it occurs on.
+    pub sites: u64,
+    /// Whether it is a stop chunk.
+    pub stop: bool,
+    /// Its hash, in hex.
+    pub hash: String,
+    /// A sample of its text (empty where it could not be read again).
+    pub sample: String,
+}
+
+/// The `a.n` most repeated chunks, most repeated first.
+pub fn top_chunks(a: &TopJob) -> anyhow::Result<Vec<TopChunk>> {
+    check_memory(a.memory)?;
     let stores = open_with_chunks(&a.stores)?;
     let stop = stop_chunks(&a.stop)?;
     let slices = discover::chunk_slices(&stores).map_err(|m| anyhow::anyhow!("{m:?}"))?;
     let top = discover::top(&Slices::new(&slices), a.n, a.memory);
     let mut found: Vec<Frequent> = top.iter().map(|(h, c)| Frequent::counted(*h, *c)).collect();
     discover::locate(&stores, &mut found);
-    let texts = samples(&stores, &found)?;
+    let mut texts = samples(&stores, &found)?;
+    Ok(found
+        .iter()
+        .map(|f| TopChunk {
+            count: f.count,
+            sites: f.sites,
+            stop: stop.contains(f.hash),
+            hash: hex(f.hash),
+            sample: texts.remove(&f.hash).unwrap_or_default(),
+        })
+        .collect())
+}
+
+/// `reuse top`: the most repeated chunks printed as a table.
+pub fn top(a: TopJob, _quiet: bool) -> anyhow::Result<Outcome> {
+    let found = top_chunks(&a)?;
     let mut t = String::from("rank\tcount\tsites\tstop\thash\tsample\n");
     for (i, f) in found.iter().enumerate() {
         let _ = writeln!(
@@ -542,9 +626,9 @@ pub fn top(a: TopJob, _quiet: bool) -> anyhow::Result<Outcome> {
             i + 1,
             f.count,
             f.sites,
-            u8::from(stop.contains(f.hash)),
-            hex(f.hash),
-            texts.get(&f.hash).map_or("", String::as_str)
+            u8::from(f.stop),
+            f.hash,
+            f.sample
         );
     }
     use std::io::Write as _;

@@ -14,6 +14,8 @@ use super::Outcome;
 use crate::cluster::leaders::StoreBands;
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
 use crate::fingerprint::store::StoreSet;
+use crate::join::candidates::CandidateGraph;
+use crate::join::canonical::{self, CanonicalStats};
 use crate::join::graph::PairGraph;
 use crate::join::pairs_file::{self, EdgeScores, JoinParams};
 use crate::join::plan::{random_recall, Method};
@@ -158,50 +160,138 @@ pub fn join(
     Ok(out)
 }
 
-/// MinHash-LSH candidates among the joinable documents of `stores`, as a join's output.
-pub fn lsh_join(stores: &StoreSet, quiet: bool) -> anyhow::Result<JoinOutput> {
-    let t = Instant::now();
-    let p = stores.minhash_params().ok_or_else(|| {
-        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
-    })?;
-    let keys = StoreBands::new(stores, p.bands as usize);
-    let docs = stores.joinable();
-    let graph = crate::join::lsh::candidates(
-        stores.len() as u32,
-        &docs,
-        &keys,
-        stores.fp64(),
-        stores.fp128(),
-    );
-    let stats = crate::join::JoinStats {
-        documents: docs.len() as u64,
-        distinct: graph.units() as u64,
-        pairs: graph.pair_count(),
-        exact_pairs: graph.exact_pairs(),
-        ..Default::default()
+/// The candidate generator, chosen once for a run: the SimHash join (with its plan, backend
+/// and thresholds) or MinHash-LSH's runs of equal band keys.
+#[derive(Clone, Copy)]
+pub enum Generator<'a> {
+    /// SimHash pairs within `at`.
+    Simhash {
+        /// The join's plan.
+        join: &'a JoinConfig,
+        /// Where it runs.
+        backend: &'a Backend,
+        /// Its thresholds.
+        at: Thresholds,
+    },
+    /// MinHash-LSH's runs.
+    Minhash,
+}
+
+/// Candidates generated: one graph, whichever generator made them.
+pub struct Generated {
+    /// The candidates, canonical classes included when asked.
+    pub graph: CandidateGraph,
+    /// How the generator ran.
+    pub ran: JoinRun,
+    /// What the canonical classes added, when asked.
+    pub canonical: Option<CanonicalStats>,
+}
+
+/// The candidates among the joinable documents of `stores` from `generator`, canonical classes
+/// added as groups when `canonical` is set.
+pub fn generate(
+    stores: &StoreSet,
+    generator: Generator,
+    canonical: bool,
+    quiet: bool,
+) -> anyhow::Result<Generated> {
+    let (mut graph, ran) = match generator {
+        Generator::Simhash {
+            join: cfg,
+            backend,
+            at,
+        } => {
+            let out = join(stores, cfg, backend, at, quiet)?;
+            let ran = join_run(&out);
+            (CandidateGraph::from_pairs(out.graph), ran)
+        }
+        Generator::Minhash => {
+            let t = Instant::now();
+            let p = stores.minhash_params().ok_or_else(|| {
+                anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
+            })?;
+            let keys = StoreBands::new(stores, p.bands as usize);
+            let docs = stores.joinable();
+            let runs = crate::join::lsh::runs(&docs, &keys, stores.fp64(), stores.fp128());
+            let ran = JoinRun {
+                plan: format!(
+                    "minhash-lsh: {} bands of {} rows over word {}-grams",
+                    p.bands, p.rows, p.shingle
+                ),
+                backend: "cpu".into(),
+                seconds: t.elapsed().as_secs_f64(),
+            };
+            if !quiet {
+                say!(
+                    "candidates: {} runs of equal band keys ({} entries) among {} documents ({} of distinct fingerprints) from {} in {:.2} s",
+                    runs.len(),
+                    runs.units.len(),
+                    docs.len(),
+                    runs.unit_count(),
+                    ran.plan,
+                    ran.seconds
+                );
+            }
+            (CandidateGraph::from_runs(stores.len() as u32, runs), ran)
+        }
     };
-    let out = JoinOutput {
+    let canonical = canonical.then(|| {
+        let (classes, with_link) = canonical::classes_among(stores, &stores.joinable());
+        graph.add_document_groups(&classes, canonical::ALL_PAIRS);
+        let st = CanonicalStats {
+            documents_with_link: with_link,
+            classes: classes.len() as u64,
+            pairs: classes.iter().map(|c| canonical::class_pairs(c)).sum(),
+            new_edges: 0,
+        };
+        if !quiet {
+            say!(
+                "      canonical links: {} pages name one; {} classes, each a group of candidates",
+                st.documents_with_link,
+                st.classes
+            );
+        }
+        st
+    });
+    Ok(Generated {
         graph,
-        stats,
-        gpu: None,
-        plan: format!(
-            "minhash-lsh: {} bands of {} rows over word {}-grams",
-            p.bands, p.rows, p.shingle
-        ),
-        backend: "cpu".into(),
-        seconds: t.elapsed().as_secs_f64(),
-    };
-    if !quiet {
+        ran,
+        canonical,
+    })
+}
+
+/// Every candidate pair of `g` listed (the all-pairs paths): the graph, how the candidates
+/// were made (the listing's time included), and the canonical classes' new edges counted.
+pub fn listed(
+    stores: &StoreSet,
+    g: Generated,
+    quiet: bool,
+) -> (PairGraph, JoinRun, Option<CanonicalStats>) {
+    let t = Instant::now();
+    let blocks = g.graph.blocks.len();
+    let (graph, added) = g.graph.listed(stores.fp64(), stores.fp128());
+    let mut ran = g.ran;
+    ran.seconds += t.elapsed().as_secs_f64();
+    let canonical = g.canonical.map(|mut st| {
+        // The canonical classes' blocks are the last two.
+        st.new_edges = added[added.len() - 2..].iter().sum();
+        st
+    });
+    if !quiet && blocks > 0 {
         say!(
-            "candidates: {} pairs ({} identical fingerprints) among {} documents from {} in {:.2} s",
-            out.stats.pairs,
-            out.stats.exact_pairs,
-            docs.len(),
-            out.plan,
-            out.seconds
+            "candidates listed: {} pairs ({} identical fingerprints) in {:.2} s{}",
+            graph.pair_count(),
+            graph.exact_pairs(),
+            t.elapsed().as_secs_f64(),
+            canonical
+                .map(|c| format!(
+                    ", {} of them new edges from the {} canonical pairs",
+                    c.new_edges, c.pairs
+                ))
+                .unwrap_or_default()
         );
     }
-    Ok(out)
+    (graph, ran, canonical)
 }
 
 /// How the join `out` ran, for `summary.json`.

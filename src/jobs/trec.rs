@@ -24,7 +24,8 @@ use crate::trec::summary::{
 use crate::trec::{clusters, dedup, inspect, transfer as xfer};
 
 /// Where a run's or qrels' documents find the document that stands for them.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct GroupOpts {
     /// A `dedup` (or `cluster`) output directory, or its clusters.tsv.
     pub clusters: PathBuf,
@@ -35,11 +36,13 @@ pub struct GroupOpts {
 }
 
 /// `trec run`: runs deduplicated.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct RunJob {
     /// The runs.
     pub runs: Vec<PathBuf>,
     /// Their groups.
+    #[serde(flatten)]
     pub groups: GroupOpts,
     /// What is done to near-duplicates in a ranking.
     pub rule: Rule,
@@ -48,18 +51,21 @@ pub struct RunJob {
 }
 
 /// `trec qrels`: qrels deduplicated.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct QrelsJob {
     /// The qrels.
     pub qrels: PathBuf,
     /// Their groups.
+    #[serde(flatten)]
     pub groups: GroupOpts,
     /// Output file.
     pub output: PathBuf,
 }
 
 /// `trec inspect`: near-duplicates inside each topic of runs and qrels.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct InspectJob {
     /// Runs and qrels files.
     pub files: Vec<PathBuf>,
@@ -68,6 +74,7 @@ pub struct InspectJob {
     /// Entries per topic inspected.
     pub top: usize,
     /// How pairs are compared.
+    #[serde(flatten)]
     pub similarity: SimilarityOptions,
     /// Where the shards are now.
     pub shard_dir: Option<PathBuf>,
@@ -76,7 +83,8 @@ pub struct InspectJob {
 }
 
 /// `trec transfer`: judgments moved to a new crawl's near-duplicates.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct TransferJob {
     /// The judged crawl's qrels.
     pub qrels: PathBuf,
@@ -85,6 +93,7 @@ pub struct TransferJob {
     /// The new crawl's stores.
     pub to: Vec<PathBuf>,
     /// How pairs are compared.
+    #[serde(flatten)]
     pub similarity: SimilarityOptions,
     /// Where the shards are now.
     pub shard_dir: Option<PathBuf>,
@@ -92,6 +101,19 @@ pub struct TransferJob {
     pub output: PathBuf,
     /// Replace outputs that exist.
     pub force: bool,
+}
+
+impl Default for InspectJob {
+    fn default() -> Self {
+        InspectJob {
+            files: Vec::new(),
+            store: Vec::new(),
+            top: 10,
+            similarity: SimilarityOptions::default(),
+            shard_dir: None,
+            output: PathBuf::new(),
+        }
+    }
 }
 
 /// Reports bad lines on stderr (the first few of each file) unless quiet; Partial if any.

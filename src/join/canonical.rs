@@ -2,6 +2,7 @@
 //! that is with the same canonical URL, or one whose URL is the other's canonical URL. They
 //! are added to a join's graph as candidates and verified like every other: CopyCat found
 //! canonical links alone insufficient (65 % of its canonical pairs were near-duplicates).
+//! The classes join the candidates as groups ([`super::candidates::CandidateGraph`]).
 //!
 //! A class of up to [`ALL_PAIRS`] joined pages gives all its pairs; a larger one (a site
 //! whose every page names its home page) gives each member paired with the class's first
@@ -9,7 +10,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::graph::{Edge, PairGraph};
 use crate::fingerprint::store::StoreSet;
 use crate::text::canonical::normal_url;
 
@@ -83,52 +83,4 @@ pub fn class_pairs(class: &[u32]) -> u64 {
     } else {
         n - 1
     }
-}
-
-/// Adds the pairs of `classes` to `g` as edges (with both Hamming distances from `stores`),
-/// each once; units already holding both documents add nothing.
-pub fn add(g: &mut PairGraph, stores: &StoreSet, classes: &[Vec<u32>]) -> CanonicalStats {
-    let mut unit_of = vec![u32::MAX; g.docs as usize];
-    for u in 0..g.units() as u32 {
-        for d in g.unit(u) {
-            unit_of[*d as usize] = u;
-        }
-    }
-    let (fp64, fp128) = (stores.fp64(), stores.fp128());
-    let mut st = CanonicalStats {
-        classes: classes.len() as u64,
-        pairs: classes.iter().map(|c| class_pairs(c)).sum(),
-        ..CanonicalStats::default()
-    };
-    let mut added = Vec::new();
-    let mut link = |a: u32, b: u32| {
-        let (ua, ub) = (unit_of[a as usize], unit_of[b as usize]);
-        if ua == ub || ua == u32::MAX || ub == u32::MAX {
-            return;
-        }
-        let d64 = (fp64[a as usize] ^ fp64[b as usize]).count_ones();
-        let (x, y) = (fp128[a as usize], fp128[b as usize]);
-        let d128 = (x[0] ^ y[0]).count_ones() + (x[1] ^ y[1]).count_ones();
-        added.push(Edge::new(ua, ub, d64 as u8, d128));
-    };
-    for c in classes {
-        if c.len() <= ALL_PAIRS {
-            for i in 0..c.len() {
-                for j in i + 1..c.len() {
-                    link(c[i], c[j]);
-                }
-            }
-        } else {
-            for d in &c[1..] {
-                link(c[0], *d);
-            }
-        }
-    }
-    let before = g.edges.len();
-    g.edges.extend(added);
-    g.edges.sort_unstable();
-    // One edge per unit pair (the distances of a unit pair are the same on every edge).
-    g.edges.dedup_by(|a, b| (a.u, a.v) == (b.u, b.v));
-    st.new_edges = (g.edges.len() - before) as u64;
-    st
 }

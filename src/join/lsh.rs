@@ -15,10 +15,10 @@ use std::borrow::Cow;
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
+use super::candidates::CandidateGraph;
 use super::collapse::collapse;
-use super::graph::{Edge, PairGraph};
+use super::graph::PairGraph;
 use super::order;
-use crate::base::hamming::{dist128, dist64};
 
 /// A unit with its key in one band, as the band's sort orders them.
 #[repr(C)]
@@ -204,40 +204,7 @@ pub fn candidates(
     fp128: &[[u64; 2]],
 ) -> PairGraph {
     let r = runs(docs, keys, fp64, fp128);
-    let found: Vec<Vec<(u32, u32)>> = (0..r.len())
-        .into_par_iter()
-        .map(|i| {
-            let run = r.run(i);
-            let mut out = Vec::with_capacity(run.len() * (run.len() - 1) / 2);
-            for (j, &u) in run.iter().enumerate() {
-                for &v in &run[j + 1..] {
-                    out.push((u, v));
-                }
-            }
-            out
-        })
-        .collect();
-    let mut links: Vec<(u32, u32)> = found.into_iter().flatten().collect();
-    links.par_sort_unstable();
-    links.dedup();
-    let reps: Vec<u32> = r.starts[..r.starts.len() - 1]
-        .iter()
-        .map(|s| r.members[*s as usize])
-        .collect();
-    let edges: Vec<Edge> = links
-        .par_iter()
-        .map(|&(u, v)| {
-            let (a, b) = (reps[u as usize] as usize, reps[v as usize] as usize);
-            let d128 = dist128(fp128[a], fp128[b]);
-            Edge::new(u, v, dist64(fp64[a], fp64[b]) as u8, d128)
-        })
-        .collect();
-    PairGraph {
-        docs: n,
-        members: r.members,
-        starts: r.starts,
-        edges,
-    }
+    CandidateGraph::from_runs(n, r).listed(fp64, fp128).0
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! document indices into the joined fingerprint arrays.
 
 pub mod backend;
+pub mod candidates;
 pub mod canonical;
 pub mod collapse;
 pub mod cpu;

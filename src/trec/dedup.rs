@@ -17,7 +17,7 @@ use foldhash::{HashMap, HashSet, HashSetExt};
 use super::format::{ranked, topics, Qrel, RunEntry};
 
 /// How a run is deduplicated.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rule {
     /// The highest-ranked entry of each group stays, replaced by the group's document; the
