@@ -162,7 +162,7 @@ def test_trec_and_reuse_jobs_equal_the_cli(sample, tmp_path):
     """The TREC and reuse jobs called by name write what their command lines write."""
     from neardup import reuse, trec
 
-    store = neardup.fingerprint(sample, tmp_path / "s", chunks=True, quiet=True)
+    store = neardup.fingerprint(sample, tmp_path / "s", chunks=True, minhash=True, quiet=True)
     out = tmp_path / "d"
     neardup.run(["dedup", str(tmp_path / "s"), "-o", str(out)], quiet=True)
     ids = store.ids()
@@ -174,7 +174,9 @@ def test_trec_and_reuse_jobs_equal_the_cli(sample, tmp_path):
     summary = trec.runs([run], out, tmp_path / "py-runs")
     neardup.run(["trec", "run", str(run), "--clusters", str(out), "-o", str(tmp_path / "cli-runs")], quiet=True)
     assert (tmp_path / "py-runs" / "run.txt").read_bytes() == (tmp_path / "cli-runs" / "run.txt").read_bytes()
-    assert summary == json.loads((tmp_path / "cli-runs" / "trec.json").read_text())
+    cli = json.loads((tmp_path / "cli-runs" / "trec.json").read_text())
+    assert [r["stats"] for r in summary["runs"]] == [r["stats"] for r in cli["runs"]]
+    assert summary["runs"][0]["stats"]["duplicates"] > 0
 
     trec.qrels(qrels, out, tmp_path / "py.qrels", by="component")
     neardup.run(["trec", "qrels", str(qrels), "--clusters", str(out), "--by", "component", "-o", str(tmp_path / "cli.qrels")], quiet=True)
