@@ -526,6 +526,7 @@ fn typed_tables_hold_the_tsv_rows() {
         ("keep.txt", "keep", false),
         ("remove.tsv", "remove", true),
         ("sweep.tsv", "sweep", true),
+        ("sites.tsv", "sites", true),
     ] {
         let t = lines(&out.join(tsv));
         let rows: Vec<serde_json::Value> = lines(&out.join(format!("{stem}.jsonl")))
@@ -558,7 +559,7 @@ fn typed_tables_hold_the_tsv_rows() {
     }
     let summary: serde_json::Value =
         serde_json::from_slice(&fs::read(out.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(summary["tables"].as_array().unwrap().len(), 12);
+    assert_eq!(summary["tables"].as_array().unwrap().len(), 14);
     if python_has("pyarrow.parquet") {
         let script = r#"
 import sys, pyarrow.parquet as pq

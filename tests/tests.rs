@@ -18,5 +18,6 @@ mod linear;
 mod nothing_lost;
 mod outputs;
 mod reuse;
+mod sites;
 mod trec;
 mod verify;

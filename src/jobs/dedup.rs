@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use super::options::Candidates;
 use super::outputs::{
-    join_summary, summary, write_clusters, write_corpus, write_sweep, write_tables, SweepAt,
-    DEDUP_OUTPUTS, DEDUP_TABLES,
+    join_summary, summary, write_clusters, write_corpus, write_sites, write_sweep, write_tables,
+    SweepAt, DEDUP_OUTPUTS, DEDUP_TABLES,
 };
 use super::spec::{DedupSpec, Thresholds};
 use super::steps::{
@@ -325,6 +325,9 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     );
     let (clusters, assigned, mut tables) = written?;
     tables.extend(other_tables?);
+    let (sites, site_tables) =
+        write_sites(dir, &stores, &assigned.kept, protect, &cfg.tables, quiet)?;
+    tables.extend(site_tables);
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
     let mut s = summary(sm::Command::Dedup, &stores, &all_paths, &g, join);
     if let Some(p) = protect {
@@ -338,6 +341,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         s.against = Some(a);
     }
     s.canonical = canonical_stats;
+    s.sites = Some(sites);
     s.tables = tables;
     s.memory_bound = memory_bound;
     if let Some(corpus) = &cfg.corpus {

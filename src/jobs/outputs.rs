@@ -376,6 +376,48 @@ pub fn write_tables(
     Ok(files)
 }
 
+/// The removal audit of `assigned` (the documents below `protect`, or all): writes
+/// `sites.tsv` (`stores.tsv` with several stores), `sites.svg` and their typed tables, warns
+/// about the flagged sites unless quiet, and returns the summary and the tables written.
+pub fn write_sites(
+    dir: &Path,
+    stores: &StoreSet,
+    kept: &[u32],
+    protect: Option<u32>,
+    formats: &[TableFormat],
+    quiet: bool,
+) -> anyhow::Result<(summary::SitesSummary, Vec<PathBuf>)> {
+    use crate::report::sites;
+    let a = sites::audit(stores, kept, protect);
+    let files = sites::write(dir, &a, formats)?;
+    let flagged = sites::flagged(&a);
+    if !quiet && !flagged.is_empty() {
+        say_warning!(
+            "{} sites lost far more documents than the crawl's {:.1} % (the rule is in summary.json); the most: {} ({} of {} removed, {:.0} %, kept on {}); see {}",
+            flagged.len(),
+            100.0 * a.rate,
+            flagged[0].site,
+            flagged[0].removed,
+            flagged[0].documents,
+            100.0 * flagged[0].removal_rate,
+            flagged[0]
+                .kept_on
+                .first()
+                .map_or("-", |(s, _)| s.as_str()),
+            dir.join(sites::SITES).display()
+        );
+    }
+    let s = summary::SitesSummary {
+        sites: a.sites.len() as u64,
+        documents: a.documents,
+        removed: a.removed,
+        removal_rate: a.rate,
+        rule: sites::FLAG_RULE.to_string(),
+        flagged: flagged.into_iter().cloned().collect(),
+    };
+    Ok((s, files))
+}
+
 /// Says, once per command, that some ids repeat and how the lists name them.
 pub fn warn_qualified(stores: &StoreSet) {
     static SAID: std::sync::Once = std::sync::Once::new();
@@ -420,10 +462,15 @@ pub const DEDUP_OUTPUTS: &[&str] = &[
     "cluster_sizes.svg",
     "distances.tsv",
     "distances.svg",
+    crate::report::sites::SITES,
+    crate::report::sites::STORES,
+    crate::report::sites::PLOT,
 ];
 
 /// The typed tables `dedup --tables` writes, by stem.
-pub const DEDUP_TABLES: &[&str] = &["clusters", "keep", "remove", "excluded", "pairs", "sweep"];
+pub const DEDUP_TABLES: &[&str] = &[
+    "clusters", "keep", "remove", "excluded", "pairs", "sweep", "sites", "stores",
+];
 
 /// The summary of a run over `stores` whose join (made or read) is `g`; the caller fills in
 /// what its command adds.
@@ -437,6 +484,7 @@ pub fn summary(
     Summary {
         against: None,
         canonical: None,
+        sites: None,
         tables: Vec::new(),
         corpus: None,
         command,

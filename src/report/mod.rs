@@ -6,6 +6,7 @@ pub mod lists;
 pub mod pairs_tsv;
 pub mod plot;
 pub mod score;
+pub mod sites;
 pub mod skips;
 pub mod summary;
 pub mod table;

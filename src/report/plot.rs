@@ -304,3 +304,62 @@ pub fn frequency_svg(histogram: &std::collections::BTreeMap<u64, u64>, min_count
         Ok(())
     })
 }
+
+/// The removal audit: each site's removal rate against its size (documents, log scale), the
+/// crawl's rate drawn across, flagged sites in red.
+pub fn sites_svg(
+    a: &crate::report::sites::Audit,
+    flagged: &[&crate::report::sites::Row],
+) -> String {
+    render(|svg| {
+        let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+        root.fill(&WHITE)?;
+        let max_docs = a
+            .sites
+            .iter()
+            .map(|r| r.documents)
+            .max()
+            .unwrap_or(1)
+            .max(2) as f64;
+        let mut c = ChartBuilder::on(&root)
+            .caption("Removal rate by site size", FONT)
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d((0.8f64..max_docs * 1.5).log_scale(), 0f64..1.02f64)?;
+        c.configure_mesh()
+            .x_desc("documents of the site")
+            .y_desc("removal rate")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw()?;
+        let is_flagged = |r: &crate::report::sites::Row| flagged.iter().any(|f| f.site == r.site);
+        c.draw_series(a.sites.iter().filter(|r| !is_flagged(r)).map(|r| {
+            Circle::new(
+                (r.documents as f64, r.removal_rate),
+                2,
+                BLUE.mix(0.5).filled(),
+            )
+        }))?
+        .label("site")
+        .legend(|(x, y)| Circle::new((x + 8, y), 3, BLUE.filled()));
+        c.draw_series(
+            flagged
+                .iter()
+                .map(|r| Circle::new((r.documents as f64, r.removal_rate), 4, RED.filled())),
+        )?
+        .label("flagged: removed far above the crawl's rate")
+        .legend(|(x, y)| Circle::new((x + 8, y), 4, RED.filled()));
+        c.draw_series(LineSeries::new(
+            [(0.8, a.rate), (max_docs * 1.5, a.rate)],
+            BLACK.stroke_width(1),
+        ))?
+        .label(format!("the crawl's rate ({:.3})", a.rate))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.stroke_width(1)));
+        c.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })
+}

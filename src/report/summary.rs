@@ -78,6 +78,27 @@ pub struct Summary {
     /// all-pairs path, whose memory follows the pairs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_bound: Option<u64>,
+    /// The removal audit per site (`dedup`): `sites.tsv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sites: Option<SitesSummary>,
+}
+
+/// The removal audit in short: the crawl's rate and the sites removed far above it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SitesSummary {
+    /// Sites (hosts) with documents that could be removed.
+    pub sites: u64,
+    /// Documents audited.
+    pub documents: u64,
+    /// Documents removed.
+    pub removed: u64,
+    /// The crawl's removal rate.
+    pub removal_rate: f64,
+    /// The rule a flagged site meets.
+    pub rule: String,
+    /// The flagged sites, most removed first.
+    pub flagged: Vec<crate::report::sites::Row>,
 }
 
 /// A corpus written out: its directory's manifest, in short.

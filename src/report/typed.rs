@@ -53,11 +53,12 @@ pub fn kind(name: &str) -> Kind {
     match name {
         "id" | "representative" | "kept" | "kept_in" | "reason" | "id_a" | "id_b" => Kind::Str,
         "kept_ratio" | "max_cluster_ratio" | "precision" | "precision_low" | "precision_high"
-        | "score" => Kind::Float,
+        | "score" | "removal_rate" => Kind::Float,
         n if n.ends_with("_ratio") => Kind::Float,
         "tau" | "tau128" | "docs_kept" | "max_cluster" | "pairs" | "docs_in_clusters"
         | "candidate_pairs" | "known_pairs" | "verified_pairs" | "sampled_pairs"
-        | "removed_by_star" | "cluster_size" | "hamming64" | "hamming128" => Kind::Int,
+        | "removed_by_star" | "cluster_size" | "hamming64" | "hamming128" | "documents"
+        | "removed" => Kind::Int,
         _ => Kind::Str,
     }
 }

@@ -1,0 +1,338 @@
+//! The removal audit: per site (the host of a document's URL) and per input store, the
+//! documents, the documents removed, the removal rate, and the sites their kept documents are
+//! on (`sites.tsv`, `stores.tsv`, `sites.svg`). A site whose removal rate is far above the
+//! crawl's is flagged ([`flagged`], the rule there), so a source that dedup emptied is seen
+//! before the text is used. It reads only what the run has: each document's URL (or its id
+//! when that is a URL) and its kept document.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::base::tsv::tsv_field;
+use crate::fingerprint::store::StoreSet;
+use crate::report::typed::{TableFormat, Writer};
+use crate::Result;
+
+/// The audit's file names in an output directory.
+pub const SITES: &str = "sites.tsv";
+/// Per input store (written when several are given).
+pub const STORES: &str = "stores.tsv";
+/// The plot of removal rate against site size.
+pub const PLOT: &str = "sites.svg";
+
+/// How many sites of kept documents a row names.
+pub const KEPT_ON: usize = 3;
+/// The rule's least documents for a site to be flagged.
+pub const FLAG_MIN_DOCUMENTS: u64 = 10;
+/// The rule's least removal rate for a site to be flagged.
+pub const FLAG_MIN_RATE: f64 = 0.5;
+/// The rule's least standard deviations above the crawl's rate.
+pub const FLAG_SIGMAS: f64 = 4.0;
+
+/// The rule a flagged site meets, as `summary.json` states it.
+pub const FLAG_RULE: &str = "at least 10 documents, a removal rate of at least 0.5 and at least twice the crawl's, and at least 4 binomial standard deviations above the crawl's rate";
+
+/// One row: a site (or a store) and what dedup removed there.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    /// The host (lower case, no port, no user), `-` where a document has no URL; or the
+    /// store's path.
+    pub site: String,
+    /// Documents that could be removed (with `--against`, the new collection's).
+    pub documents: u64,
+    /// Documents removed.
+    pub removed: u64,
+    /// `removed / documents`.
+    pub removal_rate: f64,
+    /// The sites of the kept documents the removed ones duplicate, most first, with counts
+    /// (at most [`KEPT_ON`]).
+    pub kept_on: Vec<(String, u64)>,
+}
+
+/// The audit of a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Audit {
+    /// Per site, most documents first (ties by name).
+    pub sites: Vec<Row>,
+    /// Per input store, in the order given; empty with a single store.
+    pub stores: Vec<Row>,
+    /// The crawl's removal rate.
+    pub rate: f64,
+    /// Documents audited.
+    pub documents: u64,
+    /// Documents removed.
+    pub removed: u64,
+}
+
+/// The site of a URL: its host, lower case, without user, port or a trailing dot; None when
+/// `url` has no `scheme://host`.
+pub fn site_of(url: &str) -> Option<String> {
+    host(url).map(|h| h.to_ascii_lowercase())
+}
+
+/// The host of a URL as written (see [`site_of`]).
+fn host(url: &str) -> Option<&str> {
+    let rest = &url[url.find("://")? + 3..];
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let auth = &rest[..end];
+    let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    let host = if host.starts_with('[') {
+        host.find(']').map_or(host, |i| &host[..=i])
+    } else {
+        host.split(':').next().unwrap_or(host)
+    };
+    let host = host.trim_end_matches('.');
+    (!host.is_empty()).then_some(host)
+}
+
+/// The site of document `d`: of its URL, else of its id when that is a URL, else `-`;
+/// borrowed from the store unless it has upper-case letters.
+fn site(stores: &StoreSet, d: u32) -> Cow<'_, str> {
+    match host(stores.url(d)).or_else(|| host(stores.raw_id(d))) {
+        Some(h) if h.bytes().any(|b| b.is_ascii_uppercase()) => Cow::Owned(h.to_ascii_lowercase()),
+        Some(h) => Cow::Borrowed(h),
+        None => Cow::Borrowed("-"),
+    }
+}
+
+/// Counts per key: documents, removed, and kept documents' keys.
+#[derive(Default)]
+struct Tally {
+    documents: u64,
+    removed: u64,
+    kept_on: HashMap<u32, u64>,
+}
+
+fn rows(names: &[String], tallies: Vec<Tally>, site_names: &[String]) -> Vec<Row> {
+    names
+        .iter()
+        .zip(tallies)
+        .map(|(name, t)| {
+            let mut on: Vec<(String, u64)> = t
+                .kept_on
+                .into_iter()
+                .map(|(s, n)| (site_names[s as usize].clone(), n))
+                .collect();
+            on.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            on.truncate(KEPT_ON);
+            Row {
+                site: name.clone(),
+                documents: t.documents,
+                removed: t.removed,
+                removal_rate: if t.documents == 0 {
+                    0.0
+                } else {
+                    t.removed as f64 / t.documents as f64
+                },
+                kept_on: on,
+            }
+        })
+        .collect()
+}
+
+/// The audit of the documents below `limit` (all of them, or the new collection's with
+/// `--against`): `kept[d]` is document `d`'s kept document (itself when kept).
+pub fn audit(stores: &StoreSet, kept: &[u32], limit: Option<u32>) -> Audit {
+    let n = limit.unwrap_or(kept.len() as u32).min(kept.len() as u32);
+    let mut index: HashMap<Cow<'_, str>, u32> = HashMap::new();
+    // Every document's site, kept documents of the old collection included (they are named
+    // in kept_on).
+    let site_ids: Vec<u32> = (0..kept.len() as u32)
+        .map(|d| {
+            let next = index.len() as u32;
+            *index.entry(site(stores, d)).or_insert(next)
+        })
+        .collect();
+    let mut names = vec![String::new(); index.len()];
+    for (s, i) in index {
+        names[i as usize] = s.into_owned();
+    }
+    let mut by_site: Vec<Tally> = (0..names.len()).map(|_| Tally::default()).collect();
+    let several = stores.stores().len() > 1;
+    let mut by_store: Vec<Tally> = (0..if several { stores.stores().len() } else { 0 })
+        .map(|_| Tally::default())
+        .collect();
+    let mut removed = 0u64;
+    for d in 0..n {
+        let s = site_ids[d as usize];
+        let k = kept[d as usize];
+        let gone = k != d;
+        removed += u64::from(gone);
+        let t = &mut by_site[s as usize];
+        t.documents += 1;
+        if gone {
+            t.removed += 1;
+            *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
+        }
+        if several {
+            let t = &mut by_store[stores.position(d).0];
+            t.documents += 1;
+            if gone {
+                t.removed += 1;
+                *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
+            }
+        }
+    }
+    let mut sites = rows(&names, by_site, &names);
+    sites.retain(|r| r.documents > 0);
+    sites.sort_unstable_by(|a, b| {
+        b.documents
+            .cmp(&a.documents)
+            .then_with(|| a.site.cmp(&b.site))
+    });
+    let store_names: Vec<String> = stores
+        .stores()
+        .iter()
+        .map(|s| s.path().display().to_string())
+        .collect();
+    let stores_rows = if several {
+        rows(&store_names, by_store, &names)
+    } else {
+        Vec::new()
+    };
+    Audit {
+        sites,
+        stores: stores_rows,
+        rate: if n == 0 {
+            0.0
+        } else {
+            removed as f64 / f64::from(n)
+        },
+        documents: u64::from(n),
+        removed,
+    }
+}
+
+/// Whether `r` is removed far above the crawl's rate `p`: at least
+/// [`FLAG_MIN_DOCUMENTS`] documents, a removal rate of at least [`FLAG_MIN_RATE`] and twice
+/// `p`, and at least [`FLAG_SIGMAS`] binomial standard deviations above `p` (so a small site
+/// needs a rate further above the crawl's than a large one).
+pub fn is_flagged(r: &Row, p: f64) -> bool {
+    if r.documents < FLAG_MIN_DOCUMENTS || r.removal_rate < FLAG_MIN_RATE.max(2.0 * p) {
+        return false;
+    }
+    let sd = (p * (1.0 - p) / r.documents as f64).sqrt();
+    r.removal_rate - p >= FLAG_SIGMAS * sd
+}
+
+/// The sites flagged by [`is_flagged`], most removed first.
+pub fn flagged(a: &Audit) -> Vec<&Row> {
+    let mut f: Vec<&Row> = a.sites.iter().filter(|r| is_flagged(r, a.rate)).collect();
+    f.sort_by(|x, y| y.removed.cmp(&x.removed).then_with(|| x.site.cmp(&y.site)));
+    f
+}
+
+/// The header of `sites.tsv` and `stores.tsv`.
+pub const HEADER: [&str; 5] = ["site", "documents", "removed", "removal_rate", "kept_on"];
+
+fn kept_on_text(on: &[(String, u64)]) -> String {
+    let mut t = String::new();
+    for (i, (s, n)) in on.iter().enumerate() {
+        if i > 0 {
+            t.push(' ');
+        }
+        let _ = write!(t, "{s}={n}");
+    }
+    t
+}
+
+fn tsv(rows: &[Row]) -> String {
+    let mut t = HEADER.join("\t");
+    t.push('\n');
+    for r in rows {
+        let _ = writeln!(
+            t,
+            "{}\t{}\t{}\t{:.6}\t{}",
+            tsv_field(&r.site),
+            r.documents,
+            r.removed,
+            r.removal_rate,
+            kept_on_text(&r.kept_on)
+        );
+    }
+    t
+}
+
+fn typed(stem: &Path, rows: &[Row], format: TableFormat) -> Result<PathBuf> {
+    let mut w = Writer::create(stem, format, &HEADER)?;
+    let mut cols = w.columns(rows.len());
+    for r in rows {
+        cols[0].push_str(&r.site);
+        cols[1].push_int(Some(r.documents as i64));
+        cols[2].push_int(Some(r.removed as i64));
+        // As the TSV writes it (six decimals), so the two read the same.
+        cols[3].push_float(Some((r.removal_rate * 1e6).round() / 1e6));
+        cols[4].push_str(&kept_on_text(&r.kept_on));
+    }
+    w.write(cols)?;
+    w.finish()
+}
+
+/// Writes `sites.tsv`, `stores.tsv` (with several stores), `sites.svg` and their typed
+/// tables in `formats` into `dir`; returns the typed files.
+pub fn write(dir: &Path, a: &Audit, formats: &[TableFormat]) -> Result<Vec<PathBuf>> {
+    crate::base::atomic::write(&dir.join(SITES), tsv(&a.sites).as_bytes())?;
+    if !a.stores.is_empty() {
+        crate::base::atomic::write(&dir.join(STORES), tsv(&a.stores).as_bytes())?;
+    }
+    crate::base::atomic::write(
+        &dir.join(PLOT),
+        crate::report::plot::sites_svg(a, &flagged(a)).as_bytes(),
+    )?;
+    let mut files = Vec::new();
+    for f in formats {
+        files.push(typed(&dir.join("sites"), &a.sites, *f)?);
+        if !a.stores.is_empty() {
+            files.push(typed(&dir.join("stores"), &a.stores, *f)?);
+        }
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sites_are_hosts_without_user_port_or_case() {
+        assert_eq!(
+            site_of("https://User@WWW.Example.org:8080/a?b").as_deref(),
+            Some("www.example.org")
+        );
+        assert_eq!(
+            site_of("http://example.org.").as_deref(),
+            Some("example.org")
+        );
+        assert_eq!(site_of("http://[::1]:80/x").as_deref(), Some("[::1]"));
+        assert_eq!(site_of("http://a.b#frag").as_deref(), Some("a.b"));
+        assert_eq!(site_of("urn:uuid:123"), None);
+        assert_eq!(site_of("http:///path"), None);
+    }
+
+    fn row(documents: u64, removed: u64) -> Row {
+        Row {
+            site: "s".into(),
+            documents,
+            removed,
+            removal_rate: removed as f64 / documents as f64,
+            kept_on: Vec::new(),
+        }
+    }
+
+    /// The rule: enough documents, a high rate, twice the crawl's, and far above it for the
+    /// site's size.
+    #[test]
+    fn the_flag_rule() {
+        assert!(is_flagged(&row(100, 95), 0.1));
+        assert!(!is_flagged(&row(9, 9), 0.1), "too small");
+        assert!(!is_flagged(&row(100, 40), 0.1), "below 0.5");
+        assert!(!is_flagged(&row(100, 70), 0.4), "not twice the crawl's");
+        // 10 documents at 0.6 against 0.25: 2.6 standard deviations only.
+        assert!(!is_flagged(&row(10, 6), 0.25));
+        assert!(is_flagged(&row(1000, 600), 0.25));
+        // A crawl where nothing else is removed: any site of 10 removed at 0.5 stands out.
+        assert!(is_flagged(&row(10, 5), 0.0));
+    }
+}
