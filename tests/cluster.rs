@@ -154,7 +154,14 @@ fn clusters_at_one_tau_equal_the_sweep_and_representatives_follow_the_rule() {
         for threads in [1, 3] {
             let c = pool(threads).install(|| {
                 let dsu = clusters_at(&g, |e| e.d64 <= 4);
-                Clusters::new(&dsu, rule, |d| ids[d as usize].as_str(), len, deg)
+                Clusters::new(
+                    &dsu,
+                    rule,
+                    &neardup::cluster::policy::KeepPolicy::NONE,
+                    |d| ids[d as usize].as_str(),
+                    len,
+                    deg,
+                )
             });
             per_threads.push(c);
         }

@@ -37,6 +37,7 @@ library_values!(Representative {
 library_values!(RemoveBy {
     RemoveBy::Star => "star": "Only near-duplicates of a kept document, each for that one",
     RemoveBy::Component => "component": "Every member of a cluster but its representative (Chuweb21D's rule)",
+    RemoveBy::All => "all": "Every document of a star of two or more, its kept one too: no copy kept",
 });
 
 library_values!(TableFormat {
@@ -491,6 +492,17 @@ pub struct DedupArgs {
     /// must be fingerprinted with the same options (and --minhash for MinHash candidates).
     #[arg(long, num_args = 1.., value_name = "OLD_STORE")]
     pub against: Vec<PathBuf>,
+    /// Keep, of each group, the document with the largest number in FIELD (`:min`: the
+    /// smallest): a JSONL field or Parquet column (a quality score; a date as ISO 8601 text),
+    /// or `WARC-Date` (`WARC-Date:min` keeps the oldest). Documents without one come last;
+    /// ties go to --representative. Stores given as inputs must be fingerprinted with
+    /// --keep-field FIELD.
+    #[arg(long, value_name = "FIELD[:max|min]")]
+    pub keep_by: Option<String>,
+    /// Keep the documents of these input stores before any other's, in the order given (a
+    /// curated source over a crawl); then --keep-by, then --representative.
+    #[arg(long, num_args = 1.., value_name = "STORE")]
+    pub prefer: Vec<PathBuf>,
     /// Also take pages in the same canonical class (the same canonical link, or one's URL is
     /// the other's canonical link) as candidates; verified like every candidate.
     #[arg(long, conflicts_with = "no_verify")]
@@ -878,6 +890,11 @@ pub struct FingerprintOpts {
     /// without reading them whole: bytes, or with a K, M or G suffix (powers of 1024).
     #[arg(long, default_value = "32M", value_name = "SIZE", value_parser = parse_size)]
     pub max_record_size: u64,
+    /// Keep each document's number from this JSONL field or Parquet column (a number, or a
+    /// number or ISO 8601 date as text; dates and times in seconds since 1970), or its
+    /// record's WARC-Date (`WARC-Date`), for `dedup --keep-by`.
+    #[arg(long, value_name = "FIELD")]
+    pub keep_field: Option<String>,
 }
 
 pub use crate::jobs::options::parse_size;

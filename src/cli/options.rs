@@ -38,6 +38,7 @@ impl From<&FingerprintOpts> for FingerprintOptions {
             id_field: a.id_field.clone(),
             text_field: a.text_field.clone(),
             url_field: a.url_field.clone(),
+            keep_field: a.keep_field.clone(),
             text_format: match a.text_format {
                 TextFormat::Auto => o::TextFormat::Auto,
                 TextFormat::Html => o::TextFormat::Html,
@@ -102,6 +103,8 @@ impl From<&DedupArgs> for DedupOptions {
             representative: a.representative,
             remove_by: a.remove_by,
             against: a.against.clone(),
+            keep_by: a.keep_by.clone(),
+            prefer: a.prefer.clone(),
             canonical: a.canonical,
             candidates: a.candidates.map(|c| match c {
                 args::Candidates::Simhash => o::Candidates::Simhash,

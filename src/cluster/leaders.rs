@@ -31,6 +31,7 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
+use super::policy::KeepPolicy;
 use super::star::{id_prefix, ranking};
 use super::{Representative, SeqDsu};
 use crate::base::hamming::{dist128, dist64};
@@ -267,6 +268,7 @@ pub fn remove(
     candidates: CandidateGraph,
     spec: &VerifySpec,
     rules: &LeaderRules,
+    policy: &KeepPolicy<'_>,
 ) -> Result<(ScoredGraph, LeaderStats)> {
     let (members, starts, blocks) = candidates.groups();
     let texts = split_texts(&members, &starts, |d| stores.content_hash(d));
@@ -332,7 +334,12 @@ pub fn remove(
         &texts.members[texts.starts[t as usize] as usize..texts.starts[t as usize + 1] as usize]
     };
     let rule = ranking(rules.rule, |d| stores.id(d), |d| stores.text_len(d), &[]);
-    let cmp = |a: u32, b: u32| -> Ordering { (a < protect).cmp(&(b < protect)).then(rule(a, b)) };
+    let cmp = |a: u32, b: u32| -> Ordering {
+        (a < protect)
+            .cmp(&(b < protect))
+            .then(policy.key(a).cmp(&policy.key(b)))
+            .then(rule(a, b))
+    };
     let active: Vec<u32> = (0..nt as u32)
         .filter(|t| !groups_of.row(texts.unit[*t as usize]).is_empty())
         .collect();
@@ -352,31 +359,31 @@ pub fn remove(
             Representative::First | Representative::Central => 0,
         }
     };
-    let mut keyed: Vec<(bool, u128, u32, u32)> = active
+    let mut keyed: Vec<(bool, u128, u128, u32, u32)> = active
         .par_iter()
         .zip(&best)
-        .map(|(t, d)| (*d < protect, key(*d), *d, *t))
+        .map(|(t, d)| (*d < protect, policy.key(*d), key(*d), *d, *t))
         .collect();
     keyed.par_sort_unstable();
     if rules.rule == Representative::LowestId {
         keyed
-            .par_chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1))
+            .par_chunk_by_mut(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2))
             .filter(|r| r.len() > 1)
-            .for_each(|r| r.sort_by(|a, b| cmp(a.2, b.2)));
+            .for_each(|r| r.sort_by(|a, b| cmp(a.3, b.3)));
     }
     let mut rank = vec![u32::MAX; nt];
     let mut old = vec![false; nt];
     let mut has_new = vec![false; nt];
     for (i, x) in keyed.iter().enumerate() {
-        rank[x.3 as usize] = i as u32;
-        old[x.3 as usize] = !x.0;
-        has_new[x.3 as usize] = member(x.3)[0] < protect;
+        rank[x.4 as usize] = i as u32;
+        old[x.4 as usize] = !x.0;
+        has_new[x.4 as usize] = member(x.4)[0] < protect;
     }
     // Texts grouped by component, each in rank order.
     let mut order: Vec<(u32, u32, u32)> = keyed
         .iter()
         .enumerate()
-        .map(|(r, x)| (label[texts.unit[x.3 as usize] as usize], r as u32, x.3))
+        .map(|(r, x)| (label[texts.unit[x.4 as usize] as usize], r as u32, x.4))
         .collect();
     drop(keyed);
     order.par_sort_unstable();

@@ -8,6 +8,7 @@
 pub mod dsu;
 pub mod file;
 pub mod leaders;
+pub mod policy;
 pub mod quality;
 pub mod represent;
 pub mod star;

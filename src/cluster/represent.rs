@@ -51,6 +51,7 @@ impl Clusters {
     pub fn new<'a>(
         dsu: &Dsu,
         rule: Representative,
+        policy: &super::policy::KeepPolicy<'_>,
         id: impl Fn(u32) -> &'a str,
         text_len: impl Fn(u32) -> u32,
         degree: impl Fn(u32) -> u32,
@@ -62,19 +63,22 @@ impl Clusters {
         }
         // Start from the root (the first member in corpus order) and improve.
         let mut best: Vec<u32> = (0..root.len() as u32).collect();
-        if rule != Representative::First {
+        if rule != Representative::First || !policy.is_none() {
             for (d, r) in root.iter().enumerate() {
                 let (d, r) = (d as u32, *r as usize);
                 if size[r] < 2 || d == r as u32 {
                     continue;
                 }
                 let b = best[r];
-                let better = match rule {
-                    Representative::LowestId => id(d) < id(b),
-                    Representative::Longest => text_len(d) > text_len(b),
-                    Representative::Central => degree(d) > degree(b),
-                    Representative::First => false,
-                };
+                let (pd, pb) = (policy.key(d), policy.key(b));
+                let better = pd < pb
+                    || pd == pb
+                        && match rule {
+                            Representative::LowestId => id(d) < id(b),
+                            Representative::Longest => text_len(d) > text_len(b),
+                            Representative::Central => degree(d) > degree(b),
+                            Representative::First => false,
+                        };
                 if better {
                     best[r] = d;
                 }

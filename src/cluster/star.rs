@@ -22,6 +22,7 @@
 
 use rayon::prelude::*;
 
+use super::policy::KeepPolicy;
 use super::{Representative, SeqDsu};
 use crate::join::graph::{Edge, PairGraph};
 
@@ -34,6 +35,17 @@ pub enum RemoveBy {
     Star,
     /// Every member of a cluster but its representative (Chuweb21D's rule).
     Component,
+    /// Every document of a star of two or more, its kept document too: no copy of a
+    /// near-duplicated text is kept (the stars are [`RemoveBy::Star`]'s; a star's centre
+    /// names its first near-duplicate).
+    All,
+}
+
+impl RemoveBy {
+    /// Whether the removals follow stars (`star` and `all`), which need every verified pair.
+    pub fn by_stars(self) -> bool {
+        matches!(self, RemoveBy::Star | RemoveBy::All)
+    }
 }
 
 /// `via` of a document that is kept, or removed for a member of its own unit.
@@ -153,6 +165,7 @@ impl StarGraph {
         g: &PairGraph,
         keep: impl Fn(&Edge) -> bool + Sync,
         rule: Representative,
+        policy: &KeepPolicy<'_>,
         id: impl Fn(u32) -> &'a str + Sync,
         text_len: impl Fn(u32) -> u32 + Sync,
         protect: Option<u32>,
@@ -221,20 +234,22 @@ impl StarGraph {
                 Representative::First | Representative::Central => 0,
             }
         };
-        let mut keyed: Vec<(u32, bool, u128, u32, u32)> = by_doc
+        let mut keyed: Vec<(u32, bool, u128, u128, u32, u32)> = by_doc
             .par_iter()
-            .map(|&(d, l, c)| (c, d < protect, key(d), d, l))
+            .map(|&(d, l, c)| (c, d < protect, policy.key(d), key(d), d, l))
             .collect();
         drop(by_doc);
         keyed.par_sort_unstable();
         if rule == Representative::LowestId {
             keyed
-                .par_chunk_by_mut(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2))
+                .par_chunk_by_mut(|a, b| (a.0, a.1, a.2, a.3) == (b.0, b.1, b.2, b.3))
                 .filter(|run| run.len() > 1)
-                .for_each(|run| run.sort_by(|a, b| id(a.3).cmp(id(b.3)).then(a.3.cmp(&b.3))));
+                .for_each(|run| run.sort_by(|a, b| id(a.4).cmp(id(b.4)).then(a.4.cmp(&b.4))));
         }
-        let grouped: Vec<(u32, u32, u32)> =
-            keyed.into_iter().map(|(c, _, _, d, l)| (c, l, d)).collect();
+        let grouped: Vec<(u32, u32, u32)> = keyed
+            .into_iter()
+            .map(|(c, _, _, _, d, l)| (c, l, d))
+            .collect();
         let n = grouped.len();
         let mut mstart = vec![0u32; units.len() + 1];
         let (mut comps, mut batches) = (vec![0u32], vec![0u32]);
@@ -424,7 +439,7 @@ pub fn stars<'a>(
     protect: Option<u32>,
 ) -> Stars {
     let central = rule == Representative::Central;
-    let sg = StarGraph::new(g, &keep, rule, id, text_len, protect);
+    let sg = StarGraph::new(g, &keep, rule, &KeepPolicy::NONE, id, text_len, protect);
     let admit = |e: u32| keep(&g.edges[e as usize]);
     let order = central.then(|| sg.central_order(admit));
     sg.stars(g.docs, admit, order.as_deref())
@@ -575,7 +590,15 @@ mod tests {
                 let want = reference(&g, keep, &o, p);
                 // Prepared at the largest threshold, assigned at this one (a sweep's way).
                 let id = |d: u32| ids[d as usize].as_str();
-                let all = StarGraph::new(&g, |e| e.d64 <= 7, rule, id, len, protect);
+                let all = StarGraph::new(
+                    &g,
+                    |e| e.d64 <= 7,
+                    rule,
+                    &KeepPolicy::NONE,
+                    id,
+                    len,
+                    protect,
+                );
                 let admit = |e: u32| keep(&g.edges[e as usize]);
                 let order = (rule == Representative::Central).then(|| all.central_order(admit));
                 let (k, _) = all.assign(admit, order.as_deref());

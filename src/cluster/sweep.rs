@@ -131,11 +131,13 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
 /// describe a document; documents from `protect` on are never removed, see
 /// [`super::star::StarGraph::new`]). Returns the preparation, which assigns any subset of the largest
 /// threshold's edges (the lists' threshold) with the same rule.
+#[allow(clippy::too_many_arguments)]
 pub fn removed_by_star<'a>(
     levels: &mut [Level],
     g: &PairGraph,
     axis: Axis,
     rule: super::Representative,
+    policy: &super::policy::KeepPolicy<'_>,
     id: impl Fn(u32) -> &'a str + Sync,
     text_len: impl Fn(u32) -> u32 + Sync,
     protect: Option<u32>,
@@ -146,7 +148,7 @@ pub fn removed_by_star<'a>(
     // rule's degrees change with the threshold, so its order is taken per threshold.
     let max = levels.last().map_or(0, |l| l.tau);
     let central = rule == Representative::Central;
-    let sg = star::StarGraph::new(g, within(max), rule, &id, &text_len, protect);
+    let sg = star::StarGraph::new(g, within(max), rule, policy, &id, &text_len, protect);
     let removed: Vec<u64> = levels
         .iter()
         .map(|l| {

@@ -92,6 +92,80 @@ pub(crate) fn value<'a>(col: &'a ArrayRef, row: usize) -> Option<Cow<'a, [u8]>> 
     })
 }
 
+/// A column that can hold a number for `--keep-by`: numbers, dates and times, or text.
+pub(crate) fn is_number(t: &DataType) -> bool {
+    match t {
+        DataType::Dictionary(_, v) => is_number(v),
+        t => {
+            t.is_numeric()
+                || is_text(t)
+                || matches!(
+                    t,
+                    DataType::Timestamp(..)
+                        | DataType::Date32
+                        | DataType::Date64
+                        | DataType::Boolean
+                )
+        }
+    }
+}
+
+/// One column's value as a number: numbers as they are, dates and times in seconds since
+/// 1970, text read by [`super::number_of`]; None for a null or unreadable value.
+pub(crate) fn number(col: &ArrayRef, row: usize) -> Option<f64> {
+    use arrow_array::types::{
+        Date32Type, Date64Type, Float16Type, Float32Type, Float64Type, TimestampMicrosecondType,
+        TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType,
+    };
+    use arrow_schema::TimeUnit;
+    if col.is_null(row) {
+        return None;
+    }
+    macro_rules! prim {
+        ($($t:ty),*) => {$(
+            if let Some(a) = col.as_primitive_opt::<$t>() {
+                return Some(a.value(row).as_());
+            }
+        )*};
+    }
+    let v = match col.data_type() {
+        DataType::Float16 => f64::from(col.as_primitive::<Float16Type>().value(row)),
+        DataType::Float32 => f64::from(col.as_primitive::<Float32Type>().value(row)),
+        DataType::Float64 => col.as_primitive::<Float64Type>().value(row),
+        DataType::Boolean => f64::from(u8::from(col.as_boolean().value(row))),
+        DataType::Date32 => f64::from(col.as_primitive::<Date32Type>().value(row)) * 86_400.0,
+        DataType::Date64 => col.as_primitive::<Date64Type>().value(row) as f64 / 1e3,
+        DataType::Timestamp(unit, _) => match unit {
+            TimeUnit::Second => col.as_primitive::<TimestampSecondType>().value(row) as f64,
+            TimeUnit::Millisecond => {
+                col.as_primitive::<TimestampMillisecondType>().value(row) as f64 / 1e3
+            }
+            TimeUnit::Microsecond => {
+                col.as_primitive::<TimestampMicrosecondType>().value(row) as f64 / 1e6
+            }
+            TimeUnit::Nanosecond => {
+                col.as_primitive::<TimestampNanosecondType>().value(row) as f64 / 1e9
+            }
+        },
+        t if t.is_integer() => {
+            trait AsF64 {
+                fn as_(self) -> f64;
+            }
+            macro_rules! as_f64 {
+                ($($n:ty),*) => {$(impl AsF64 for $n { fn as_(self) -> f64 { self as f64 } })*};
+            }
+            as_f64!(i8, i16, i32, i64, u8, u16, u32, u64);
+            prim!(
+                Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type,
+                UInt64Type
+            );
+            return None;
+        }
+        _ => return value(col, row).and_then(|b| super::number_of(&lossy(b))),
+    };
+    v.is_finite().then_some(v)
+}
+
 pub(crate) fn lossy(b: Cow<'_, [u8]>) -> Cow<'_, str> {
     match b {
         Cow::Borrowed(b) => String::from_utf8_lossy(b),
@@ -104,6 +178,8 @@ pub(crate) struct Fields {
     pub text: usize,
     pub id: Option<usize>,
     pub url: Option<usize>,
+    /// The `--keep-by` column, when one is named and present.
+    pub value: Option<usize>,
 }
 
 impl Fields {
@@ -149,6 +225,10 @@ impl Fields {
             text,
             id: find(&opts.id_field, is_id, "an id (a string or integer column)")?,
             url: find(&opts.url_field, is_text, "a URL (a string column)")?,
+            value: match &opts.value_field {
+                Some(v) => find(v, is_number, "a number, a date or text")?,
+                None => None,
+            },
         })
     }
 }
@@ -160,6 +240,7 @@ pub struct Columns {
     text: usize,
     id: Option<usize>,
     url: Option<usize>,
+    value: Option<usize>,
     kind: PayloadKind,
     max_record: usize,
     text_field: String,
@@ -176,6 +257,7 @@ impl Columns {
             schema: std::sync::Arc::new(schema.clone()),
             id: f.id,
             url: f.url,
+            value: f.value,
             text: f.text,
             kind: opts.jsonl_kind,
             max_record: opts.max_record,
@@ -235,7 +317,9 @@ impl Columns {
             shard: b as u32,
             kind: SourceLoc::MEMORY,
         };
-        Ok(Document::row(id, url, loc, self.kind, payload))
+        let mut doc = Document::row(id, url, loc, self.kind, payload);
+        doc.value = self.value.and_then(|c| number(batch.column(c), r));
+        Ok(doc)
     }
 
     /// Delivers the rows `unit` of `batch` (whose first row is the table's `start`) to

@@ -39,6 +39,8 @@ pub fn read(shard: &Shard, unit: &WorkUnit, max_record: usize, sink: &mut dyn Si
         link: None,
         kind,
         payload: Cow::Borrowed(&map[..]),
+        value: None,
+        date: None,
     });
     Ok(())
 }

@@ -196,11 +196,20 @@ fn line(
         Some(Value::String(s)) => s,
         _ => String::new(),
     };
-    sink.document(Document::row(
+    let mut doc = Document::row(
         Cow::Owned(id),
         Cow::Owned(url),
         loc,
         opts.jsonl_kind,
         Cow::Owned(body.into_bytes()),
-    ));
+    );
+    if let Some(f) = &opts.value_field {
+        doc.value = match obj.get(f) {
+            Some(Value::Number(n)) => n.as_f64(),
+            Some(Value::String(s)) => super::number_of(s),
+            Some(Value::Bool(b)) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        };
+    }
+    sink.document(doc);
 }

@@ -112,6 +112,11 @@ pub struct Document<'a> {
     pub kind: PayloadKind,
     /// The payload bytes (HTML or text), in whatever encoding the source used.
     pub payload: Cow<'a, [u8]>,
+    /// The number in the table field [`ReadOptions::value_field`] names (a number, or a
+    /// number or ISO 8601 date as text, in seconds since 1970), for `--keep-by`.
+    pub value: Option<f64>,
+    /// The WARC record's `WARC-Date`, in seconds since 1970.
+    pub date: Option<f64>,
 }
 
 impl<'a> Document<'a> {
@@ -134,8 +139,91 @@ impl<'a> Document<'a> {
             link: None,
             kind,
             payload,
+            value: None,
+            date: None,
         }
     }
+}
+
+/// Seconds since 1970 of an ISO 8601 date or date and time (`2021-03-04`,
+/// `2021-03-04T12:34:56Z`, `2021-03-04 12:34:56.5+09:00`); None when `s` is not one.
+pub fn iso_seconds(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = s.get(r)?;
+        (!t.is_empty() && t.bytes().all(|c| c.is_ascii_digit())).then(|| t.parse().ok())?
+    };
+    if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Days from 1970-01-01 (the proleptic Gregorian calendar).
+    let (yy, mm) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+    let era = yy.div_euclid(400);
+    let yoe = yy - era * 400;
+    let doy = (153 * mm + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let mut secs = days as f64 * 86_400.0;
+    let rest = &s[10..];
+    if rest.is_empty() {
+        return Some(secs);
+    }
+    if !(rest.starts_with('T') || rest.starts_with(' ')) || rest.len() < 9 {
+        return None;
+    }
+    let t = &rest[1..];
+    let tb = t.as_bytes();
+    if tb[2] != b':' || tb[5] != b':' {
+        return None;
+    }
+    let hms = |r: std::ops::Range<usize>| -> Option<i64> {
+        let v = t.get(r)?;
+        (v.bytes().all(|c| c.is_ascii_digit())).then(|| v.parse().ok())?
+    };
+    let (h, mi, se) = (hms(0..2)?, hms(3..5)?, hms(6..8)?);
+    if h > 23 || mi > 59 || se > 60 {
+        return None;
+    }
+    secs += (h * 3600 + mi * 60 + se) as f64;
+    let mut z = &t[8..];
+    if let Some(f) = z.strip_prefix('.') {
+        let n = f.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return None;
+        }
+        secs += format!("0.{}", &f[..n]).parse::<f64>().ok()?;
+        z = &f[n..];
+    }
+    match z {
+        "" | "Z" | "z" => Some(secs),
+        _ => {
+            let (sign, hm) = match z.as_bytes()[0] {
+                b'+' => (1.0, &z[1..]),
+                b'-' => (-1.0, &z[1..]),
+                _ => return None,
+            };
+            let hm = hm.replace(':', "");
+            if hm.len() != 4 || !hm.bytes().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let off = hm[..2].parse::<f64>().ok()? * 3600.0 + hm[2..].parse::<f64>().ok()? * 60.0;
+            Some(secs - sign * off)
+        }
+    }
+}
+
+/// The number a field's text holds: a number, or an ISO 8601 date ([`iso_seconds`]).
+pub fn number_of(text: &str) -> Option<f64> {
+    let t = text.trim();
+    t.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .or_else(|| iso_seconds(t))
 }
 
 /// Documents read again from a table, each with its caller's tag.
@@ -224,6 +312,8 @@ pub struct ReadOptions {
     /// Follow symbolic links met while walking a directory (to files and directories alike);
     /// without it they are passed over and counted. Paths named as inputs are always read.
     pub follow: bool,
+    /// JSONL field (or Parquet column) holding a number for `--keep-by` (None: not read).
+    pub value_field: Option<String>,
 }
 
 impl Default for ReadOptions {
@@ -236,6 +326,7 @@ impl Default for ReadOptions {
             split_bytes: 64 << 20,
             max_record: warc::DEFAULT_MAX_RECORD,
             follow: false,
+            value_field: None,
         }
     }
 }

@@ -129,6 +129,7 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
     let mut roots = vec![f.text];
     roots.extend(f.id);
     roots.extend(f.url);
+    roots.extend(f.value);
     roots.sort_unstable();
     roots.dedup();
     let total = ranges.len();
@@ -175,6 +176,7 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
         let text = batch.column(at(f.text));
         let id = f.id.map(|i| batch.column(at(i)));
         let url = f.url.map(|i| batch.column(at(i)));
+        let number = f.value.map(|i| batch.column(at(i)));
         for r in 0..batch.num_rows() {
             let loc = SourceLoc {
                 offset: start,
@@ -214,7 +216,9 @@ pub fn read(shard: &Shard, unit: &WorkUnit, opts: &ReadOptions, sink: &mut dyn S
                 None => Cow::Owned(format!("{}@{rg}:{}", shard.rel, row - 1)),
             };
             let url = url.and_then(|c| value(c, r)).map(lossy).unwrap_or_default();
-            sink.document(Document::row(id, url, loc, opts.jsonl_kind, payload));
+            let mut doc = Document::row(id, url, loc, opts.jsonl_kind, payload);
+            doc.value = number.and_then(|c| super::arrow::number(c, r));
+            sink.document(doc);
         }
     }
     Ok(())

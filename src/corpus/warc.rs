@@ -409,6 +409,11 @@ pub fn deliver(rec: &Record<'_>, loc: SourceLoc, file_offset: u64, sink: &mut dy
         link,
         kind,
         payload: Cow::Borrowed(payload),
+        value: None,
+        date: rec
+            .field("WARC-Date")
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .and_then(super::iso_seconds),
     });
 }
 

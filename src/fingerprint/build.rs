@@ -27,6 +27,9 @@ use crate::corpus::{
 use crate::text::{canonical, extract, features, paragraphs};
 use crate::{Error, Result};
 
+/// The keep field that names a WARC record's date (`WARC-Date`, in seconds since 1970).
+pub const WARC_DATE: &str = "WARC-Date";
+
 /// What to build.
 #[derive(Clone, Debug)]
 pub struct BuildConfig {
@@ -46,6 +49,8 @@ pub struct BuildConfig {
     pub minhash: Option<MinhashParams>,
     /// Hash every paragraph chunk too (`--chunks`; `text::paragraphs`).
     pub chunks: bool,
+    /// The field whose number each document keeps (`values.f64`), or [`WARC_DATE`].
+    pub keep_field: Option<String>,
 }
 
 /// Receives progress from the workers (called concurrently).
@@ -139,6 +144,9 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     if cfg.chunks {
         writer = writer.with_chunks()?;
     }
+    if cfg.keep_field.is_some() {
+        writer = writer.with_values()?;
+    }
     let mut stats = Stats {
         input_bytes: found.shards.iter().map(|s| s.size).sum(),
         empty_shards: found.empty.len() as u64,
@@ -177,6 +185,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     manifest.reading = Some(Reading::of(&cfg.read));
     manifest.minhash = cfg.minhash;
     manifest.chunks = cfg.chunks.then(ChunkParams::default);
+    manifest.keep_field = cfg.keep_field.clone();
     let manifest = writer.finish(manifest)?;
     let path = cfg.output.clone();
     Ok(BuildReport {
@@ -279,6 +288,9 @@ pub fn build_in_memory(
     if cfg.chunks {
         writer = writer.with_chunks()?;
     }
+    if cfg.keep_field.is_some() {
+        writer = writer.with_values()?;
+    }
     let mut stats = Stats::default();
     progress.start(rows as u64);
     let mut skips = SkipCounts::default();
@@ -316,6 +328,7 @@ pub fn build_in_memory(
     manifest.reading = Some(Reading::of(&cfg.read));
     manifest.minhash = cfg.minhash;
     manifest.chunks = cfg.chunks.then(ChunkParams::default);
+    manifest.keep_field = cfg.keep_field.clone();
     let store = writer.finish_in_memory(manifest)?.with_memory(memory);
     let report = BuildReport {
         manifest: store.manifest.clone(),
@@ -511,6 +524,12 @@ impl Sink for UnitSink<'_> {
             loc: doc.loc,
             minhash,
             chunks,
+            value: match &self.cfg.keep_field {
+                Some(f) if f.eq_ignore_ascii_case(WARC_DATE) => doc.date,
+                Some(_) => doc.value,
+                None => None,
+            }
+            .map(f64::to_bits),
         });
     }
 

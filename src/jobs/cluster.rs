@@ -46,7 +46,7 @@ pub fn cluster(c: &ClusterJob, quiet: bool) -> anyhow::Result<()> {
         Some(spec) => {
             let t = Instant::now();
             // Components skip what they can; stars and 128-bit thresholds compare every pair.
-            let mode = Compare::for_lists(true, c.at.tau128, c.remove_by == RemoveBy::Star);
+            let mode = Compare::for_lists(true, c.at.tau128, c.remove_by.by_stars());
             let sg = steps::score(&stores, loaded, c.at, spec, mode, quiet)?;
             verification = Some(steps::verification_summary(&sg, spec, t));
             (sg.verified(spec), Some(sg.verified_scores(spec)))
@@ -58,6 +58,7 @@ pub fn cluster(c: &ClusterJob, quiet: bool) -> anyhow::Result<()> {
         &g,
         c.at,
         c.representative,
+        &crate::cluster::policy::KeepPolicy::NONE,
         c.remove_by,
         scores.as_deref(),
         None,

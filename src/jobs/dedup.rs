@@ -3,7 +3,7 @@
 //! their runs, [`crate::cluster::leaders`], the default) or are listed as pairs and verified
 //! every one (`--all-pairs`, SimHash candidates); the lists are the same either way.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::options::Candidates;
@@ -19,8 +19,8 @@ use super::steps::{
 use super::Outcome;
 use crate::base::claim::OutDir;
 use crate::cluster::leaders::{LeaderRules, LeaderStats};
+use crate::cluster::policy::KeepPolicy;
 use crate::cluster::quality::{self, Quality};
-use crate::cluster::star::RemoveBy;
 use crate::cluster::{Axis, Level};
 use crate::fingerprint::store::{StoreSet, StoreWriter};
 use crate::join::canonical::CanonicalStats;
@@ -162,6 +162,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
             }
         }
     }
+    check_policy(cfg)?;
     let mut inputs = cfg.build.inputs.clone();
     inputs.extend(cfg.stores.iter().cloned());
     inputs.extend(cfg.against.iter().cloned());
@@ -208,6 +209,8 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     all_paths.extend(cfg.against.iter().cloned());
     let stores = StoreSet::open(&all_paths)?.against(store_paths.len());
     let protect = stores.old_from();
+    let rank = store_rank(&all_paths, &cfg.prefer);
+    let policy = KeepPolicy::new(&stores, &rank, cfg.keep_by.as_ref().map(|k| k.1));
     if let (Some(p), false) = (protect, quiet) {
         say!(
             "      against {} old documents in {} stores: only the {} new ones can be removed",
@@ -258,7 +261,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
             protect,
             max_leaders,
         };
-        let l = linear_verify(&stores, cfg.canonical, &v.spec, &rules, quiet)?;
+        let l = linear_verify(&stores, cfg.canonical, &v.spec, &rules, &policy, quiet)?;
         write_pairs(
             &pairs_path,
             &stores,
@@ -300,7 +303,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         rule: cfg.representative,
         protect,
     };
-    let (sweep, prepared) = write_sweep(dir, &stores, &g, at, quality, quiet)?;
+    let (sweep, prepared) = write_sweep(dir, &stores, &g, at, &policy, quality, quiet)?;
     if !quiet {
         say!("[4/4] clusters at tau {}", cfg.at.tau);
     }
@@ -314,6 +317,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
                 &g,
                 cfg.at,
                 cfg.representative,
+                &policy,
                 cfg.remove_by,
                 scores.as_deref(),
                 Some(&prepared),
@@ -326,7 +330,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     let (clusters, assigned, mut tables) = written?;
     tables.extend(other_tables?);
     let (sites, site_tables) =
-        write_sites(dir, &stores, &assigned.kept, protect, &cfg.tables, quiet)?;
+        write_sites(dir, &stores, &assigned.named(), protect, &cfg.tables, quiet)?;
     tables.extend(site_tables);
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
     let mut s = summary(sm::Command::Dedup, &stores, &all_paths, &g, join);
@@ -402,6 +406,65 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     })
 }
 
+/// Refuses a keep policy the inputs cannot serve, before anything is written: stores given
+/// without the `--keep-by` field's numbers, and `--prefer` naming a store that is not an
+/// input.
+fn check_policy(cfg: &DedupSpec) -> anyhow::Result<()> {
+    let mut given = cfg.stores.clone();
+    given.extend(cfg.against.iter().cloned());
+    if let Some((field, _)) = &cfg.keep_by {
+        for p in &given {
+            let s = crate::fingerprint::store::Store::open(p)?;
+            anyhow::ensure!(
+                s.keep_field() == Some(field.as_str()),
+                "--keep-by {field}: {} keeps {}: fingerprint it with --keep-field {field}",
+                p.display(),
+                match s.keep_field() {
+                    Some(f) => format!("the numbers of {f:?}"),
+                    None => "no numbers".to_string(),
+                }
+            );
+        }
+    }
+    if !cfg.prefer.is_empty() {
+        anyhow::ensure!(
+            !cfg.stores.is_empty() || !cfg.against.is_empty(),
+            "--prefer ranks input stores: give dedup stores fingerprinted before (a crawl is fingerprinted into one store)"
+        );
+        let inputs: Vec<PathBuf> = given
+            .iter()
+            .map(|p| crate::base::paths::resolve(p))
+            .collect();
+        for p in &cfg.prefer {
+            anyhow::ensure!(
+                inputs.contains(&crate::base::paths::resolve(p)),
+                "--prefer {}: not one of the stores given",
+                p.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The rank of each of `paths` (the stores, in the set's order): its place in `prefer`, the
+/// others after them; empty when nothing is preferred.
+fn store_rank(paths: &[PathBuf], prefer: &[PathBuf]) -> Vec<u32> {
+    if prefer.is_empty() {
+        return Vec::new();
+    }
+    let prefer: Vec<PathBuf> = prefer
+        .iter()
+        .map(|p| crate::base::paths::resolve(p))
+        .collect();
+    paths
+        .iter()
+        .map(|p| {
+            let p = crate::base::paths::resolve(p);
+            prefer.iter().position(|q| *q == p).unwrap_or(prefer.len()) as u32
+        })
+        .collect()
+}
+
 /// What the linear verification gives `dedup`.
 pub(super) struct Linear {
     pub(super) scored: ScoredGraph,
@@ -419,6 +482,7 @@ pub(super) fn linear_verify(
     canonical_links: bool,
     spec: &VerifySpec,
     rules: &LeaderRules,
+    policy: &KeepPolicy<'_>,
     quiet: bool,
 ) -> anyhow::Result<Linear> {
     let started = Instant::now();
@@ -434,7 +498,7 @@ pub(super) fn linear_verify(
         );
     }
     let t = Instant::now();
-    let (scored, stats) = crate::cluster::leaders::remove(stores, g.graph, spec, rules)?;
+    let (scored, stats) = crate::cluster::leaders::remove(stores, g.graph, spec, rules, policy)?;
     if !quiet {
         say!(
             "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({} documents read again, {:.1} MB of payload) in {:.2} s",
@@ -530,11 +594,7 @@ pub(super) fn all_pairs(
             let loaded = out;
             // Comparisons inside texts already joined are skipped only when asked for, and
             // never under a 128-bit threshold, whose clusters depend on them.
-            let mode = Compare::for_lists(
-                v.skip_joined,
-                cfg.at.tau128,
-                cfg.remove_by == RemoveBy::Star,
-            );
+            let mode = Compare::for_lists(v.skip_joined, cfg.at.tau128, cfg.remove_by.by_stars());
             let sg = score(stores, loaded, at_max, spec, mode, quiet)?;
             if let Some(p) = pairs_path {
                 write_pairs(p, stores, &sg.graph, at_max, Some(&sg.edge_scores()))?;

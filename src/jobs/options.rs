@@ -139,6 +139,9 @@ pub struct FingerprintOptions {
     /// Records larger than this many bytes are skipped and counted.
     #[serde(deserialize_with = "size")]
     pub max_record_size: u64,
+    /// The field (JSONL), column (Parquet, Arrow) or `WARC-Date` whose number each document
+    /// keeps in the store, for `dedup --keep-by`.
+    pub keep_field: Option<String>,
 }
 
 impl Default for FingerprintOptions {
@@ -167,6 +170,7 @@ impl Default for FingerprintOptions {
             text_format: TextFormat::Auto,
             split_mib: 64,
             max_record_size: 32 << 20,
+            keep_field: None,
         }
     }
 }
@@ -273,6 +277,11 @@ pub struct DedupOptions {
     pub remove_by: RemoveBy,
     /// Stores of an older collection deduplicated against.
     pub against: Vec<PathBuf>,
+    /// `FIELD[:max|min]`: the document of a group with the largest (or smallest) number in
+    /// this field is kept, ties broken by the representative rule.
+    pub keep_by: Option<String>,
+    /// Stores whose documents are kept before any other's, in this order.
+    pub prefer: Vec<PathBuf>,
     /// Pages in the same canonical class are candidates too.
     pub canonical: bool,
     /// Where candidates come from (None: MinHash when verifying, SimHash without).
@@ -317,6 +326,8 @@ impl Default for DedupOptions {
             representative: Representative::default(),
             remove_by: RemoveBy::default(),
             against: Vec::new(),
+            keep_by: None,
+            prefer: Vec::new(),
             canonical: false,
             candidates: None,
             no_verify: false,

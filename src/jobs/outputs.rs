@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::spec::{CorpusConfig, JoinConfig, Thresholds};
 use crate::base::atomic;
 use crate::base::claim::OutDir;
+use crate::cluster::policy::KeepPolicy;
 use crate::cluster::quality::Quality;
 use crate::cluster::star::{self, RemoveBy};
 use crate::cluster::sweep::removed_by_star;
@@ -40,6 +41,7 @@ pub fn write_sweep(
     stores: &StoreSet,
     g: &PairGraph,
     at: SweepAt,
+    policy: &KeepPolicy<'_>,
     quality: Option<Vec<Quality>>,
     quiet: bool,
 ) -> anyhow::Result<(SweepSummary, Prepared)> {
@@ -56,6 +58,7 @@ pub fn write_sweep(
         g,
         axis,
         rule,
+        policy,
         |d| stores.id(d),
         |d| stores.text_len(d),
         protect,
@@ -138,9 +141,23 @@ pub struct Assigned {
     pub kept: Vec<u32>,
     /// The clusters (components) and their representatives.
     pub clusters: Clusters,
+    /// `--remove-by all`: each star centre's first near-duplicate ([`Assignment::partner`]).
+    pub partner: Vec<u32>,
 }
 
 impl Assigned {
+    /// Whether `d` is kept: its own kept document, and no star's centre under
+    /// `--remove-by all`.
+    pub fn is_kept(&self, d: u32) -> bool {
+        is_kept(&self.kept, &self.partner, d)
+    }
+
+    /// The document each removed document names (its kept document, or for a star's centre
+    /// removed with `--remove-by all`, its first near-duplicate); itself when kept.
+    pub fn named(&self) -> std::borrow::Cow<'_, [u32]> {
+        named(&self.kept, &self.partner)
+    }
+
     /// The kept documents in corpus order, below `limit` (the new collection's documents
     /// with `--against`), each with its cluster and the documents removed for it.
     pub fn kept_docs(&self, limit: u32) -> Vec<crate::write::Kept> {
@@ -151,7 +168,7 @@ impl Assigned {
             }
         }
         (0..limit.min(self.kept.len() as u32))
-            .filter(|&d| self.kept[d as usize] == d)
+            .filter(|&d| self.is_kept(d))
             .map(|d| crate::write::Kept {
                 doc: d,
                 cluster: self.clusters.rep[d as usize],
@@ -172,14 +189,61 @@ pub struct Assignment {
     /// The edge behind each removal ([`star::NO_EDGE`] for kept documents, identical texts
     /// of one unit, and removals by component).
     pub via: Vec<u32>,
+    /// `--remove-by all`: for a star's centre, its first near-duplicate (the lowest document
+    /// removed for it), which the remove list names; [`NONE`] elsewhere. Empty otherwise.
+    pub partner: Vec<u32>,
+}
+
+/// No partner.
+pub const NONE: u32 = u32::MAX;
+
+fn is_kept(kept: &[u32], partner: &[u32], d: u32) -> bool {
+    kept[d as usize] == d && partner.get(d as usize).is_none_or(|p| *p == NONE)
+}
+
+fn named<'a>(kept: &'a [u32], partner: &[u32]) -> std::borrow::Cow<'a, [u32]> {
+    if partner.is_empty() {
+        return std::borrow::Cow::Borrowed(kept);
+    }
+    std::borrow::Cow::Owned(
+        (0..kept.len())
+            .map(|d| match partner[d] {
+                NONE => kept[d],
+                p => p,
+            })
+            .collect(),
+    )
+}
+
+/// Each star centre's first near-duplicate ([`Assignment::partner`]) among the documents
+/// below `protect`.
+fn partners(kept: &[u32], protect: Option<u32>) -> Vec<u32> {
+    let mut p = vec![NONE; kept.len()];
+    let limit = protect.unwrap_or(u32::MAX);
+    for (d, &k) in kept.iter().enumerate() {
+        if k as usize != d && k < limit && p[k as usize] == NONE {
+            p[k as usize] = d as u32;
+        }
+    }
+    p
 }
 
 impl Assignment {
+    /// Whether `d` is kept (see [`Assigned::is_kept`]).
+    pub fn is_kept(&self, d: u32) -> bool {
+        is_kept(&self.kept, &self.partner, d)
+    }
+
+    /// What each document names (see [`Assigned::named`]).
+    pub fn named(&self) -> std::borrow::Cow<'_, [u32]> {
+        named(&self.kept, &self.partner)
+    }
+
     /// The score of `d`'s removal: its edge's, or 1 for a text identical to its kept one (one
     /// unit of a verified graph); unknown without verification or by component.
     pub fn score(&self, d: u32, scores: Option<&[f64]>, remove_by: RemoveBy) -> Option<f64> {
         match (self.via[d as usize], scores) {
-            (star::NO_EDGE, Some(_)) if remove_by == RemoveBy::Star => Some(1.0),
+            (star::NO_EDGE, Some(_)) if remove_by.by_stars() => Some(1.0),
             (star::NO_EDGE, _) => None,
             (e, s) => s.map(|s| s[e as usize]),
         }
@@ -188,11 +252,13 @@ impl Assignment {
 
 /// The clusters and removals of `g` at `at`; `prepared` is the sweep's star preparation, used
 /// when it covers this threshold and rule.
+#[allow(clippy::too_many_arguments)]
 pub fn assign(
     stores: &StoreSet,
     g: &PairGraph,
     at: Thresholds,
     rule: Representative,
+    policy: &KeepPolicy<'_>,
     remove_by: RemoveBy,
     prepared: Option<&Prepared>,
     protect: Option<u32>,
@@ -206,15 +272,22 @@ pub fn assign(
         Vec::new()
     };
     let deg = |d: u32| degree.get(d as usize).copied().unwrap_or(0);
-    let c = Clusters::new(&dsu, rule, |d| stores.id(d), |d| stores.text_len(d), deg);
+    let c = Clusters::new(
+        &dsu,
+        rule,
+        policy,
+        |d| stores.id(d),
+        |d| stores.text_len(d),
+        deg,
+    );
     let (kept, via) = match remove_by {
-        RemoveBy::Star => {
+        RemoveBy::Star | RemoveBy::All => {
             let own;
             let sg = match prepared.and_then(|p| p.serves(at, rule, protect)) {
                 Some(sg) => sg,
                 None => {
                     let (id, len) = (|d| stores.id(d), |d| stores.text_len(d));
-                    own = star::StarGraph::new(g, keep, rule, id, len, protect);
+                    own = star::StarGraph::new(g, keep, rule, policy, id, len, protect);
                     &own
                 }
             };
@@ -225,10 +298,16 @@ pub fn assign(
         }
         RemoveBy::Component => (c.rep.clone(), vec![star::NO_EDGE; c.len()]),
     };
+    let partner = if remove_by == RemoveBy::All {
+        partners(&kept, protect)
+    } else {
+        Vec::new()
+    };
     Assignment {
         clusters: c,
         kept,
         via,
+        partner,
     }
 }
 
@@ -241,6 +320,7 @@ pub fn write_clusters(
     g: &PairGraph,
     at: Thresholds,
     rule: Representative,
+    policy: &KeepPolicy<'_>,
     remove_by: RemoveBy,
     scores: Option<&[f64]>,
     prepared: Option<&Prepared>,
@@ -248,10 +328,11 @@ pub fn write_clusters(
     tables: &[TableFormat],
 ) -> anyhow::Result<(ClustersSummary, Assigned, Vec<PathBuf>)> {
     warn_qualified(stores);
-    let a = assign(stores, g, at, rule, remove_by, prepared, protect);
+    let a = assign(stores, g, at, rule, policy, remove_by, prepared, protect);
     let score = |d: u32| a.score(d, scores, remove_by);
     let c = &a.clusters;
-    let (counts, files) = lists::write(dir, stores, c, &a.kept, score, protect, tables)?;
+    let (counts, files) =
+        lists::write(dir, stores, c, &a.kept, &a.partner, score, protect, tables)?;
     let summary = ClustersSummary {
         tau: at.tau,
         tau128: at.tau128,
@@ -266,8 +347,21 @@ pub fn write_clusters(
         excluded: counts.excluded,
         qualified_ids: stores.qualified() as u64,
     };
-    let Assignment { clusters, kept, .. } = a;
-    Ok((summary, Assigned { kept, clusters }, files))
+    let Assignment {
+        clusters,
+        kept,
+        partner,
+        ..
+    } = a;
+    Ok((
+        summary,
+        Assigned {
+            kept,
+            clusters,
+            partner,
+        },
+        files,
+    ))
 }
 
 /// Writes the kept documents of `assigned` into `dir/corpus` as `corpus` says (replacing a

@@ -160,6 +160,10 @@ pub struct DedupSpec {
     pub against: Vec<PathBuf>,
     /// Pages in the same canonical class are candidates too.
     pub canonical: bool,
+    /// `--keep-by`: the field and which end of its numbers is kept first.
+    pub keep_by: Option<(String, crate::cluster::policy::Order)>,
+    /// `--prefer`: stores whose documents are kept first, in this order.
+    pub prefer: Vec<PathBuf>,
     /// Write the kept documents out into `output/corpus`.
     pub corpus: Option<CorpusConfig>,
     /// Where the shards of given stores are now, if they moved since fingerprinting.
@@ -254,6 +258,25 @@ impl DedupSpec {
         // MinHash candidates need the band keys: --minhash is implied, with the bands and rows
         // given.
         let mut fingerprint = a.fingerprint.clone();
+        let keep_by = a.keep_by.as_deref().map(parse_keep_by).transpose()?;
+        if let Some((field, _)) = &keep_by {
+            match &fingerprint.keep_field {
+                Some(f) if f != field => anyhow::bail!(
+                    "--keep-by {field} and --keep-field {f} name different fields: give one"
+                ),
+                _ => fingerprint.keep_field = Some(field.clone()),
+            }
+            anyhow::ensure!(
+                a.representative != Representative::Central,
+                "--keep-by decides before the representative rule, which cannot be central (its order follows the graph): choose lowest-id, first or longest"
+            );
+        }
+        if !a.prefer.is_empty() {
+            anyhow::ensure!(
+                a.representative != Representative::Central,
+                "--prefer decides before the representative rule, which cannot be central: choose lowest-id, first or longest"
+            );
+        }
         if minhash {
             anyhow::ensure!(
                 fingerprint.features == Features::Native,
@@ -282,7 +305,7 @@ impl DedupSpec {
         }
         if !a.against.is_empty() {
             anyhow::ensure!(
-                a.remove_by == RemoveBy::Star,
+                a.remove_by.by_stars(),
                 "--against removes by stars only (a cluster's representative may be an old document, and old documents are never removed)"
             );
             for p in &a.against {
@@ -310,6 +333,8 @@ impl DedupSpec {
             tables: a.tables.clone(),
             shard_dir: a.shard_dir.clone(),
             canonical: a.canonical,
+            keep_by,
+            prefer: a.prefer.clone(),
             against: a.against.clone(),
             candidates,
             stores,
@@ -333,13 +358,29 @@ impl DedupSpec {
                         && !a.all_pairs
                         && !a.skip_joined
                         && a.representative != Representative::Central
-                        && a.remove_by == RemoveBy::Star
+                        && a.remove_by.by_stars()
                         && tau_max == tau)
                         .then_some(a.max_leaders),
                 })
             },
         })
     }
+}
+
+/// `FIELD[:max|min]` read: the field and which end of its numbers is kept first (max when not
+/// given).
+pub fn parse_keep_by(s: &str) -> anyhow::Result<(String, crate::cluster::policy::Order)> {
+    use crate::cluster::policy::Order;
+    let (field, order) = match s.rsplit_once(':') {
+        Some((f, "max")) => (f, Order::Max),
+        Some((f, "min")) => (f, Order::Min),
+        _ => (s, Order::Max),
+    };
+    anyhow::ensure!(
+        !field.is_empty(),
+        "--keep-by {s:?}: name a field, e.g. --keep-by quality or --keep-by WARC-Date:min"
+    );
+    Ok((field.to_string(), order))
 }
 
 /// The build configuration of `opts` over `inputs` into the store `output`.
@@ -386,8 +427,13 @@ pub fn build_config(
             split_bytes: a.split_mib << 20,
             max_record: usize::try_from(a.max_record_size).unwrap_or(usize::MAX),
             follow: a.follow,
+            value_field: a
+                .keep_field
+                .clone()
+                .filter(|f| !f.eq_ignore_ascii_case(crate::fingerprint::build::WARC_DATE)),
         },
         params,
+        keep_field: a.keep_field.clone(),
         filters: Filters {
             status_200_only: !a.any_status,
             html_text_only: !a.any_content_type,

@@ -173,7 +173,15 @@ pub fn sweep(c: &SweepJob, quiet: bool) -> anyhow::Result<()> {
         rule: Representative::LowestId,
         protect: None,
     };
-    let (sweep, _) = outputs::write_sweep(&c.output, &stores, &g, at, q, quiet)?;
+    let (sweep, _) = outputs::write_sweep(
+        &c.output,
+        &stores,
+        &g,
+        at,
+        &crate::cluster::policy::KeepPolicy::NONE,
+        q,
+        quiet,
+    )?;
     let join = outputs::join_summary(&c.join, c.at, &g, ran);
     let mut s = outputs::summary(Command::Sweep, &stores, &c.stores, &g, join);
     s.pairs_file = c.pairs.clone();

@@ -15,6 +15,7 @@ use super::progress::Bar;
 use super::spec::{DedupSpec, Thresholds};
 use super::steps::backend;
 use crate::cluster::leaders::LeaderRules;
+use crate::cluster::policy::KeepPolicy;
 use crate::fingerprint::build::{build_in_memory, Table};
 use crate::fingerprint::store::StoreSet;
 
@@ -92,6 +93,9 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
         (Some(v), Candidates::Minhash) => v.leaders.map(|m| (v, m)),
         _ => None,
     };
+    // `--keep-by` reads the table's column into the store in memory; `--prefer` has one
+    // store to rank, so it decides nothing here.
+    let policy = KeepPolicy::new(&stores, &[], spec.keep_by.as_ref().map(|k| k.1));
     let (g, scores) = if let Some((v, max_leaders)) = linear {
         let rules = LeaderRules {
             tau: spec.at.tau,
@@ -100,7 +104,7 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
             protect: None,
             max_leaders,
         };
-        let l = linear_verify(&stores, spec.canonical, &v.spec, &rules, quiet)?;
+        let l = linear_verify(&stores, spec.canonical, &v.spec, &rules, &policy, quiet)?;
         (
             l.scored.verified(&v.spec),
             Some(l.scored.verified_scores(&v.spec)),
@@ -117,6 +121,7 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
         &g,
         spec.at,
         spec.representative,
+        &policy,
         spec.remove_by,
         None,
         None,
@@ -131,14 +136,21 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
     let source = stores.stores()[0].source();
     let row = |d: u32| source[d as usize].offset;
     let mut removed = 0;
+    let named = a.named();
     for d in 0..stores.len() as u32 {
         let r = row(d) as usize;
         out.cluster[r] = row(a.clusters.rep[d as usize]);
-        out.kept_row[r] = row(a.kept[d as usize]);
-        if a.kept[d as usize] != d {
+        out.kept_row[r] = row(named[d as usize]);
+        if !a.is_kept(d) {
             removed += 1;
+            // A star's centre (`--remove-by all`) has its first near-duplicate's score.
+            let by = if a.kept[d as usize] == d {
+                named[d as usize]
+            } else {
+                d
+            };
             out.score[r] = a
-                .score(d, scores.as_deref(), spec.remove_by)
+                .score(by, scores.as_deref(), spec.remove_by)
                 .unwrap_or(f64::NAN);
         }
     }

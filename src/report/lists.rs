@@ -161,11 +161,13 @@ const BLOCKS_PER_THREAD: usize = 4;
 /// With `against` (the first document of an older collection deduplicated against), only the
 /// documents before it are listed, and `remove.tsv` gains a `kept_in` column: `new` or `old`,
 /// the collection of the kept document.
+#[allow(clippy::too_many_arguments)]
 pub fn write(
     dir: &Path,
     corpus: &StoreSet,
     c: &Clusters,
     kept: &[u32],
+    partner: &[u32],
     score: impl Fn(u32) -> Option<f64> + Sync,
     against: Option<u32>,
     tables: &[TableFormat],
@@ -207,7 +209,7 @@ pub fn write(
                 w.par_iter()
                     .map(|b| {
                         let docs = b * BLOCK..n.min((b + 1) * BLOCK);
-                        block(corpus, c, kept, &score, docs, against, &typed)
+                        block(corpus, c, kept, partner, &score, docs, against, &typed)
                     })
                     .collect::<Result<Vec<Block>>>()
             },
@@ -244,10 +246,12 @@ pub fn write(
 /// The lines of documents `docs`. A document's own id is looked up once and reused where it
 /// is its representative or kept one (most documents), so the store is read at random only
 /// for the others.
+#[allow(clippy::too_many_arguments)]
 fn block(
     corpus: &StoreSet,
     c: &Clusters,
     kept: &[u32],
+    partner: &[u32],
     score: &impl Fn(u32) -> Option<f64>,
     docs: std::ops::Range<u32>,
     against: Option<u32>,
@@ -280,6 +284,11 @@ fn block(
             cl[2].push_int(Some(i64::from(size)));
             cl[3].push_str(&kept_id);
         }
+        // A star's centre removed with `--remove-by all` names its first near-duplicate.
+        let (k, kept_id, s) = match partner.get(d as usize) {
+            Some(&p) if k == d && p != u32::MAX => (p, name(p), score(p)),
+            _ => (k, kept_id, if k == d { None } else { score(d) }),
+        };
         if k == d {
             b.keep.extend_from_slice(id.as_bytes());
             b.keep.push(b'\n');
@@ -293,7 +302,6 @@ fn block(
             r.extend_from_slice(id.as_bytes());
             r.push(b'\t');
             r.extend_from_slice(kept_id.as_bytes());
-            let s = score(d);
             let _ = match s {
                 Some(s) => write!(r, "\t{distance}\t{s:.6}"),
                 None => write!(r, "\t{distance}\t-"),

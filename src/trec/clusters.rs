@@ -46,7 +46,7 @@ pub fn read(dir: &Path, wanted: &HashSet<&str>, by: RemoveBy) -> Result<Groups> 
     let (path, has_kept) = crate::cluster::file::read(dir, |row| {
         if wanted.contains(row.id.as_ref()) {
             let stands = match (by, row.kept) {
-                (RemoveBy::Star, Some(k)) => k,
+                (RemoveBy::Star | RemoveBy::All, Some(k)) => k,
                 _ => row.representative,
             };
             of.insert(row.id.into_owned(), stands.into_owned());

@@ -69,6 +69,9 @@ pub mod col {
     pub const CHUNKS: &str = "chunks.u128";
     /// Offsets into `chunks.u128`, in chunks, u64, one more than documents.
     pub const CHUNKS_IDX: &str = "chunks.idx";
+    /// A number per document (f64, NaN where the document had none), in stores built with
+    /// a keep field (`--keep-field`, `dedup --keep-by`).
+    pub const VALUES: &str = "values.f64";
     /// The manifest.
     pub const MANIFEST: &str = "manifest.json";
 }
@@ -199,6 +202,10 @@ pub struct Manifest {
     /// How the paragraph chunks (`chunks.u128`) were cut and hashed, in a store that has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunks: Option<ChunkParams>,
+    /// The field whose number each document keeps in `values.f64` (or `WARC-Date`), in a
+    /// store built with one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_field: Option<String>,
     /// Program and version that wrote the store.
     pub created_by: String,
 }
@@ -286,6 +293,7 @@ impl Manifest {
             reading: None,
             minhash: None,
             chunks: None,
+            keep_field: None,
             created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
         }
     }

@@ -55,6 +55,8 @@ pub struct Store {
     minhash: Option<MinhashColumns>,
     /// `chunks.u128` and `chunks.idx`, in a store built with chunks.
     chunks: Option<(Mapped, Mapped)>,
+    /// `values.f64`, in a store built with a keep field.
+    values: Option<Mapped>,
     /// `canonical.bin` and its index (None in version 1 stores).
     canonical: Option<(Mapped, Mapped)>,
     /// The documents themselves, for a store made in memory from a table the caller holds.
@@ -218,8 +220,13 @@ impl Store {
             Some(_) => Some(indexed(col::CHUNKS_IDX, col::CHUNKS, 16)?),
             None => None,
         };
+        let values = match &manifest.keep_field {
+            Some(_) => Some(open(col::VALUES, 8, 0)?),
+            None => None,
+        };
         let s = Store {
             memory: None,
+            values,
             chunks,
             canonical,
             minhash,
@@ -330,6 +337,17 @@ impl Store {
             }
             _ => {}
         }
+    }
+
+    /// The keep field's number of each document (NaN where a document had none), when the
+    /// store has them.
+    pub fn values(&self) -> Option<&[f64]> {
+        self.values.as_ref().map(|m| column(m))
+    }
+
+    /// The field whose numbers [`Store::values`] holds.
+    pub fn keep_field(&self) -> Option<&str> {
+        self.manifest.keep_field.as_deref()
     }
 
     /// The paragraph chunk hashes, when the store has them.

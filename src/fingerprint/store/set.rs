@@ -261,6 +261,13 @@ impl StoreSet {
         s.canonical(i)
     }
 
+    /// The keep field's number of document `doc` (NaN where it had none, or its store keeps
+    /// no values).
+    pub fn value(&self, doc: u32) -> f64 {
+        let (s, i) = self.locate(doc);
+        s.values().map_or(f64::NAN, |v| v[i])
+    }
+
     /// URL of document `doc` (may be empty).
     pub fn url(&self, doc: u32) -> &str {
         let (s, i) = self.locate(doc);

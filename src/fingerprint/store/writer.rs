@@ -47,6 +47,9 @@ pub struct Row {
     pub minhash: Vec<u64>,
     /// Paragraph chunk hashes (empty unless the store has chunks).
     pub chunks: Vec<u128>,
+    /// The keep field's number, as `f64::to_bits` (None: the document had none; written
+    /// only in a store with values).
+    pub value: Option<u64>,
 }
 
 /// Where a column's bytes go: a file of the temporary directory, or memory.
@@ -101,6 +104,8 @@ struct Columns {
     minhash: Option<Vec<(String, Col)>>,
     /// `chunks.u128` and `chunks.idx`.
     chunks: Option<(Named, Named)>,
+    /// `values.f64`.
+    values: Option<Named>,
 }
 
 impl Columns {
@@ -128,6 +133,9 @@ impl Columns {
         if let Some((a, b)) = self.chunks {
             v.push((a.0.to_string(), a.1));
             v.push((b.0.to_string(), b.1));
+        }
+        if let Some(a) = self.values {
+            v.push((a.0.to_string(), a.1));
         }
         v
     }
@@ -249,6 +257,7 @@ impl StoreWriter {
             canonical_idx: open(col::CANONICAL_IDX)?,
             minhash: None,
             chunks: None,
+            values: None,
         };
         StoreWriter::start(target.to_path_buf(), tmp, cols, Some(guard))
     }
@@ -274,6 +283,7 @@ impl StoreWriter {
             canonical_idx: m(col::CANONICAL_IDX, 8),
             minhash: None,
             chunks: None,
+            values: None,
         };
         let mut w = StoreWriter::start(label.to_path_buf(), PathBuf::new(), cols, None)?;
         w.rows_hint = rows;
@@ -345,6 +355,14 @@ impl StoreWriter {
         Ok(self)
     }
 
+    /// Gives the store the values column (before the first row).
+    pub fn with_values(mut self) -> Result<Self> {
+        assert_eq!(self.docs, 0, "the column starts with the first row");
+        let data = (col::VALUES, self.column(col::VALUES)?);
+        self.cols.as_mut().expect("open").values = Some(data);
+        Ok(self)
+    }
+
     /// Appends one row.
     pub fn push(&mut self, row: &Row) -> Result<()> {
         let mut flags = row.flags;
@@ -386,6 +404,9 @@ impl StoreWriter {
                 w(data, bytemuck::cast_slice(&row.chunks))?;
                 self.chunks_len += row.chunks.len() as u64;
                 w(idx, &self.chunks_len.to_le_bytes())?;
+            }
+            if let Some(v) = &mut c.values {
+                w(v, &row.value.unwrap_or(f64::NAN.to_bits()).to_le_bytes())?;
             }
             Ok(())
         })();

@@ -1,0 +1,264 @@
+//! Keep policies: `--keep-by FIELD[:max|min]`, `--prefer STORE...` and `--remove-by all`
+//! give the lists of a sequential star removal over the verified pairs in the policy's order
+//! (a reference written here), on both verification paths; a store without the field's
+//! numbers, and a preferred store that is not an input, are refused.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::common::nd;
+use neardup::base::rng::SplitMix64;
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Families of near-duplicates (copies and few-word edits) among unrelated pages, as JSON
+/// lines with a `quality` number (missing on some, text on others) and a `date`.
+fn corpus(seed: u64, prefix: &str) -> (String, HashMap<String, f64>, HashMap<String, f64>) {
+    let mut rng = SplitMix64(seed);
+    let words = |rng: &mut SplitMix64, n: usize| -> Vec<String> {
+        (0..n).map(|_| format!("w{}", rng.below(5000))).collect()
+    };
+    let mut out = String::new();
+    let (mut quality, mut date) = (HashMap::new(), HashMap::new());
+    let mut i = 0;
+    let mut line = |rng: &mut SplitMix64, text: &[String], out: &mut String| {
+        let id = format!("{prefix}{:05x}-{i}", rng.below(1 << 20));
+        i += 1;
+        let q = rng.below(1000) as f64 / 10.0;
+        let day = 1 + rng.below(28);
+        let mut fields = format!("\"id\":\"{id}\",\"text\":\"{}\"", text.join(" "));
+        match rng.below(5) {
+            0 => {}
+            1 => {
+                let _ = write!(fields, ",\"quality\":\"{q}\"");
+                quality.insert(id.clone(), q);
+            }
+            _ => {
+                let _ = write!(fields, ",\"quality\":{q}");
+                quality.insert(id.clone(), q);
+            }
+        }
+        let _ = write!(fields, ",\"date\":\"2024-03-{day:02}T10:00:00Z\"");
+        date.insert(id.clone(), f64::from(day as u32));
+        writeln!(out, "{{{fields}}}").unwrap();
+    };
+    for _ in 0..25 {
+        let n = 80 + rng.below(80) as usize;
+        let base = words(&mut rng, n);
+        let copies = 2 + rng.below(8);
+        for _ in 0..copies {
+            let mut t = base.clone();
+            for _ in 0..rng.below(3) {
+                let k = rng.below(t.len() as u64) as usize;
+                t[k] = format!("e{}", rng.below(100_000));
+            }
+            line(&mut rng, &t, &mut out);
+        }
+    }
+    for _ in 0..40 {
+        let t = words(&mut rng, 60);
+        line(&mut rng, &t, &mut out);
+    }
+    (out, quality, date)
+}
+
+/// The remove list as (removed, named) pairs.
+fn removals(dir: &Path) -> BTreeMap<String, String> {
+    read(&dir.join("remove.tsv"))
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1].to_string())
+        })
+        .collect()
+}
+
+/// The star removal over `pairs`, documents in `order` (best first): each kept unless a kept
+/// neighbour ranks before it, and then removed for the best-ranked such one.
+fn reference(order: &[String], pairs: &[(String, String)]) -> BTreeMap<String, String> {
+    let rank: HashMap<&str, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.as_str(), i))
+        .collect();
+    let mut nb: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (a, b) in pairs {
+        nb.entry(a).or_default().push(b);
+        nb.entry(b).or_default().push(a);
+    }
+    let mut kept: BTreeSet<&str> = BTreeSet::new();
+    let mut out = BTreeMap::new();
+    for d in order {
+        let best = nb
+            .get(d.as_str())
+            .into_iter()
+            .flatten()
+            .filter(|n| kept.contains(*n) && rank[*n] < rank[d.as_str()])
+            .min_by_key(|n| rank[**n]);
+        match best {
+            Some(k) => {
+                out.insert(d.clone(), k.to_string());
+            }
+            None => {
+                kept.insert(d);
+            }
+        }
+    }
+    out
+}
+
+/// The verified pairs of an all-pairs run (its typed pairs table).
+fn verified(dir: &Path) -> Vec<(String, String)> {
+    read(&dir.join("pairs.jsonl"))
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["id_a"].as_str().unwrap().into(),
+                v["id_b"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn keep_by_and_prefer_give_the_reference_star_removal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, qa, da) = corpus(1, "a");
+    // The second source repeats the first's texts under other ids (a mirror), plus its own.
+    let (b0, qb, db) = corpus(1, "b");
+    std::fs::write(d.join("a.jsonl"), &a).unwrap();
+    std::fs::write(d.join("b.jsonl"), &b0).unwrap();
+    let (sa, sb) = (d.join("sa"), d.join("sb"));
+    nd(
+        "-q fingerprint {} -o {} --minhash --keep-field quality",
+        &[&d.join("a.jsonl"), &sa],
+    )
+    .ok();
+    nd(
+        "-q fingerprint {} -o {} --minhash --keep-field quality",
+        &[&d.join("b.jsonl"), &sb],
+    )
+    .ok();
+    let quality: HashMap<String, f64> = qa.into_iter().chain(qb).collect();
+    let ids: Vec<String> = a
+        .lines()
+        .chain(b0.lines())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    // (options, the policy's order of ids).
+    let by_quality = |max: bool| {
+        let mut o = ids.clone();
+        o.sort_by(|x, y| {
+            let key = |i: &String| match quality.get(i) {
+                Some(q) if max => (0, -q),
+                Some(q) => (0, *q),
+                None => (1, 0.0),
+            };
+            key(x).partial_cmp(&key(y)).unwrap().then(x.cmp(y))
+        });
+        o
+    };
+    let prefer_b = {
+        let mut o = by_quality(true);
+        o.sort_by_key(|i| !i.starts_with('b'));
+        o
+    };
+    let sb_s = sb.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, Vec<String>)> = vec![
+        (vec!["--keep-by".into(), "quality".into()], by_quality(true)),
+        (
+            vec!["--keep-by".into(), "quality:min".into()],
+            by_quality(false),
+        ),
+        (
+            vec![
+                "--keep-by".into(),
+                "quality".into(),
+                "--prefer".into(),
+                sb_s.clone(),
+            ],
+            prefer_b,
+        ),
+    ];
+    for (i, (opts, order)) in cases.iter().enumerate() {
+        let all = d.join(format!("all{i}"));
+        let lin = d.join(format!("lin{i}"));
+        let mut c = nd(
+            "-q dedup {} {} -o {} --all-pairs --tables jsonl",
+            &[&sa, &sb, &all],
+        );
+        for o in opts {
+            c = c.arg(o);
+        }
+        c.ok();
+        let mut c = nd("-q dedup {} {} -o {}", &[&sa, &sb, &lin]);
+        for o in opts {
+            c = c.arg(o);
+        }
+        c.ok();
+        let want = reference(order, &verified(&all));
+        assert!(want.len() > 50, "{opts:?}: the corpus has near-duplicates");
+        assert_eq!(removals(&all), want, "{opts:?}: all pairs");
+        assert_eq!(removals(&lin), want, "{opts:?}: against kept texts");
+    }
+    // --remove-by all: every member of a star of two or more, the kept one too.
+    let star = removals(&d.join("lin0"));
+    let every = d.join("every");
+    nd(
+        "-q dedup {} {} -o {} --keep-by quality --remove-by all",
+        &[&sa, &sb, &every],
+    )
+    .ok();
+    let gone = removals(&every);
+    let centres: BTreeSet<&String> = star.values().collect();
+    let want: BTreeSet<&String> = star.keys().chain(centres.iter().copied()).collect();
+    assert_eq!(gone.keys().collect::<BTreeSet<_>>(), want);
+    for c in &centres {
+        assert_eq!(
+            star.get(&gone[*c]),
+            Some(*c),
+            "a centre names a near-duplicate of its star"
+        );
+    }
+    let kept: BTreeSet<String> = read(&every.join("keep.txt"))
+        .lines()
+        .map(String::from)
+        .collect();
+    assert!(kept.iter().all(|k| !gone.contains_key(k)));
+    assert_eq!(kept.len() + gone.len(), ids.len());
+    // WARC-Date-like dates as ISO text: --keep-by date:min keeps the oldest.
+    let dates: HashMap<String, f64> = da.into_iter().chain(db).collect();
+    let crawl = d.join("ab.jsonl");
+    std::fs::write(&crawl, format!("{a}{b0}")).unwrap();
+    let old = d.join("oldest");
+    nd("-q dedup {} -o {} --keep-by date:min", &[&crawl, &old]).ok();
+    for (r, k) in removals(&old) {
+        assert!(dates[&k] <= dates[&r], "{r} removed for the later {k}");
+    }
+    // Refusals: a store without the numbers, a preferred store that is no input.
+    let plain = d.join("plain");
+    nd(
+        "-q fingerprint {} -o {} --minhash",
+        &[&d.join("a.jsonl"), &plain],
+    )
+    .ok();
+    let e = nd(
+        "-q dedup {} -o {} --keep-by quality",
+        &[&plain, &d.join("x")],
+    )
+    .fails();
+    assert!(e.contains("--keep-field quality"), "{e}");
+    let e = nd("-q dedup {} -o {} --prefer {}", &[&sa, &d.join("y"), &sb]).fails();
+    assert!(e.contains("not one of the stores given"), "{e}");
+}
