@@ -851,6 +851,11 @@ pub struct FingerprintOpts {
     /// Keep possessive 's.
     #[arg(long)]
     pub no_possessive: bool,
+    /// Keep the words of scripts written without spaces (Chinese, Japanese, Thai, Lao, Khmer,
+    /// Myanmar) as Unicode word segmentation finds them, instead of cutting them into single
+    /// characters (whose word n-grams are then character n-grams).
+    #[arg(long)]
+    pub no_unspaced_chars: bool,
     /// Seed of the feature hashes.
     #[arg(long, default_value_t = 0)]
     pub hash_seed: u64,

@@ -29,6 +29,7 @@ impl From<&FingerprintOpts> for FingerprintOptions {
             no_stopwords: a.no_stopwords,
             no_stem: a.no_stem,
             no_possessive: a.no_possessive,
+            no_unspaced_chars: a.no_unspaced_chars,
             hash_seed: a.hash_seed,
             any_status: a.any_status,
             any_content_type: a.any_content_type,

@@ -114,6 +114,9 @@ pub struct FingerprintOptions {
     pub no_stem: bool,
     /// Keep possessive 's.
     pub no_possessive: bool,
+    /// Keep the words of scripts written without spaces as UAX #29 finds them (a Thai run
+    /// whole), not cut into characters.
+    pub no_unspaced_chars: bool,
     /// Seed of the feature hashes.
     pub hash_seed: u64,
     /// Keep records whatever their HTTP status.
@@ -158,6 +161,7 @@ impl Default for FingerprintOptions {
             no_stopwords: false,
             no_stem: false,
             no_possessive: false,
+            no_unspaced_chars: false,
             hash_seed: 0,
             any_status: false,
             any_content_type: false,

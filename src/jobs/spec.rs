@@ -406,6 +406,7 @@ pub fn build_config(
                 stopwords: !a.no_stopwords,
                 stem: !a.no_stem,
                 possessive: !a.no_possessive,
+                unspaced_chars: !a.no_unspaced_chars,
             },
             seed: a.hash_seed,
             ..Params::default()

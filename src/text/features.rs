@@ -178,7 +178,7 @@ impl TermHasher {
         let scratch = &mut self.scratch;
         let mut analyze =
             |word: &str| tokenize::analyze(word, opts, scratch).map(|t| term_hash(t, seed));
-        tokenize::for_each_word(text, |word| {
+        tokenize::for_each_word(text, opts.unspaced_chars, |word| {
             let bytes = word.as_bytes();
             let h = match short_key(text.as_bytes(), bytes) {
                 Some(k) => memo(short, &k, || k, || analyze(word)),

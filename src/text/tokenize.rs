@@ -20,6 +20,13 @@ pub struct TokenOptions {
     pub stem: bool,
     /// Remove a trailing possessive `'s`.
     pub possessive: bool,
+    /// Cut the words of scripts written without spaces ([`unspaced`]: Han, Hiragana,
+    /// Katakana, Thai, Lao, Khmer, Myanmar) into single characters, so that word n-grams over
+    /// them are character n-grams. UAX #29 (`unicode-segmentation`) cuts Han and Thai text
+    /// into characters already, but leaves a Katakana run whole, and Hiragana next to Han as
+    /// it comes: one rule for all of them. Stores made before this option read as without it.
+    #[serde(default)]
+    pub unspaced_chars: bool,
 }
 
 impl Default for TokenOptions {
@@ -29,7 +36,47 @@ impl Default for TokenOptions {
             stopwords: true,
             stem: true,
             possessive: true,
+            unspaced_chars: true,
         }
+    }
+}
+
+/// Whether `c` belongs to a script written without spaces between words: Thai, Lao, Myanmar,
+/// Khmer, Hiragana, Katakana (full and half width) and the CJK ideographs.
+pub fn unspaced(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0EFF
+            | 0x1000..=0x109F
+            | 0x1780..=0x17FF
+            | 0x19E0..=0x19FF
+            | 0x3005..=0x3007
+            | 0x3040..=0x30FF
+            | 0x31F0..=0x31FF
+            | 0x3400..=0x4DBF
+            | 0x4E00..=0x9FFF
+            | 0xF900..=0xFAFF
+            | 0xFF66..=0xFF9F
+            | 0x20000..=0x323AF)
+}
+
+/// Calls `f` with `word` cut as [`TokenOptions::unspaced_chars`] says: each character of a
+/// script written without spaces alone, the runs of other characters whole.
+fn split_unspaced<'t>(word: &'t str, f: &mut impl FnMut(&'t str)) {
+    if !word.chars().any(unspaced) {
+        return f(word);
+    }
+    let mut run = 0;
+    for (i, c) in word.char_indices() {
+        if unspaced(c) {
+            if run < i {
+                f(&word[run..i]);
+            }
+            f(&word[i..i + c.len_utf8()]);
+            run = i + c.len_utf8();
+        }
+    }
+    if run < word.len() {
+        f(&word[run..]);
     }
 }
 
@@ -37,7 +84,7 @@ impl Default for TokenOptions {
 /// digit) of each whitespace-separated chunk. Pure-ASCII chunks take a fast path that applies
 /// the same rules (WB5-WB13b restricted to ASCII); a test checks it against
 /// `unicode-segmentation`.
-pub fn for_each_word<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
+pub fn for_each_word<'t>(text: &'t str, chars: bool, mut f: impl FnMut(&'t str)) {
     // One byte-level pass finds the chunks and whether each is ASCII; chunk boundaries are
     // ASCII bytes, so slicing the str there is always valid.
     let b = text.as_bytes();
@@ -59,6 +106,10 @@ pub fn for_each_word<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
         let chunk = &text[start..i];
         if high < 0x80 {
             ascii_words(chunk, &mut f);
+        } else if chars {
+            chunk
+                .unicode_words()
+                .for_each(|w| split_unspaced(w, &mut f));
         } else {
             chunk.unicode_words().for_each(&mut f);
         }
@@ -175,7 +226,7 @@ pub fn for_each_term(
     scratch: &mut Vec<u8>,
     mut f: impl FnMut(&[u8]),
 ) {
-    for_each_word(text, |word| {
+    for_each_word(text, opts.unspaced_chars, |word| {
         if let Some(t) = analyze(word, opts, scratch) {
             f(t);
         }
@@ -229,6 +280,7 @@ mod tests {
             stopwords: false,
             stem: false,
             possessive: false,
+            unspaced_chars: false,
         };
         assert_eq!(
             terms("The rose's Petals", opts),
@@ -236,6 +288,30 @@ mod tests {
         );
         let curly = terms("John\u{2019}s book", TokenOptions::default());
         assert_eq!(curly, ["john", "book"]);
+    }
+
+    /// Scripts written without spaces are cut into characters, other runs of a word kept;
+    /// without the option, a Katakana run stays whole as UAX #29 leaves it.
+    #[test]
+    fn unspaced_scripts_are_cut_into_characters() {
+        let t = terms("ภาษาไทย カタカナ 中文abc の", TokenOptions::default());
+        assert_eq!(
+            t,
+            [
+                "ภ", "า", "ษ", "า", "ไ", "ท", "ย", "カ", "タ", "カ", "ナ", "中", "文", "abc", "の"
+            ]
+        );
+        let whole = TokenOptions {
+            unspaced_chars: false,
+            ..TokenOptions::default()
+        };
+        let t = terms("カタカナ 中文", whole);
+        assert_eq!(t, ["カタカナ", "中", "文"]);
+        // Other scripts are untouched.
+        assert_eq!(
+            terms("Zürich Ελληνικά русский", TokenOptions::default()),
+            ["zürich", "ελληνικά", "русский"]
+        );
     }
 
     #[test]
@@ -248,7 +324,7 @@ mod tests {
                 .map(|_| alphabet[s.below(alphabet.len() as u64) as usize] as char)
                 .collect();
             let mut fast = Vec::new();
-            for_each_word(&text, |w| fast.push(w));
+            for_each_word(&text, false, |w| fast.push(w));
             let slow: Vec<&str> = text.unicode_words().collect();
             assert_eq!(fast, slow, "text {text:?}");
         }
