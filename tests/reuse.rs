@@ -72,7 +72,13 @@ fn brute_counts(pages: &[(String, String)]) -> BTreeMap<u128, (u64, String)> {
     let mut counts: BTreeMap<u128, (u64, String)> = BTreeMap::new();
     let mut text = String::new();
     for (_, html) in pages {
-        payload_text(html.as_bytes(), None, Some(true), &mut text);
+        payload_text(
+            html.as_bytes(),
+            None,
+            Some(true),
+            Default::default(),
+            &mut text,
+        );
         for c in chunks(&text) {
             let e = counts.entry(chunk_hash(c)).or_insert((0, c.to_string()));
             e.0 += 1;

@@ -27,7 +27,13 @@ impl Sink for Texts {
             neardup::corpus::PayloadKind::Unknown => None,
         };
         let mut text = String::new();
-        payload_text(&doc.payload, doc.charset.as_deref(), html, &mut text);
+        payload_text(
+            &doc.payload,
+            doc.charset.as_deref(),
+            html,
+            Default::default(),
+            &mut text,
+        );
         self.0.insert(doc.id.into_owned(), text);
     }
     fn skip(&mut self, _: Skip, _: u64, _: &str) {}

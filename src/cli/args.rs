@@ -40,6 +40,11 @@ library_values!(RemoveBy {
     RemoveBy::All => "all": "Every document of a star of two or more, its kept one too: no copy kept",
 });
 
+library_values!(crate::text::extract::TextMode {
+    crate::text::extract::TextMode::Full => "full": "All of a page's text",
+    crate::text::extract::TextMode::Main => "main": "Its main content: navigation, headers, footers and sidebars dropped, only a marked main element or article kept",
+});
+
 library_values!(TableFormat {
     TableFormat::Parquet => "parquet": "Apache Parquet (zstd)",
     TableFormat::Jsonl => "jsonl": "JSON lines, one object per row",
@@ -888,6 +893,10 @@ pub struct FingerprintOpts {
     /// plain text.
     #[arg(long, value_enum, default_value_t = TextFormat::Auto)]
     pub text_format: TextFormat,
+    /// Which text of an HTML page is fingerprinted and verified: all of it, or its main
+    /// content (recorded in the store; verification reads the same).
+    #[arg(long, value_enum, default_value_t = crate::text::extract::TextMode::Full)]
+    pub text: crate::text::extract::TextMode,
     /// Split uncompressed shards larger than this (MiB) across workers; 0 never splits.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub split_mib: u64,

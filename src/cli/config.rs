@@ -196,6 +196,7 @@ mod tests {
         same::<crate::report::typed::TableFormat>();
         same::<Format>();
         same::<Rule>();
+        same::<crate::text::extract::TextMode>();
     }
 
     #[test]

@@ -40,6 +40,7 @@ impl From<&FingerprintOpts> for FingerprintOptions {
             text_field: a.text_field.clone(),
             url_field: a.url_field.clone(),
             keep_field: a.keep_field.clone(),
+            text: a.text,
             text_format: match a.text_format {
                 TextFormat::Auto => o::TextFormat::Auto,
                 TextFormat::Html => o::TextFormat::Html,

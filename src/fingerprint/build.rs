@@ -472,7 +472,13 @@ impl Sink for UnitSink<'_> {
             PayloadKind::Text => Some(false),
             PayloadKind::Unknown => None,
         };
-        extract::payload_text(&doc.payload, doc.charset.as_deref(), html, &mut self.text);
+        extract::payload_text(
+            &doc.payload,
+            doc.charset.as_deref(),
+            html,
+            self.cfg.params.text,
+            &mut self.text,
+        );
         if self.cfg.filters.english_only && !is_english(&self.text) {
             return self.skipped(Skip::NotEnglish, doc.loc.offset, "");
         }

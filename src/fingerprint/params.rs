@@ -30,6 +30,9 @@ pub struct Params {
     pub seed: u64,
     /// Name and version of the feature hashing scheme.
     pub hash: String,
+    /// Which text of an HTML page is read (`--text`); stores made before it read all of it.
+    #[serde(default)]
+    pub text: crate::text::extract::TextMode,
 }
 
 /// The current feature hashing scheme; bump when `text::features` changes its bits.
@@ -43,6 +46,7 @@ impl Default for Params {
             tokens: TokenOptions::default(),
             seed: 0,
             hash: HASH_SCHEME.into(),
+            text: crate::text::extract::TextMode::Full,
         }
     }
 }
@@ -56,6 +60,7 @@ impl Params {
             tokens: TokenOptions::default(),
             seed: 0,
             hash: "md5 of character 4-grams (python simhash 2.x)".into(),
+            text: crate::text::extract::TextMode::Full,
         }
     }
 

@@ -137,6 +137,8 @@ pub struct FingerprintOptions {
     pub url_field: String,
     /// How field text is read.
     pub text_format: TextFormat,
+    /// Which text of an HTML page is read.
+    pub text: crate::text::extract::TextMode,
     /// Uncompressed shards larger than this (MiB) are split across workers; 0 never splits.
     pub split_mib: u64,
     /// Records larger than this many bytes are skipped and counted.
@@ -175,6 +177,7 @@ impl Default for FingerprintOptions {
             split_mib: 64,
             max_record_size: 32 << 20,
             keep_field: None,
+            text: crate::text::extract::TextMode::Full,
         }
     }
 }

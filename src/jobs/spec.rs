@@ -397,7 +397,7 @@ pub fn build_config(
         !ngrams.is_empty() && ngrams.iter().all(|n| (1..=8).contains(n)),
         "--ngrams takes sizes from 1 to 8, e.g. --ngrams 3,5"
     );
-    let params = match a.features {
+    let mut params = match a.features {
         Features::SimhashPy => Params::simhash_py(),
         Features::Native => Params {
             ngrams,
@@ -412,6 +412,7 @@ pub fn build_config(
             ..Params::default()
         },
     };
+    params.text = a.text;
     Ok(BuildConfig {
         inputs: inputs.to_vec(),
         output: output.to_path_buf(),

@@ -308,6 +308,7 @@ mod tests {
             b"<ul><li> Home </li><li>NEXT</li><li>&raquo;</li><li>42</li></ul><p>Real text here.</p>",
             None,
             Some(true),
+            crate::text::extract::TextMode::Full,
             &mut text,
         );
         let flags: Vec<bool> = chunks(&text)

@@ -27,6 +27,16 @@ impl<'a> TextBuilder<'a> {
         }
     }
 
+    /// Bytes written so far (a pending break or space not counted).
+    pub fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
     /// Marks a line break (a block boundary).
     pub fn brk(&mut self) {
         self.pending = Gap::Break;

@@ -34,7 +34,7 @@ pub fn chunk_hashes(text: &str, out: &mut Vec<u128>) {
 mod tests {
     use super::*;
     use crate::base::rng::SplitMix64;
-    use crate::text::extract::payload_text;
+    use crate::text::extract::{payload_text, TextMode};
 
     /// A plain reference for paragraph chunking of the HTML `random_html` makes: block tags
     /// end a paragraph, inline tags vanish, `script` content is dropped, the few entities used
@@ -119,7 +119,7 @@ mod tests {
         let mut text = String::new();
         for case in 0..3000 {
             let html = random_html(&mut rng);
-            payload_text(html.as_bytes(), None, Some(true), &mut text);
+            payload_text(html.as_bytes(), None, Some(true), TextMode::Full, &mut text);
             let got: Vec<&str> = chunks(&text).collect();
             assert_eq!(got, reference(&html), "case {case}: {html:?}");
             let mut hashes = Vec::new();
@@ -134,8 +134,8 @@ mod tests {
         let a = "<div><p>The same  paragraph.</p><p>Another <b>one</b></p></div>";
         let b = "<section>\n<p>The same paragraph.\n</p>\n<li>Another one</section>";
         let (mut ta, mut tb) = (String::new(), String::new());
-        payload_text(a.as_bytes(), None, Some(true), &mut ta);
-        payload_text(b.as_bytes(), None, Some(true), &mut tb);
+        payload_text(a.as_bytes(), None, Some(true), TextMode::Full, &mut ta);
+        payload_text(b.as_bytes(), None, Some(true), TextMode::Full, &mut tb);
         let (mut ha, mut hb) = (Vec::new(), Vec::new());
         chunk_hashes(&ta, &mut ha);
         chunk_hashes(&tb, &mut hb);

@@ -62,7 +62,8 @@ pub fn for_each_text<S, T: Send>(
                 PayloadKind::Text => Some(false),
                 PayloadKind::Unknown => None,
             };
-            extract::payload_text(&doc.payload, doc.charset.as_deref(), html, text);
+            let mode = stores.stores()[stores.position(d).0].manifest.params.text;
+            extract::payload_text(&doc.payload, doc.charset.as_deref(), html, mode, text);
             let h = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
             if [h as u64, (h >> 64) as u64] != stores.content_hash(d) {
                 changed.lock().unwrap().push(d);
