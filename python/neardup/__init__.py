@@ -274,6 +274,11 @@ def _dedup_table(data, text: str, id: Optional[str], url: Optional[str], quiet: 
     import pyarrow as pa
 
     columns = [text] + ([id] if id else []) + ([url] if url else [])
+    keep_by = options.get("keep_by")
+    if keep_by:
+        # The --keep-by column is read too: its name is what comes before ":max" or ":min".
+        field = keep_by.rsplit(":", 1)[0] if keep_by.rsplit(":", 1)[-1] in ("max", "min") else keep_by
+        columns.append(field)
     opts = dict(options)
     opts["text_field"] = text
     # Only the columns asked for are read: an id or URL column not asked for is not there,

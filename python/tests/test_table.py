@@ -87,11 +87,23 @@ def check_same(table: pa.Table, result: pa.Table, cli) -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"representative": "longest", "shingle": 5}, {"all_pairs": True}, {"candidates": "simhash"}],
-    ids=["default", "longest-k5", "all-pairs", "simhash"],
+    [
+        {},
+        {"representative": "longest", "shingle": 5},
+        {"all_pairs": True},
+        {"candidates": "simhash"},
+        {"keep_by": "quality"},
+        {"keep_by": "quality:min", "remove_by": "all"},
+    ],
+    ids=["default", "longest-k5", "all-pairs", "simhash", "keep-by", "keep-by-min-all"],
 )
 def test_a_table_in_memory_gives_the_cli_lists(tmp_path, options):
     table = planted(1500)
+    if "keep_by" in options:
+        # A quality score per row, missing on some: the policy's column.
+        rng = random.Random(3)
+        q = [None if rng.random() < 0.1 else rng.random() for _ in range(table.num_rows)]
+        table = table.append_column("quality", pa.array(q, pa.float64()))
     cli = cli_lists(table, tmp_path, **options)
     assert 0 < sum(1 for _ in cli[1]) < table.num_rows
     result = neardup.dedup(table, text="text", id="id", quiet=True, **options)

@@ -226,7 +226,10 @@ impl Fields {
             id: find(&opts.id_field, is_id, "an id (a string or integer column)")?,
             url: find(&opts.url_field, is_text, "a URL (a string column)")?,
             value: match &opts.value_field {
-                Some(v) => find(v, is_number, "a number, a date or text")?,
+                Some(v) => Some(
+                    find(v, is_number, "a number, a date or text")?
+                        .ok_or_else(|| (format!("no column {v:?} for --keep-by"), false))?,
+                ),
                 None => None,
             },
         })
