@@ -80,6 +80,15 @@ fn removals(dir: &Path) -> BTreeMap<String, String> {
 /// The star removal over `pairs`, documents in `order` (best first): each kept unless a kept
 /// neighbour ranks before it, and then removed for the best-ranked such one.
 fn reference(order: &[String], pairs: &[(String, String)]) -> BTreeMap<String, String> {
+    reference_against(order, pairs, |_| false)
+}
+
+/// [`reference`] where the documents `old` admits are always kept.
+fn reference_against(
+    order: &[String],
+    pairs: &[(String, String)],
+    old: impl Fn(&str) -> bool,
+) -> BTreeMap<String, String> {
     let rank: HashMap<&str, usize> = order
         .iter()
         .enumerate()
@@ -98,7 +107,8 @@ fn reference(order: &[String], pairs: &[(String, String)]) -> BTreeMap<String, S
             .into_iter()
             .flatten()
             .filter(|n| kept.contains(*n) && rank[*n] < rank[d.as_str()])
-            .min_by_key(|n| rank[**n]);
+            .min_by_key(|n| rank[**n])
+            .filter(|_| !old(d));
         match best {
             Some(k) => {
                 out.insert(d.clone(), k.to_string());
@@ -261,4 +271,117 @@ fn keep_by_and_prefer_give_the_reference_star_removal() {
     assert!(e.contains("--keep-field quality"), "{e}");
     let e = nd("-q dedup {} -o {} --prefer {}", &[&sa, &d.join("y"), &sb]).fails();
     assert!(e.contains("not one of the stores given"), "{e}");
+}
+
+/// The policies with `--against` (old documents first, never removed, pairs within the old
+/// collection not formed), in the sweep's star counts, and with the corpus writer: the
+/// reference again, the sweep's `removed_by_star` equal to the list, the corpus the keep list.
+#[test]
+fn policies_hold_against_an_old_collection_in_the_sweep_and_the_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, qa, _) = corpus(2, "a");
+    // The new collection: copies of the old one's pages, and families of its own.
+    let (b1, qb1, _) = corpus(2, "b");
+    let (b2, qb2, _) = corpus(3, "bb");
+    let b = format!("{b1}{b2}");
+    let qb: HashMap<String, f64> = qb1.into_iter().chain(qb2).collect();
+    std::fs::write(d.join("a.jsonl"), &a).unwrap();
+    std::fs::write(d.join("b.jsonl"), &b).unwrap();
+    let (old, new) = (d.join("old"), d.join("new"));
+    nd(
+        "-q fingerprint {} -o {} --minhash --keep-field quality",
+        &[&d.join("a.jsonl"), &old],
+    )
+    .ok();
+    nd(
+        "-q fingerprint {} -o {} --minhash --keep-field quality",
+        &[&d.join("b.jsonl"), &new],
+    )
+    .ok();
+    let quality: HashMap<String, f64> = qa.into_iter().chain(qb).collect();
+    let ids = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    // Old documents first, each collection by quality (largest first), then by id.
+    let mut order: Vec<String> = ids(&a).into_iter().chain(ids(&b)).collect();
+    order.sort_by(|x, y| {
+        let key = |i: &String| {
+            (
+                !i.starts_with('a'),
+                quality.get(i).map_or((1, 0.0), |q| (0, -q)),
+            )
+        };
+        key(x).partial_cmp(&key(y)).unwrap().then(x.cmp(y))
+    });
+    let all = d.join("all");
+    nd(
+        "-q dedup {} -o {} --against {} --keep-by quality --all-pairs --tables jsonl",
+        &[&new, &all, &old],
+    )
+    .ok();
+    let lin = d.join("lin");
+    nd(
+        "-q dedup {} -o {} --against {} --keep-by quality",
+        &[&new, &lin, &old],
+    )
+    .ok();
+    let want: BTreeMap<String, String> =
+        reference_against(&order, &verified(&all), |d| d.starts_with('a'))
+            .into_iter()
+            .filter(|(r, _)| r.starts_with('b'))
+            .collect();
+    assert!(want.values().any(|k| k.starts_with('a')) && want.values().any(|k| k.starts_with('b')));
+    assert_eq!(removals(&all), want, "all pairs, against");
+    assert_eq!(removals(&lin), want, "against kept texts, against");
+    // The sweep counts the same star removal at the lists' threshold.
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&lin.join("summary.json"))).unwrap();
+    let levels = summary["sweep"]["levels"].as_array().unwrap();
+    let at = levels.last().unwrap();
+    assert_eq!(at["removed_by_star"].as_u64().unwrap() as usize, want.len());
+    // --remove-by all with the corpus writer: the corpus is the keep list.
+    let out = d.join("corpus-all");
+    nd(
+        "-q dedup {} -o {} --keep-by quality --remove-by all --write-corpus jsonl.gz",
+        &[&new, &out],
+    )
+    .ok();
+    let keep: Vec<String> = read(&out.join("keep.txt"))
+        .lines()
+        .map(String::from)
+        .collect();
+    let mut written = Vec::new();
+    for e in std::fs::read_dir(out.join("corpus")).unwrap() {
+        let p = e.unwrap().path();
+        if p.to_string_lossy().ends_with(".jsonl.gz") {
+            let mut s = String::new();
+            std::io::Read::read_to_string(
+                &mut flate2::read::GzDecoder::new(std::fs::File::open(&p).unwrap()),
+                &mut s,
+            )
+            .unwrap();
+            written.extend(s.lines().map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            }));
+        }
+    }
+    written.sort();
+    let mut keep_sorted = keep.clone();
+    keep_sorted.sort();
+    assert_eq!(written, keep_sorted);
+    assert!(
+        removals(&out).len() > removals(&lin).len() - want.len(),
+        "all removes the centres too"
+    );
 }
