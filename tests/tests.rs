@@ -20,5 +20,6 @@ mod outputs;
 mod policy;
 mod reuse;
 mod sites;
+mod substrings;
 mod trec;
 mod verify;

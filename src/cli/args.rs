@@ -126,6 +126,10 @@ pub enum Command {
     /// the URL neighbourhoods made of them (stores built with `fingerprint --chunks`).
     #[command(subcommand)]
     Reuse(ReuseCommand),
+    /// Exact-substring dedup: every span of at least --min-tokens words that occurs more than
+    /// once among the documents, each occurrence but the first removed (or all of them).
+    #[command(after_help = SUBSTRINGS_HELP)]
+    Substrings(SubstringsArgs),
     /// List GPU adapters: backend, type, driver and limits.
     Gpus(GpusArgs),
     /// Join throughput on this machine: pairs compared per second, share of the bound.
@@ -1325,3 +1329,40 @@ inspect.json (totals per file, and bad lines).
 
 EXAMPLES:
     neardup trec inspect runs/*.txt qrels.txt --store out/store --top 10 -o report/";
+
+const SUBSTRINGS_HELP: &str = "\
+Words are the Unicode word segments of each document's normalised text (the text the store
+fingerprinted); two spans are the same when their words are. The first occurrence is the first
+in store order, then position. Writes to OUT: removed.tsv (id, start, end, bytes: byte ranges
+of the normalised text, on word boundaries) and summary.json (bytes and documents touched, the
+most repeated spans with a sample).
+
+EXAMPLES:
+    neardup dedup crawl/ -o out
+    neardup substrings out/store --keep out/keep.txt -o spans";
+
+/// `neardup substrings`.
+#[derive(Debug, Args)]
+pub struct SubstringsArgs {
+    /// Stores of the corpus, in order.
+    #[arg(required = true, value_name = "STORE")]
+    pub stores: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// The shortest span removed, in words.
+    #[arg(long, default_value_t = crate::jobs::substrings::SubstringsJob::default().min_tokens, value_name = "N")]
+    pub min_tokens: usize,
+    /// Remove every occurrence of a repeated span, the first too (as Lee et al. do).
+    #[arg(long)]
+    pub all_copies: bool,
+    /// Only the documents of this keep list (`dedup`'s keep.txt).
+    #[arg(long, value_name = "KEEP")]
+    pub keep: Option<PathBuf>,
+    /// Where the shards are now, if they moved since fingerprinting (found by file name).
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+    /// The most repeated spans named in summary.json.
+    #[arg(long, default_value_t = crate::jobs::substrings::SubstringsJob::default().top, value_name = "N")]
+    pub top: usize,
+}

@@ -109,6 +109,18 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Write(a) => write::run(config::write_job(&a)?, cli.quiet),
         args::Command::Trec(a) => trec::run(a, cli.quiet),
         args::Command::Reuse(a) => reuse::run(a, cli.quiet),
+        args::Command::Substrings(a) => {
+            let job = crate::jobs::substrings::SubstringsJob {
+                stores: a.stores,
+                output: a.output,
+                min_tokens: a.min_tokens,
+                all_copies: a.all_copies,
+                keep: a.keep,
+                shard_dir: a.shard_dir,
+                top: a.top,
+            };
+            crate::jobs::substrings::substrings(&job, cli.quiet).map(|(_, o)| o)
+        }
         args::Command::Gpus(a) => gpus::run(a),
         args::Command::Bench(a) => bench::run(a, cli.quiet),
     }

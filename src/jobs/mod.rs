@@ -25,6 +25,7 @@ pub mod reuse;
 pub mod say;
 pub mod spec;
 pub mod steps;
+pub mod substrings;
 pub mod sweep;
 #[cfg(feature = "parquet")]
 pub mod table;

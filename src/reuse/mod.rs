@@ -16,6 +16,7 @@ pub mod discover;
 pub mod experiment;
 pub mod labels;
 pub mod neighbourhood;
+pub mod spans;
 pub mod stop;
 
 use std::ops::Range;
