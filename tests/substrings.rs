@@ -107,6 +107,42 @@ fn repeated_spans_are_removed_but_their_first_copy() {
             ("d", short.as_str())
         ]
     );
+    // The corpus written with the spans cut: b and c lose the boilerplate, a keeps it.
+    let w = d.join("written");
+    nd(
+        "-q substrings {} -o {} --write-corpus jsonl.gz",
+        &[&store, &w],
+    )
+    .ok();
+    let mut rows = BTreeMap::new();
+    for e in std::fs::read_dir(w.join("corpus")).unwrap() {
+        let p = e.unwrap().path();
+        if p.to_string_lossy().ends_with(".jsonl.gz") {
+            let mut s = String::new();
+            std::io::Read::read_to_string(
+                &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&p).unwrap()),
+                &mut s,
+            )
+            .unwrap();
+            for l in s.lines() {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                rows.insert(
+                    v["id"].as_str().unwrap().to_string(),
+                    v["text"].as_str().unwrap().to_string(),
+                );
+            }
+        }
+    }
+    assert_eq!(rows["a"], text["a"]);
+    assert_eq!(rows["b"], format!("{} {short}", words(200, 20)));
+    assert_eq!(rows["c"], words(300, 70));
+    assert_eq!(rows["d"], text["d"]);
+    let e = nd(
+        "-q substrings {} -o {} --write-corpus warc.gz",
+        &[&store, &d.join("warc")],
+    )
+    .fails();
+    assert!(e.contains("jsonl.gz or parquet"), "{e}");
     // Only the documents of a keep list.
     std::fs::write(d.join("keep.txt"), "b\nd\n").unwrap();
     let kept = d.join("kept");

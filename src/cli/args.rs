@@ -1365,4 +1365,8 @@ pub struct SubstringsArgs {
     /// The most repeated spans named in summary.json.
     #[arg(long, default_value_t = crate::jobs::substrings::SubstringsJob::default().top, value_name = "N")]
     pub top: usize,
+    /// Also write the documents with their repeated spans cut into OUT/corpus (jsonl.gz or
+    /// parquet).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub write_corpus: Option<crate::write::Format>,
 }

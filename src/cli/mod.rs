@@ -118,6 +118,8 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
                 keep: a.keep,
                 shard_dir: a.shard_dir,
                 top: a.top,
+                write_corpus: a.write_corpus,
+                ..Default::default()
             };
             crate::jobs::substrings::substrings(&job, cli.quiet).map(|(_, o)| o)
         }

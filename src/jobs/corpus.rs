@@ -101,6 +101,7 @@ pub fn write_corpus(c: &WriteJob) -> anyhow::Result<write::Manifest> {
         shard_size: c.corpus.shard_size,
         shard_dir: c.shard_dir.clone(),
         drop_labels: labels,
+        cut: None,
     };
     let m = write::write(&stores, &kept, &cfg)?;
     out.finish()?;

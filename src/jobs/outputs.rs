@@ -388,6 +388,7 @@ pub fn write_corpus(
         shard_size: corpus.shard_size,
         shard_dir: shard_dir.map(Path::to_path_buf),
         drop_labels: labels,
+        cut: None,
     };
     let m = crate::write::write(stores, &kept, &cfg)?;
     claimed.finish()?;

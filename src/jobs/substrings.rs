@@ -36,6 +36,11 @@ pub struct SubstringsJob {
     pub shard_dir: Option<PathBuf>,
     /// The most repeated spans named in the summary.
     pub top: usize,
+    /// Write the documents read, their repeated spans cut, into `OUT/corpus` (JSON lines or
+    /// Parquet).
+    pub write_corpus: Option<crate::write::Format>,
+    /// Target size of a corpus shard, in bytes.
+    pub shard_size: u64,
 }
 
 impl Default for SubstringsJob {
@@ -48,6 +53,8 @@ impl Default for SubstringsJob {
             keep: None,
             shard_dir: None,
             top: 20,
+            write_corpus: None,
+            shard_size: 1 << 30,
         }
     }
 }
@@ -92,6 +99,9 @@ pub struct SubstringsSummary {
     pub windows_marked: u64,
     /// The most repeated spans.
     pub top: Vec<TopSpan>,
+    /// The corpus written with the spans cut (`--write-corpus`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpus: Option<crate::report::summary::CorpusSummary>,
     /// Wall time, seconds.
     pub seconds: f64,
 }
@@ -110,8 +120,14 @@ pub fn substrings(
     let stores = StoreSet::open(&job.stores)?;
     let mut inputs = job.stores.clone();
     inputs.extend(job.keep.iter().cloned());
+    if job.write_corpus == Some(crate::write::Format::WarcGz) {
+        anyhow::bail!("--write-corpus warc.gz copies records as they were, and cut spans change the text: write jsonl.gz or parquet");
+    }
     let claimed = OutDir::claim(&job.output, &inputs)?;
     claimed.reserve(OUTPUTS)?;
+    if job.write_corpus.is_some() {
+        claimed.reserve(&["corpus"])?;
+    }
     let docs: Vec<u32> = match &job.keep {
         None => (0..stores.len() as u32).collect(),
         Some(path) => {
@@ -177,7 +193,41 @@ pub fn substrings(
             }
         })
         .collect();
+    let corpus = match job.write_corpus {
+        None => None,
+        Some(format) => {
+            let out = job.output.join("corpus");
+            let c = crate::write::claim(&out, &stores, job.shard_dir.as_deref(), true)?;
+            let kept: Vec<crate::write::Kept> = texts
+                .iter()
+                .map(|(d, _)| crate::write::Kept {
+                    doc: *d,
+                    cluster: *d,
+                    cluster_size: 1,
+                    duplicates: 0,
+                })
+                .collect();
+            let cut: std::collections::HashMap<u32, Vec<(u32, u32)>> = texts
+                .iter()
+                .zip(&s.removed)
+                .filter(|(_, r)| !r.is_empty())
+                .map(|((d, _), r)| (*d, r.clone()))
+                .collect();
+            let cfg = crate::write::Config {
+                format,
+                dir: out.clone(),
+                shard_size: job.shard_size,
+                shard_dir: job.shard_dir.clone(),
+                drop_labels: None,
+                cut: Some(std::sync::Arc::new(cut)),
+            };
+            let m = crate::write::write(&stores, &kept, &cfg)?;
+            c.finish()?;
+            Some(super::outputs::corpus_summary(&out, &m))
+        }
+    };
     let summary = SubstringsSummary {
+        corpus,
         command: "substrings".into(),
         created_by: crate::report::summary::created_by(),
         stores: job.stores.clone(),

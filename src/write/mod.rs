@@ -74,6 +74,31 @@ pub struct Config {
     pub shard_dir: Option<PathBuf>,
     /// Paragraphs to drop from each document's text (JSONL.gz and Parquet only).
     pub drop_labels: Option<Labels>,
+    /// Byte ranges to cut from documents' texts (`substrings`; JSONL.gz and Parquet only):
+    /// per document, ascending and disjoint, in its normalised text.
+    pub cut: Option<std::sync::Arc<std::collections::HashMap<u32, Vec<(u32, u32)>>>>,
+}
+
+/// `text` without the byte `ranges` (ascending, disjoint, on character boundaries): where a
+/// cut leaves whitespace on both sides, one of them goes with it.
+pub fn cut_ranges(text: &str, ranges: &[(u32, u32)]) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for &(s, e) in ranges {
+        let (s, mut e) = (s as usize, e as usize);
+        if s < at || e > text.len() || !text.is_char_boundary(s) || !text.is_char_boundary(e) {
+            continue;
+        }
+        out.push_str(&text[at..s]);
+        let before = out.as_bytes().last().is_none_or(u8::is_ascii_whitespace);
+        if before && e < b.len() && b[e].is_ascii_whitespace() {
+            e += 1;
+        }
+        at = e;
+    }
+    out.push_str(&text[at.min(text.len())..]);
+    out
 }
 
 /// A kept document and the cluster it stands for.
@@ -191,6 +216,11 @@ pub fn write(stores: &StoreSet, kept: &[Kept], cfg: &Config) -> Result<Manifest>
     let started = Instant::now();
     if cfg.shard_size == 0 {
         return Err(Error::Config("the shard size must be above 0".into()));
+    }
+    if cfg.cut.is_some() && cfg.format == Format::WarcGz {
+        return Err(Error::Config(
+            "cutting repeated spans changes the text, and WARC.gz output copies records as they were: write jsonl.gz or parquet".into(),
+        ));
     }
     if cfg.drop_labels.is_some() && cfg.format == Format::WarcGz {
         return Err(Error::Config(

@@ -84,12 +84,20 @@ pub fn write(stores: &StoreSet, kept: &[Kept], cfg: &Config) -> Result<Manifest>
             &docs,
             cfg.shard_dir.as_deref(),
             || (),
-            |_, _, text| match &cfg.drop_labels {
-                None => (text.to_string(), 0u64),
-                Some(labels) => {
-                    let kept = drop_labeled(text, labels);
-                    let dropped = chunks(text).count() - chunks(&kept).count();
-                    (kept, dropped as u64)
+            |_, d, text| {
+                let cut = cfg
+                    .cut
+                    .as_ref()
+                    .and_then(|c| c.get(&d))
+                    .map(|r| super::cut_ranges(text, r));
+                let text = cut.as_deref().unwrap_or(text);
+                match &cfg.drop_labels {
+                    None => (text.to_string(), 0u64),
+                    Some(labels) => {
+                        let kept = drop_labeled(text, labels);
+                        let dropped = chunks(text).count() - chunks(&kept).count();
+                        (kept, dropped as u64)
+                    }
                 }
             },
         )?;
