@@ -76,8 +76,11 @@ pub struct Config {
     pub drop_labels: Option<Labels>,
     /// Byte ranges to cut from documents' texts (`substrings`; JSONL.gz and Parquet only):
     /// per document, ascending and disjoint, in its normalised text.
-    pub cut: Option<std::sync::Arc<std::collections::HashMap<u32, Vec<(u32, u32)>>>>,
+    pub cut: Option<std::sync::Arc<Cuts>>,
 }
+
+/// Byte ranges to cut, per document.
+pub type Cuts = std::collections::HashMap<u32, Vec<(u32, u32)>>;
 
 /// `text` without the byte `ranges` (ascending, disjoint, on character boundaries): where a
 /// cut leaves whitespace on both sides, one of them goes with it.
