@@ -1369,4 +1369,8 @@ pub struct SubstringsArgs {
     /// parquet).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub write_corpus: Option<crate::write::Format>,
+    /// Windows sorted at a time: bytes, or with K, M or G (24 bytes a window, about one a
+    /// word); a smaller budget makes more passes. The texts themselves are held besides.
+    #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = parse_size)]
+    pub memory: u64,
 }

@@ -119,6 +119,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
                 shard_dir: a.shard_dir,
                 top: a.top,
                 write_corpus: a.write_corpus,
+                memory: a.memory,
                 ..Default::default()
             };
             crate::jobs::substrings::substrings(&job, cli.quiet).map(|(_, o)| o)

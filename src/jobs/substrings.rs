@@ -41,6 +41,10 @@ pub struct SubstringsJob {
     pub write_corpus: Option<crate::write::Format>,
     /// Target size of a corpus shard, in bytes.
     pub shard_size: u64,
+    /// Windows sorted at a time, in bytes ([`spans::WINDOW_BYTES`] each): more makes more
+    /// passes over the texts.
+    #[serde(deserialize_with = "super::options::size")]
+    pub memory: u64,
 }
 
 impl Default for SubstringsJob {
@@ -55,6 +59,7 @@ impl Default for SubstringsJob {
             top: 20,
             write_corpus: None,
             shard_size: 1 << 30,
+            memory: 1 << 30,
         }
     }
 }
@@ -158,7 +163,7 @@ pub fn substrings(
     let mut texts = found.values;
     texts.sort_unstable_by_key(|(d, _)| *d);
     let refs: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
-    let s = spans::find(&refs, job.min_tokens, job.all_copies, job.top);
+    let s = spans::find(&refs, job.min_tokens, job.all_copies, job.top, job.memory);
     let mut tsv = String::from("id\tstart\tend\tbytes\n");
     let mut touched = 0u64;
     let mut removed_bytes = 0u64;

@@ -81,60 +81,77 @@ pub struct Spans {
     pub top: Vec<Repeated>,
 }
 
+/// Bytes a window takes while its pass sorts it.
+pub const WINDOW_BYTES: u64 = 24;
+
 /// The repeated spans of at least `k` words among `texts` (in document order): see the
-/// module's notes. `top` bounds the most repeated windows reported.
-pub fn find(texts: &[&str], k: usize, all_copies: bool, top: usize) -> Spans {
+/// module's notes. `top` bounds the most repeated windows reported. The windows are sorted in
+/// passes over equal ranges of their hash, each holding at most `memory` bytes of windows
+/// (about): every window falls in one pass, so the result does not depend on the passes.
+pub fn find(texts: &[&str], k: usize, all_copies: bool, top: usize, memory: u64) -> Spans {
     let words: Vec<Vec<(u32, u32)>> = texts.par_iter().map(|t| words(t)).collect();
     let word = |d: u32, i: u32| -> &[u8] {
         let (s, e) = words[d as usize][i as usize];
         &texts[d as usize].as_bytes()[s as usize..e as usize]
     };
-    // (window hash, document, first word), every window of every document.
-    let mut all: Vec<(u128, u32, u32)> = texts
-        .par_iter()
-        .zip(&words)
-        .enumerate()
-        .flat_map_iter(|(d, (t, w))| {
-            let hashes: Vec<u64> = w
-                .iter()
-                .map(|&(s, e)| xxhash_rust::xxh3::xxh3_64(&t.as_bytes()[s as usize..e as usize]))
-                .collect();
-            windows(&hashes, k)
-                .into_iter()
-                .enumerate()
-                .map(move |(i, h)| (h, d as u32, i as u32))
-        })
-        .collect();
-    let total = all.len() as u64;
-    all.par_sort_unstable();
+    let total: u64 = words
+        .iter()
+        .map(|w| (w.len() + 1).saturating_sub(k) as u64)
+        .sum();
+    let passes = (total * WINDOW_BYTES).div_ceil(memory.max(1)).max(1);
     let same = |a: Place, b: Place| (0..k as u32).all(|j| word(a.0, a.1 + j) == word(b.0, b.1 + j));
-    // Each run of one hash, split into classes of equal words (first occurrence first).
-    let marks: Vec<(Vec<Place>, Vec<Repeated>)> = all
-        .par_chunk_by(|x, y| x.0 == y.0)
-        .filter(|run| run.len() > 1)
-        .map(|run| {
-            let mut marked = Vec::new();
-            let mut reps = Vec::new();
-            let mut left: Vec<Place> = run.iter().map(|x| (x.1, x.2)).collect();
-            while !left.is_empty() {
-                let first = left[0];
-                let (class, rest): (Vec<Place>, Vec<Place>) =
-                    left.iter().partition(|o| same(**o, first));
-                if class.len() > 1 {
-                    let skip = usize::from(!all_copies);
-                    marked.extend_from_slice(&class[skip..]);
-                    reps.push(Repeated {
-                        count: class.len() as u64,
-                        doc: first.0,
-                        word: first.1,
-                    });
-                }
-                left = rest;
-            }
-            (marked, reps)
-        })
-        .collect();
-    drop(all);
+    let mut marks: Vec<(Vec<Place>, Vec<Repeated>)> = Vec::new();
+    for pass in 0..passes {
+        // The pass takes the windows whose hash's top 64 bits fall in its range.
+        let lo = ((u128::from(pass) << 64) / u128::from(passes)) as u64;
+        let hi = ((u128::from(pass + 1) << 64) / u128::from(passes)).saturating_sub(1) as u64;
+        let mut all: Vec<(u128, u32, u32)> = texts
+            .par_iter()
+            .zip(&words)
+            .enumerate()
+            .flat_map_iter(|(d, (t, w))| {
+                let hashes: Vec<u64> = w
+                    .iter()
+                    .map(|&(s, e)| {
+                        xxhash_rust::xxh3::xxh3_64(&t.as_bytes()[s as usize..e as usize])
+                    })
+                    .collect();
+                windows(&hashes, k)
+                    .into_iter()
+                    .enumerate()
+                    .filter(move |(_, h)| (lo..=hi).contains(&((h >> 64) as u64)))
+                    .map(move |(i, h)| (h, d as u32, i as u32))
+            })
+            .collect();
+        all.par_sort_unstable();
+        // Each run of one hash, split into classes of equal words (first occurrence first).
+        marks.extend(
+            all.par_chunk_by(|x, y| x.0 == y.0)
+                .filter(|run| run.len() > 1)
+                .map(|run| {
+                    let mut marked = Vec::new();
+                    let mut reps = Vec::new();
+                    let mut left: Vec<Place> = run.iter().map(|x| (x.1, x.2)).collect();
+                    while !left.is_empty() {
+                        let first = left[0];
+                        let (class, rest): (Vec<Place>, Vec<Place>) =
+                            left.iter().partition(|o| same(**o, first));
+                        if class.len() > 1 {
+                            let skip = usize::from(!all_copies);
+                            marked.extend_from_slice(&class[skip..]);
+                            reps.push(Repeated {
+                                count: class.len() as u64,
+                                doc: first.0,
+                                word: first.1,
+                            });
+                        }
+                        left = rest;
+                    }
+                    (marked, reps)
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
     let mut per_doc: Vec<Vec<u32>> = vec![Vec::new(); texts.len()];
     let mut reps = Vec::new();
     let mut marked = 0u64;
@@ -256,12 +273,15 @@ mod tests {
             let texts: Vec<&str> = docs.iter().map(String::as_str).collect();
             let k = 1 + rng.below(5) as usize;
             for all in [false, true] {
-                let got = find(&texts, k, all, 5);
+                let got = find(&texts, k, all, 5, u64::MAX);
                 assert_eq!(
                     got.removed,
                     brute(&texts, k, all),
                     "round {round}, k {k}, all {all}"
                 );
+                // In passes of a few windows each: the same.
+                let passes = find(&texts, k, all, 5, 3 * WINDOW_BYTES);
+                assert_eq!(passes, got, "round {round}: passes");
             }
         }
     }
@@ -270,15 +290,15 @@ mod tests {
     fn ranges_end_on_words_and_keep_the_first_copy() {
         let a = "Löwe sagt: ein zwei drei vier fünf. Ende";
         let b = "anders ein zwei drei vier fünf und mehr";
-        let s = find(&[a, b], 5, false, 3);
+        let s = find(&[a, b], 5, false, 3, u64::MAX);
         assert!(s.removed[0].is_empty());
         let (x, y) = s.removed[1][0];
         assert_eq!(&b[x as usize..y as usize], "ein zwei drei vier fünf");
         assert_eq!(s.top[0].count, 2);
-        let all = find(&[a, b], 5, true, 3);
+        let all = find(&[a, b], 5, true, 3, u64::MAX);
         let (x, y) = all.removed[0][0];
         assert_eq!(&a[x as usize..y as usize], "ein zwei drei vier fünf");
         // Shorter than k: nothing.
-        assert_eq!(find(&[a, b], 6, true, 3).marked, 0);
+        assert_eq!(find(&[a, b], 6, true, 3, u64::MAX).marked, 0);
     }
 }
