@@ -559,6 +559,11 @@ pub struct DedupArgs {
     /// jsonl.gz or parquet (id, url, extracted text, cluster).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub write_corpus: Option<CorpusFormat>,
+    /// Also find the spans of at least N words repeated among the kept documents (the first
+    /// copy kept): substrings.tsv and substrings.json, and a corpus written as jsonl.gz or
+    /// parquet has them cut (as `neardup substrings`).
+    #[arg(long, value_name = "N")]
+    pub substrings: Option<usize>,
     /// How the corpus is written.
     #[command(flatten)]
     pub corpus: CorpusOpts,

@@ -120,6 +120,7 @@ impl From<&DedupArgs> for DedupOptions {
             similarity: (&a.similarity).into(),
             join: (&a.join).into(),
             write_corpus: a.write_corpus,
+            substrings: a.substrings,
             corpus: (&a.corpus).into(),
             tables: a.tables.clone(),
             fingerprint: (&a.fingerprint).into(),

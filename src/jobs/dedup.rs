@@ -346,6 +346,31 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     }
     s.canonical = canonical_stats;
     s.sites = Some(sites);
+    // Repeated spans among the kept documents (the new collection's, with --against).
+    let cut = match cfg.substrings {
+        None => None,
+        Some(k) => {
+            stage.start("substrings");
+            let limit = protect.unwrap_or(stores.len() as u32);
+            let docs: Vec<u32> = (0..limit).filter(|d| assigned.is_kept(*d)).collect();
+            let job = super::substrings::SubstringsJob {
+                min_tokens: k,
+                shard_dir: cfg.shard_dir.clone(),
+                ..Default::default()
+            };
+            let t = Instant::now();
+            let mut f = super::substrings::spans_of(
+                &stores,
+                &docs,
+                &job,
+                &dir.join("substrings.tsv"),
+                quiet,
+            )?;
+            f.summary.seconds = t.elapsed().as_secs_f64();
+            super::substrings::write_summary(&dir.join("substrings.json"), &f.summary)?;
+            Some(f.cut)
+        }
+    };
     s.tables = tables;
     s.memory_bound = memory_bound;
     if let Some(corpus) = &cfg.corpus {
@@ -362,6 +387,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
             corpus,
             protect,
             cfg.shard_dir.as_deref(),
+            cut,
             quiet,
         )?);
     }

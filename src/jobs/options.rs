@@ -311,6 +311,9 @@ pub struct DedupOptions {
     pub join: JoinOptions,
     /// Write the kept documents out in this format.
     pub write_corpus: Option<crate::write::Format>,
+    /// Find the spans of at least this many words repeated among the kept documents
+    /// (`substrings.tsv`), and cut them from the corpus written.
+    pub substrings: Option<usize>,
     /// How the corpus is written.
     #[serde(flatten)]
     pub corpus: CorpusOptions,
@@ -345,6 +348,7 @@ impl Default for DedupOptions {
             similarity: SimilarityOptions::default(),
             join: JoinOptions::default(),
             write_corpus: None,
+            substrings: None,
             corpus: CorpusOptions::default(),
             tables: Vec::new(),
             fingerprint: FingerprintOptions::default(),

@@ -373,6 +373,7 @@ pub fn write_corpus(
     corpus: &CorpusConfig,
     protect: Option<u32>,
     shard_dir: Option<&Path>,
+    cut: Option<crate::write::Cuts>,
     quiet: bool,
 ) -> anyhow::Result<summary::CorpusSummary> {
     let out = dir.join("corpus");
@@ -388,7 +389,7 @@ pub fn write_corpus(
         shard_size: corpus.shard_size,
         shard_dir: shard_dir.map(Path::to_path_buf),
         drop_labels: labels,
-        cut: None,
+        cut: cut.map(std::sync::Arc::new),
     };
     let m = crate::write::write(stores, &kept, &cfg)?;
     claimed.finish()?;
@@ -557,6 +558,8 @@ pub const DEDUP_OUTPUTS: &[&str] = &[
     "cluster_sizes.svg",
     "distances.tsv",
     "distances.svg",
+    "substrings.tsv",
+    "substrings.json",
     crate::report::sites::SITES,
     crate::report::sites::STORES,
     crate::report::sites::PLOT,

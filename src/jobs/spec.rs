@@ -166,6 +166,8 @@ pub struct DedupSpec {
     pub prefer: Vec<PathBuf>,
     /// Write the kept documents out into `output/corpus`.
     pub corpus: Option<CorpusConfig>,
+    /// `--substrings`: the shortest repeated span found among the kept documents, in words.
+    pub substrings: Option<usize>,
     /// Where the shards of given stores are now, if they moved since fingerprinting.
     pub shard_dir: Option<PathBuf>,
     /// Typed table formats written next to the TSVs.
@@ -335,6 +337,13 @@ impl DedupSpec {
             canonical: a.canonical,
             keep_by,
             prefer: a.prefer.clone(),
+            substrings: match a.substrings {
+                Some(0) => anyhow::bail!("--substrings takes a span length of at least 1 word"),
+                Some(_) if a.write_corpus == Some(crate::write::Format::WarcGz) => anyhow::bail!(
+                    "--substrings cuts spans from the texts, and --write-corpus warc.gz copies records as they were: write jsonl.gz or parquet"
+                ),
+                k => k,
+            },
             against: a.against.clone(),
             candidates,
             stores,

@@ -114,13 +114,138 @@ pub struct SubstringsSummary {
 /// The outputs `substrings` writes.
 pub const OUTPUTS: &[&str] = &["removed.tsv", "summary.json"];
 
+/// What [`spans_of`] found among the documents read.
+pub struct Found {
+    /// The summary (its `corpus` and `seconds` left to the caller).
+    pub summary: SubstringsSummary,
+    /// Each document's removed byte ranges (the documents with one).
+    pub cut: crate::write::Cuts,
+    /// The documents read, in store order.
+    pub docs: Vec<u32>,
+    /// Documents not found again in their shards.
+    pub missing: usize,
+}
+
+/// Finds the repeated spans among the documents `docs` of `stores` as `job` says (its stores,
+/// output and corpus options aside) and writes the removed ranges to `removed` (a file of an
+/// output directory the caller has claimed).
+pub fn spans_of(
+    stores: &StoreSet,
+    docs: &[u32],
+    job: &SubstringsJob,
+    removed: &std::path::Path,
+    quiet: bool,
+) -> anyhow::Result<Found> {
+    anyhow::ensure!(job.min_tokens >= 1, "--min-tokens must be at least 1");
+    if !quiet {
+        say!(
+            "substrings: reading {} documents again for spans of {} words or more",
+            docs.len(),
+            job.min_tokens
+        );
+    }
+    let found = reread::for_each_text(
+        stores,
+        docs,
+        job.shard_dir.as_deref(),
+        || (),
+        |_, _, text| text.to_string(),
+    )?;
+    let mut texts = found.values;
+    texts.sort_unstable_by_key(|(d, _)| *d);
+    let refs: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
+    let s = spans::find(&refs, job.min_tokens, job.all_copies, job.top, job.memory);
+    let mut tsv = String::from("id\tstart\tend\tbytes\n");
+    let mut touched = 0u64;
+    let mut removed_bytes = 0u64;
+    for ((d, _), ranges) in texts.iter().zip(&s.removed) {
+        if !ranges.is_empty() {
+            touched += 1;
+        }
+        for &(a, b) in ranges {
+            removed_bytes += u64::from(b - a);
+            let _ = writeln!(tsv, "{}\t{a}\t{b}\t{}", tsv_field(stores.id(*d)), b - a);
+        }
+    }
+    atomic::write(removed, tsv.as_bytes())?;
+    let top = s
+        .top
+        .iter()
+        .map(|r| {
+            let (d, text) = &texts[r.doc as usize];
+            let w = spans::words(text);
+            let (a, b) = (
+                w[r.word as usize].0 as usize,
+                w[r.word as usize + job.min_tokens - 1].1 as usize,
+            );
+            let mut end = b.min(a + 400);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            TopSpan {
+                count: r.count,
+                id: stores.id(*d).to_string(),
+                sample: text[a..end].to_string(),
+            }
+        })
+        .collect();
+    let summary = SubstringsSummary {
+        command: "substrings".into(),
+        created_by: crate::report::summary::created_by(),
+        stores: stores
+            .stores()
+            .iter()
+            .map(|s| s.path().to_path_buf())
+            .collect(),
+        min_tokens: job.min_tokens,
+        all_copies: job.all_copies,
+        documents: texts.len() as u64,
+        documents_touched: touched,
+        text_bytes: texts.iter().map(|(_, t)| t.len() as u64).sum(),
+        bytes_removed: removed_bytes,
+        windows: s.windows,
+        windows_marked: s.marked,
+        top,
+        corpus: None,
+        seconds: 0.0,
+    };
+    let cut = texts
+        .iter()
+        .zip(&s.removed)
+        .filter(|(_, r)| !r.is_empty())
+        .map(|((d, _), r)| (*d, r.clone()))
+        .collect();
+    if !quiet {
+        say!(
+            "substrings: {} of {} bytes removed from {} of {} documents ({} of {} windows)",
+            summary.bytes_removed,
+            summary.text_bytes,
+            summary.documents_touched,
+            summary.documents,
+            summary.windows_marked,
+            summary.windows
+        );
+    }
+    Ok(Found {
+        summary,
+        cut,
+        docs: texts.iter().map(|(d, _)| *d).collect(),
+        missing: found.missing.len(),
+    })
+}
+
+/// Writes the summary `s` to `path`.
+pub fn write_summary(path: &std::path::Path, s: &SubstringsSummary) -> anyhow::Result<()> {
+    atomic::write(path, serde_json::to_string_pretty(s)?.as_bytes())?;
+    Ok(())
+}
+
 /// Runs the job.
 pub fn substrings(
     job: &SubstringsJob,
     quiet: bool,
 ) -> anyhow::Result<(SubstringsSummary, Outcome)> {
     let started = std::time::Instant::now();
-    anyhow::ensure!(job.min_tokens >= 1, "--min-tokens must be at least 1");
     anyhow::ensure!(!job.stores.is_empty(), "give at least one store");
     let stores = StoreSet::open(&job.stores)?;
     let mut inputs = job.stores.clone();
@@ -146,77 +271,21 @@ pub fn substrings(
                 .collect()
         }
     };
-    if !quiet {
-        say!(
-            "substrings: reading {} documents again for spans of {} words or more",
-            docs.len(),
-            job.min_tokens
-        );
-    }
-    let found = reread::for_each_text(
-        &stores,
-        &docs,
-        job.shard_dir.as_deref(),
-        || (),
-        |_, _, text| text.to_string(),
-    )?;
-    let mut texts = found.values;
-    texts.sort_unstable_by_key(|(d, _)| *d);
-    let refs: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
-    let s = spans::find(&refs, job.min_tokens, job.all_copies, job.top, job.memory);
-    let mut tsv = String::from("id\tstart\tend\tbytes\n");
-    let mut touched = 0u64;
-    let mut removed_bytes = 0u64;
-    for ((d, _), ranges) in texts.iter().zip(&s.removed) {
-        if !ranges.is_empty() {
-            touched += 1;
-        }
-        for &(a, b) in ranges {
-            removed_bytes += u64::from(b - a);
-            let _ = writeln!(tsv, "{}\t{a}\t{b}\t{}", tsv_field(stores.id(*d)), b - a);
-        }
-    }
-    atomic::write(&job.output.join("removed.tsv"), tsv.as_bytes())?;
-    let top = s
-        .top
-        .iter()
-        .map(|r| {
-            let (d, text) = &texts[r.doc as usize];
-            let w = spans::words(text);
-            let (a, b) = (
-                w[r.word as usize].0 as usize,
-                w[r.word as usize + job.min_tokens - 1].1 as usize,
-            );
-            let mut end = b.min(a + 400);
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            TopSpan {
-                count: r.count,
-                id: stores.id(*d).to_string(),
-                sample: text[a..end].to_string(),
-            }
-        })
-        .collect();
+    let f = spans_of(&stores, &docs, job, &job.output.join("removed.tsv"), quiet)?;
     let corpus = match job.write_corpus {
         None => None,
         Some(format) => {
             let out = job.output.join("corpus");
             let c = crate::write::claim(&out, &stores, job.shard_dir.as_deref(), true)?;
-            let kept: Vec<crate::write::Kept> = texts
+            let kept: Vec<crate::write::Kept> = f
+                .docs
                 .iter()
-                .map(|(d, _)| crate::write::Kept {
+                .map(|d| crate::write::Kept {
                     doc: *d,
                     cluster: *d,
                     cluster_size: 1,
                     duplicates: 0,
                 })
-                .collect();
-            let cut: std::collections::HashMap<u32, Vec<(u32, u32)>> = texts
-                .iter()
-                .zip(&s.removed)
-                .filter(|(_, r)| !r.is_empty())
-                .map(|((d, _), r)| (*d, r.clone()))
                 .collect();
             let cfg = crate::write::Config {
                 format,
@@ -224,53 +293,32 @@ pub fn substrings(
                 shard_size: job.shard_size,
                 shard_dir: job.shard_dir.clone(),
                 drop_labels: None,
-                cut: Some(std::sync::Arc::new(cut)),
+                cut: Some(std::sync::Arc::new(f.cut)),
             };
             let m = crate::write::write(&stores, &kept, &cfg)?;
             c.finish()?;
             Some(super::outputs::corpus_summary(&out, &m))
         }
     };
-    let summary = SubstringsSummary {
-        corpus,
-        command: "substrings".into(),
-        created_by: crate::report::summary::created_by(),
-        stores: job.stores.clone(),
-        min_tokens: job.min_tokens,
-        all_copies: job.all_copies,
-        documents: texts.len() as u64,
-        documents_touched: touched,
-        text_bytes: texts.iter().map(|(_, t)| t.len() as u64).sum(),
-        bytes_removed: removed_bytes,
-        windows: s.windows,
-        windows_marked: s.marked,
-        top,
-        seconds: started.elapsed().as_secs_f64(),
-    };
-    atomic::write(
-        &job.output.join("summary.json"),
-        serde_json::to_string_pretty(&summary)?.as_bytes(),
-    )?;
+    let mut summary = f.summary;
+    summary.stores = job.stores.clone();
+    summary.corpus = corpus;
+    summary.seconds = started.elapsed().as_secs_f64();
+    write_summary(&job.output.join("summary.json"), &summary)?;
     claimed.finish()?;
     if !quiet {
         say!(
-            "substrings: {} of {} bytes removed from {} of {} documents ({} of {} windows) in {:.2} s; outputs in {}",
-            summary.bytes_removed,
-            summary.text_bytes,
-            summary.documents_touched,
-            summary.documents,
-            summary.windows_marked,
-            summary.windows,
+            "substrings: done in {:.2} s; outputs in {}",
             summary.seconds,
             job.output.display()
         );
     }
-    let outcome = if found.missing.is_empty() {
+    let outcome = if f.missing == 0 {
         Outcome::Clean
     } else {
         say_error!(
             "{} documents were not found again in their shards; they are left out",
-            found.missing.len()
+            f.missing
         );
         Outcome::Partial
     };
