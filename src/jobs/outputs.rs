@@ -366,6 +366,7 @@ pub fn write_clusters(
 
 /// Writes the kept documents of `assigned` into `dir/corpus` as `corpus` says (replacing a
 /// corpus an earlier run wrote there).
+#[allow(clippy::too_many_arguments)]
 pub fn write_corpus(
     dir: &Path,
     stores: &StoreSet,
