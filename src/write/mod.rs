@@ -257,3 +257,24 @@ fn manifest(format: Format) -> Manifest {
         seconds: 0.0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::cut_ranges;
+
+    /// Cuts keep what is around them, take one of two spaces a cut leaves, and pass over a
+    /// range that is out of order, past the end or inside a character.
+    #[test]
+    fn cuts_take_their_ranges_and_one_space() {
+        let t = "one two three four";
+        assert_eq!(cut_ranges(t, &[(4, 7)]), "one three four");
+        assert_eq!(cut_ranges(t, &[(0, 3)]), "two three four");
+        assert_eq!(cut_ranges(t, &[(14, 18)]), "one two three ");
+        assert_eq!(cut_ranges(t, &[(4, 7), (14, 18)]), "one three ");
+        assert_eq!(cut_ranges(t, &[(8, 13), (4, 7)]), "one two four");
+        assert_eq!(cut_ranges(t, &[(4, 99)]), t);
+        let u = "żółw ćma";
+        assert_eq!(cut_ranges(u, &[(1, 3)]), u, "inside a character");
+        assert_eq!(cut_ranges(u, &[(0, 7)]), "ćma");
+    }
+}
