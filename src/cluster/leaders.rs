@@ -359,31 +359,36 @@ pub fn remove(
             Representative::First | Representative::Central => 0,
         }
     };
-    let mut keyed: Vec<(bool, u128, u128, u32, u32)> = active
+    let mut keyed: Vec<(bool, u128, u32, u32)> = active
         .par_iter()
         .zip(&best)
-        .map(|(t, d)| (*d < protect, policy.key(*d), key(*d), *d, *t))
+        .map(|(t, d)| (*d < protect, key(*d), *d, *t))
         .collect();
     keyed.par_sort_unstable();
     if rules.rule == Representative::LowestId {
         keyed
-            .par_chunk_by_mut(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2))
+            .par_chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1))
             .filter(|r| r.len() > 1)
-            .for_each(|r| r.sort_by(|a, b| cmp(a.3, b.3)));
+            .for_each(|r| r.sort_by(|a, b| cmp(a.2, b.2)));
+    }
+    if !policy.is_none() {
+        // The policy ranks before the rule: a stable sort by it keeps the rule's order among
+        // equal keys, and without a policy no text carries a wider key.
+        keyed.par_sort_by_cached_key(|x| (x.0, policy.key(x.2)));
     }
     let mut rank = vec![u32::MAX; nt];
     let mut old = vec![false; nt];
     let mut has_new = vec![false; nt];
     for (i, x) in keyed.iter().enumerate() {
-        rank[x.4 as usize] = i as u32;
-        old[x.4 as usize] = !x.0;
-        has_new[x.4 as usize] = member(x.4)[0] < protect;
+        rank[x.3 as usize] = i as u32;
+        old[x.3 as usize] = !x.0;
+        has_new[x.3 as usize] = member(x.3)[0] < protect;
     }
     // Texts grouped by component, each in rank order.
     let mut order: Vec<(u32, u32, u32)> = keyed
         .iter()
         .enumerate()
-        .map(|(r, x)| (label[texts.unit[x.4 as usize] as usize], r as u32, x.4))
+        .map(|(r, x)| (label[texts.unit[x.3 as usize] as usize], r as u32, x.3))
         .collect();
     drop(keyed);
     order.par_sort_unstable();

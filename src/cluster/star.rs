@@ -234,22 +234,25 @@ impl StarGraph {
                 Representative::First | Representative::Central => 0,
             }
         };
-        let mut keyed: Vec<(u32, bool, u128, u128, u32, u32)> = by_doc
+        let mut keyed: Vec<(u32, bool, u128, u32, u32)> = by_doc
             .par_iter()
-            .map(|&(d, l, c)| (c, d < protect, policy.key(d), key(d), d, l))
+            .map(|&(d, l, c)| (c, d < protect, key(d), d, l))
             .collect();
         drop(by_doc);
         keyed.par_sort_unstable();
         if rule == Representative::LowestId {
             keyed
-                .par_chunk_by_mut(|a, b| (a.0, a.1, a.2, a.3) == (b.0, b.1, b.2, b.3))
+                .par_chunk_by_mut(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2))
                 .filter(|run| run.len() > 1)
-                .for_each(|run| run.sort_by(|a, b| id(a.4).cmp(id(b.4)).then(a.4.cmp(&b.4))));
+                .for_each(|run| run.sort_by(|a, b| id(a.3).cmp(id(b.3)).then(a.3.cmp(&b.3))));
         }
-        let grouped: Vec<(u32, u32, u32)> = keyed
-            .into_iter()
-            .map(|(c, _, _, _, d, l)| (c, l, d))
-            .collect();
+        if !policy.is_none() {
+            // The policy ranks before the rule: a stable sort by it keeps the rule's order
+            // among equal keys, and without a policy no document carries a wider key.
+            keyed.par_sort_by_cached_key(|x| (x.0, x.1, policy.key(x.3)));
+        }
+        let grouped: Vec<(u32, u32, u32)> =
+            keyed.into_iter().map(|(c, _, _, d, l)| (c, l, d)).collect();
         let n = grouped.len();
         let mut mstart = vec![0u32; units.len() + 1];
         let (mut comps, mut batches) = (vec![0u32], vec![0u32]);
