@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 #[cfg(feature = "parquet")]
 use crate::common::neardup;
-use crate::common::{export_tsv, fingerprint, gz, nd, page, python, response, stderr};
+use crate::common::{export_tsv, fingerprint, gz, jsonl_rows, nd, page, python, response, stderr};
 use neardup::fingerprint::store::{Store, StoreSet};
 
 #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
@@ -33,21 +33,6 @@ fn lines(p: &Path) -> Vec<String> {
 
 fn manifest(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&fs::read(dir.join("manifest.json")).unwrap()).unwrap()
-}
-
-/// Every row of every JSONL.gz shard of a corpus, in the manifest's order.
-fn jsonl_rows(dir: &Path) -> Vec<serde_json::Value> {
-    let m = manifest(dir);
-    let mut rows = Vec::new();
-    for sh in m["shards"].as_array().unwrap() {
-        let data = fs::read(dir.join(sh["name"].as_str().unwrap())).unwrap();
-        let mut text = String::new();
-        flate2::read::MultiGzDecoder::new(&data[..])
-            .read_to_string(&mut text)
-            .unwrap();
-        rows.extend(text.lines().map(|l| serde_json::from_str(l).unwrap()));
-    }
-    rows
 }
 
 /// Export rows keyed by id (simhash64, simhash128, text_len).

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::common::nd;
+use crate::common::{jsonl_rows, nd};
 use neardup::base::rng::SplitMix64;
 
 fn read(p: &Path) -> String {
@@ -358,24 +358,10 @@ fn policies_hold_against_an_old_collection_in_the_sweep_and_the_corpus() {
         .lines()
         .map(String::from)
         .collect();
-    let mut written = Vec::new();
-    for e in std::fs::read_dir(out.join("corpus")).unwrap() {
-        let p = e.unwrap().path();
-        if p.to_string_lossy().ends_with(".jsonl.gz") {
-            let mut s = String::new();
-            std::io::Read::read_to_string(
-                &mut flate2::read::GzDecoder::new(std::fs::File::open(&p).unwrap()),
-                &mut s,
-            )
-            .unwrap();
-            written.extend(s.lines().map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                    .as_str()
-                    .unwrap()
-                    .to_string()
-            }));
-        }
-    }
+    let mut written: Vec<String> = jsonl_rows(&out.join("corpus"))
+        .iter()
+        .map(|v| v["id"].as_str().unwrap().to_string())
+        .collect();
     written.sort();
     let mut keep_sorted = keep.clone();
     keep_sorted.sort();

@@ -5,7 +5,20 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::common::nd;
+use crate::common::{jsonl_rows, nd};
+
+/// A written corpus's texts by id.
+fn texts_by_id(corpus: &Path) -> BTreeMap<String, String> {
+    jsonl_rows(corpus)
+        .iter()
+        .map(|v| {
+            (
+                v["id"].as_str().unwrap().to_string(),
+                v["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -114,29 +127,27 @@ fn repeated_spans_are_removed_but_their_first_copy() {
         &[&store, &w],
     )
     .ok();
-    let mut rows = BTreeMap::new();
-    for e in std::fs::read_dir(w.join("corpus")).unwrap() {
-        let p = e.unwrap().path();
-        if p.to_string_lossy().ends_with(".jsonl.gz") {
-            let mut s = String::new();
-            std::io::Read::read_to_string(
-                &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&p).unwrap()),
-                &mut s,
-            )
-            .unwrap();
-            for l in s.lines() {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                rows.insert(
-                    v["id"].as_str().unwrap().to_string(),
-                    v["text"].as_str().unwrap().to_string(),
-                );
-            }
-        }
-    }
+    let rows = texts_by_id(&w.join("corpus"));
     assert_eq!(rows["a"], text["a"]);
     assert_eq!(rows["b"], format!("{} {short}", words(200, 20)));
     assert_eq!(rows["c"], words(300, 70));
     assert_eq!(rows["d"], text["d"]);
+    // The same from dedup: its kept documents (none of these is a near-duplicate), the spans
+    // in substrings.tsv, the corpus written with them cut.
+    let dd = d.join("dedup");
+    nd(
+        "-q dedup {} -o {} --substrings 50 --write-corpus jsonl.gz",
+        &[&d.join("c.jsonl"), &dd],
+    )
+    .ok();
+    assert_eq!(
+        read(&dd.join("substrings.tsv")),
+        read(&first.join("removed.tsv"))
+    );
+    let spans: serde_json::Value =
+        serde_json::from_str(&read(&dd.join("substrings.json"))).unwrap();
+    assert_eq!(spans["documents_touched"], 2);
+    assert_eq!(texts_by_id(&dd.join("corpus")), rows);
     let e = nd(
         "-q substrings {} -o {} --write-corpus warc.gz",
         &[&store, &d.join("warc")],

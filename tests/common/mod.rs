@@ -363,3 +363,20 @@ pub fn cpu_graph(
     };
     neardup::join::cpu::join_graph(input, &spec)
 }
+
+/// Every row of every JSONL.gz shard of a corpus directory, in its manifest's order.
+pub fn jsonl_rows(dir: &Path) -> Vec<serde_json::Value> {
+    use std::io::Read;
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    let mut rows = Vec::new();
+    for sh in m["shards"].as_array().unwrap() {
+        let data = std::fs::read(dir.join(sh["name"].as_str().unwrap())).unwrap();
+        let mut text = String::new();
+        flate2::read::MultiGzDecoder::new(&data[..])
+            .read_to_string(&mut text)
+            .unwrap();
+        rows.extend(text.lines().map(|l| serde_json::from_str(l).unwrap()));
+    }
+    rows
+}
