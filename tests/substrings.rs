@@ -167,3 +167,132 @@ fn repeated_spans_are_removed_but_their_first_copy() {
     assert_eq!(got[0].0, "d");
     assert_eq!(&text["d"][got[0].1..got[0].2], short);
 }
+
+/// A corpus of a few hundred documents that share spans of many lengths (boilerplate, quoted
+/// passages, a document repeated whole), read with memory for the whole set of windows and
+/// with memory for a few dozen at a time: the same table; the texts the passes read are set
+/// aside in OUT and gone at the end; the tokens written for suffix-array tools map back to the
+/// words.
+#[test]
+fn passes_in_little_memory_find_the_same_and_tokens_map_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let passages: Vec<String> = (0..12)
+        .map(|p| {
+            (0..8 + 10 * p)
+                .map(|i| format!("p{p}x{i}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let mut jsonl = String::new();
+    for doc in 0..300 {
+        let mut parts = Vec::new();
+        for _ in 0..1 + next(4) {
+            parts.push(
+                (0..next(30))
+                    .map(|_| format!("u{}", next(5000)))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            parts.push(passages[next(12) as usize].clone());
+        }
+        jsonl += &format!("{{\"id\":\"d{doc}\",\"text\":\"{}\"}}\n", parts.join(", "));
+    }
+    std::fs::write(d.join("c.jsonl"), &jsonl).unwrap();
+    let store = d.join("s");
+    nd(
+        "-q fingerprint {} -o {} --text-format text",
+        &[&d.join("c.jsonl"), &store],
+    )
+    .ok();
+    for all in ["", "--all-copies"] {
+        let (big, small) = (d.join(format!("big{all}")), d.join(format!("small{all}")));
+        nd(
+            &format!("-q substrings {{}} -o {{}} --min-tokens 20 {all}"),
+            &[&store, &big],
+        )
+        .ok();
+        nd(
+            &format!("-q substrings {{}} -o {{}} --min-tokens 20 --memory 64K {all}"),
+            &[&store, &small],
+        )
+        .ok();
+        let table = read(&big.join("removed.tsv"));
+        assert!(table.lines().count() > 100, "{all}: too few spans to tell");
+        assert_eq!(read(&small.join("removed.tsv")), table, "{all}");
+        let summary = |o: &Path| -> serde_json::Value {
+            serde_json::from_str(&read(&o.join("summary.json"))).unwrap()
+        };
+        assert_eq!(summary(&big)["passes"], 2);
+        assert!(summary(&small)["passes"].as_u64().unwrap() > 2);
+        for o in [&big, &small] {
+            let mut names: Vec<String> = std::fs::read_dir(o)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            assert_eq!(
+                names,
+                [".neardup-owned.json", "removed.tsv", "summary.json"],
+                "the texts set aside are gone"
+            );
+        }
+    }
+    // The tokens: four bytes a word, ids equal exactly when the words are, a document's own
+    // token after it.
+    let tok = d.join("tok");
+    nd("-q substrings {} -o {} --write-tokens", &[&store, &tok]).ok();
+    let tokens = std::fs::read(tok.join("tokens.bin")).unwrap();
+    let words: Vec<u32> = std::fs::read(tok.join("tokens.words.bin"))
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let names: Vec<String> = read(&tok.join("tokens.docs.txt"))
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(names.len(), 300);
+    assert_eq!(tokens.len() / 4, words.len() / 3);
+    let texts = texts_by_id_jsonl(&jsonl);
+    let mut by_word = std::collections::HashMap::new();
+    let mut ends = std::collections::HashSet::new();
+    for (t, w) in tokens.chunks(4).zip(words.chunks(3)) {
+        assert_eq!(t[0], 0xFF);
+        assert!(t[1..].iter().all(|&b| b < 0xFF));
+        if w[0] == u32::MAX {
+            assert!(ends.insert(t.to_vec()), "a document's end token is its own");
+            continue;
+        }
+        let word = &texts[&names[w[0] as usize]][w[1] as usize..w[2] as usize];
+        assert!(!word.is_empty() && !word.contains([' ', ',']));
+        let id = by_word.entry(word.to_string()).or_insert(t.to_vec());
+        assert_eq!(id, t, "{word}: one id a word");
+    }
+    assert_eq!(ends.len(), 300);
+    let ids: std::collections::HashSet<_> = by_word.values().collect();
+    assert_eq!(ids.len(), by_word.len(), "one word an id");
+    assert!(ids.iter().all(|i| !ends.contains(*i)));
+}
+
+/// The texts of JSON lines by id.
+fn texts_by_id_jsonl(jsonl: &str) -> BTreeMap<String, String> {
+    jsonl
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["id"].as_str().unwrap().to_string(),
+                v["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}

@@ -1374,8 +1374,14 @@ pub struct SubstringsArgs {
     /// parquet).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub write_corpus: Option<crate::write::Format>,
-    /// Windows sorted at a time: bytes, or with K, M or G (24 bytes a window, about one a
-    /// word); a smaller budget makes more passes. The texts themselves are held besides.
+    /// Memory for the windows: bytes, or with K, M or G (40 bytes a window, about one a
+    /// word); a smaller budget makes more passes over the texts, which wait on disk in OUT
+    /// meanwhile. Each document costs about 48 bytes besides.
     #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = parse_size)]
     pub memory: u64,
+    /// Also write the documents' words as fixed-width tokens (OUT/tokens.bin, with
+    /// tokens.words.bin and tokens.docs.txt to map them back), the input of byte-level
+    /// suffix-array tools.
+    #[arg(long)]
+    pub write_tokens: bool,
 }

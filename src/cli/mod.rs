@@ -120,6 +120,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
                 top: a.top,
                 write_corpus: a.write_corpus,
                 memory: a.memory,
+                write_tokens: a.write_tokens,
                 ..Default::default()
             };
             crate::jobs::substrings::substrings(&job, cli.quiet).map(|(_, o)| o)

@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::Outcome;
 use crate::base::atomic;
 use crate::base::claim::OutDir;
+use crate::base::spool::SpoolWriter;
 use crate::base::tsv::tsv_field;
 use crate::fingerprint::store::StoreSet;
 use crate::reuse::spans;
@@ -41,10 +43,12 @@ pub struct SubstringsJob {
     pub write_corpus: Option<crate::write::Format>,
     /// Target size of a corpus shard, in bytes.
     pub shard_size: u64,
-    /// Windows sorted at a time, in bytes ([`spans::WINDOW_BYTES`] each): more makes more
+    /// Memory for the windows, in bytes ([`spans::WINDOW_BYTES`] each): less makes more
     /// passes over the texts.
     #[serde(deserialize_with = "super::options::size")]
     pub memory: u64,
+    /// Also write the words as fixed-width tokens ([`write_tokens`]).
+    pub write_tokens: bool,
 }
 
 impl Default for SubstringsJob {
@@ -60,6 +64,7 @@ impl Default for SubstringsJob {
             write_corpus: None,
             shard_size: 1 << 30,
             memory: 1 << 30,
+            write_tokens: false,
         }
     }
 }
@@ -102,6 +107,9 @@ pub struct SubstringsSummary {
     pub windows: u64,
     /// Windows marked.
     pub windows_marked: u64,
+    /// Passes over the texts (more when the windows do not fit `--memory` at once).
+    #[serde(default)]
+    pub passes: u32,
     /// The most repeated spans.
     pub top: Vec<TopSpan>,
     /// The corpus written with the spans cut (`--write-corpus`).
@@ -144,35 +152,63 @@ pub fn spans_of(
             job.min_tokens
         );
     }
+    // The texts are set aside on disk, beside the outputs, for the passes to read again.
+    let dir = removed.parent().unwrap_or(std::path::Path::new("."));
+    let spool = SpoolWriter::create_in(dir, "substrings.spool")?;
+    // Each window's hash is noted as the texts are read (see `spans::Seen`).
+    let bytes: u64 = docs.iter().map(|&d| u64::from(stores.text_len(d))).sum();
+    let seen = spans::Seen::new(job.min_tokens, bytes, job.memory);
     let found = reread::for_each_text(
         stores,
         docs,
         job.shard_dir.as_deref(),
-        || (),
-        |_, _, text| text.to_string(),
+        Vec::new,
+        |hashes, _, text| {
+            seen.note(text, hashes);
+            spool.append(text)
+        },
     )?;
-    let mut texts = found.values;
-    texts.sort_unstable_by_key(|(d, _)| *d);
-    let refs: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
-    let s = spans::find(&refs, job.min_tokens, job.all_copies, job.top, job.memory);
-    let mut tsv = String::from("id\tstart\tend\tbytes\n");
+    let mut places = Vec::with_capacity(found.values.len());
+    for (d, p) in found.values {
+        places.push((d, p?));
+    }
+    places.sort_unstable_by_key(|(d, _)| *d);
+    let present: Vec<u32> = places.iter().map(|(d, _)| *d).collect();
+    let spool = spool.finish(&places.into_iter().map(|(_, p)| p).collect::<Vec<_>>())?;
+    if job.write_tokens {
+        let ids: Vec<&str> = present.iter().map(|d| stores.id(*d)).collect();
+        write_tokens(&spool, &ids, dir)?;
+    }
+    let s = spans::find_seen(&spool, &seen, job.all_copies, job.top, job.memory)?;
+    drop(seen);
+    let mut tsv = atomic::AtomicFile::create(removed)?;
+    let mut line = String::from("id\tstart\tend\tbytes\n");
     let mut touched = 0u64;
     let mut removed_bytes = 0u64;
-    for ((d, _), ranges) in texts.iter().zip(&s.removed) {
+    for (d, ranges) in present.iter().zip(&s.removed) {
         if !ranges.is_empty() {
             touched += 1;
         }
         for &(a, b) in ranges {
             removed_bytes += u64::from(b - a);
-            let _ = writeln!(tsv, "{}\t{a}\t{b}\t{}", tsv_field(stores.id(*d)), b - a);
+            let _ = writeln!(line, "{}\t{a}\t{b}\t{}", tsv_field(stores.id(*d)), b - a);
+        }
+        if line.len() > 1 << 16 {
+            tsv.write_all(line.as_bytes())
+                .map_err(|e| crate::Error::io(removed, e))?;
+            line.clear();
         }
     }
-    atomic::write(removed, tsv.as_bytes())?;
+    tsv.write_all(line.as_bytes())
+        .map_err(|e| crate::Error::io(removed, e))?;
+    tsv.commit()?;
+    let mut buf = Vec::new();
     let top = s
         .top
         .iter()
-        .map(|r| {
-            let (d, text) = &texts[r.doc as usize];
+        .map(|r| -> anyhow::Result<TopSpan> {
+            let d = &present[r.doc as usize];
+            let text = spool.get(r.doc, &mut buf)?;
             let w = spans::words(text);
             let (a, b) = (
                 w[r.word as usize].0 as usize,
@@ -182,13 +218,13 @@ pub fn spans_of(
             while !text.is_char_boundary(end) {
                 end -= 1;
             }
-            TopSpan {
+            Ok(TopSpan {
                 count: r.count,
                 id: stores.id(*d).to_string(),
                 sample: text[a..end].to_string(),
-            }
+            })
         })
-        .collect();
+        .collect::<anyhow::Result<_>>()?;
     let summary = SubstringsSummary {
         command: "substrings".into(),
         created_by: crate::report::summary::created_by(),
@@ -199,21 +235,22 @@ pub fn spans_of(
             .collect(),
         min_tokens: job.min_tokens,
         all_copies: job.all_copies,
-        documents: texts.len() as u64,
+        documents: present.len() as u64,
         documents_touched: touched,
-        text_bytes: texts.iter().map(|(_, t)| t.len() as u64).sum(),
+        text_bytes: spool.bytes(),
         bytes_removed: removed_bytes,
         windows: s.windows,
         windows_marked: s.marked,
+        passes: s.passes,
         top,
         corpus: None,
         seconds: 0.0,
     };
-    let cut = texts
+    let cut = present
         .iter()
-        .zip(&s.removed)
+        .zip(s.removed)
         .filter(|(_, r)| !r.is_empty())
-        .map(|((d, _), r)| (*d, r.clone()))
+        .map(|(d, r)| (*d, r))
         .collect();
     if !quiet {
         say!(
@@ -229,9 +266,85 @@ pub fn spans_of(
     Ok(Found {
         summary,
         cut,
-        docs: texts.iter().map(|(d, _)| *d).collect(),
+        docs: present,
         missing: found.missing.len(),
     })
+}
+
+/// The files [`write_tokens`] writes.
+pub const TOKEN_OUTPUTS: &[&str] = &["tokens.bin", "tokens.words.bin", "tokens.docs.txt"];
+
+/// Token ids that fit three bytes of 0 to 254.
+const TOKEN_IDS: u32 = 255 * 255 * 255;
+
+/// Writes the documents of `spool` (named by `id`) into `dir` as fixed-width tokens, for
+/// byte-level suffix-array tools: `tokens.bin` holds four bytes a word, `0xFF` then the word's
+/// id in three bytes of 0 to 254 (ids in order of first appearance), and after each document a
+/// token of its own (ids counted down from the top), so that such a tool sees a token start
+/// only at a multiple of four and no match crosses a document. `tokens.words.bin` maps each
+/// token to its document's number, first and end byte (three little-endian `u32`; a
+/// document's end token has `u32::MAX`, 0, 0), and `tokens.docs.txt` names the documents by
+/// number, a line each. The words' dictionary is held in memory. Returns the tokens written.
+pub fn write_tokens(
+    spool: &crate::base::spool::Spool,
+    ids: &[&str],
+    dir: &std::path::Path,
+) -> anyhow::Result<u64> {
+    use std::collections::HashMap;
+    let paths: Vec<PathBuf> = TOKEN_OUTPUTS.iter().map(|n| dir.join(n)).collect();
+    let mut tokens = atomic::AtomicFile::create(&paths[0])?;
+    let mut words = atomic::AtomicFile::create(&paths[1])?;
+    let mut names = atomic::AtomicFile::create(&paths[2])?;
+    let mut dict: HashMap<Box<[u8]>, u32> = HashMap::new();
+    let mut buf = Vec::new();
+    let mut n = 0u64;
+    let token = |i: u32| {
+        [
+            0xFF,
+            (i / (255 * 255)) as u8,
+            (i / 255 % 255) as u8,
+            (i % 255) as u8,
+        ]
+    };
+    let full = || {
+        anyhow::anyhow!(
+            "more than {TOKEN_IDS} distinct words and documents: the tokens have no room"
+        )
+    };
+    for (doc, name) in ids.iter().enumerate() {
+        let text = spool.get(doc as u32, &mut buf)?;
+        let (mut t, mut w) = (Vec::new(), Vec::new());
+        for (s, e) in spans::words(text) {
+            let next = dict.len() as u32;
+            let i = *dict
+                .entry(text.as_bytes()[s as usize..e as usize].into())
+                .or_insert(next);
+            t.extend_from_slice(&token(i));
+            for x in [doc as u32, s, e] {
+                w.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        // Word ids stay below every document's own.
+        if dict.len() as u64 + doc as u64 >= u64::from(TOKEN_IDS) {
+            return Err(full());
+        }
+        t.extend_from_slice(&token(TOKEN_IDS - 1 - doc as u32));
+        for x in [u32::MAX, 0, 0] {
+            w.extend_from_slice(&x.to_le_bytes());
+        }
+        n += (t.len() / 4) as u64;
+        tokens
+            .write_all(&t)
+            .map_err(|e| crate::Error::io(&paths[0], e))?;
+        words
+            .write_all(&w)
+            .map_err(|e| crate::Error::io(&paths[1], e))?;
+        writeln!(names, "{}", tsv_field(name)).map_err(|e| crate::Error::io(&paths[2], e))?;
+    }
+    tokens.commit()?;
+    words.commit()?;
+    names.commit()?;
+    Ok(n)
 }
 
 /// Writes the summary `s` to `path`.
@@ -257,6 +370,9 @@ pub fn substrings(
     claimed.reserve(OUTPUTS)?;
     if job.write_corpus.is_some() {
         claimed.reserve(&["corpus"])?;
+    }
+    if job.write_tokens {
+        claimed.reserve(TOKEN_OUTPUTS)?;
     }
     let docs: Vec<u32> = match &job.keep {
         None => (0..stores.len() as u32).collect(),

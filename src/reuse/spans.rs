@@ -6,55 +6,144 @@
 //! Words are the Unicode word segments of a document's normalised text
 //! ([`crate::text::tokenize::for_each_word`]); two spans are the same when their words are,
 //! byte for byte. A span of `n >= k` words occurs again exactly when each of its `n - k + 1`
-//! windows of `k` words does, so the windows are what is found: each window is hashed (a
-//! rolling polynomial over 64-bit word hashes, two lanes), windows are sorted by hash, and the
-//! windows of one hash are told apart by comparing their words, so a hash collision never
-//! marks a window. A document's marked windows, merged, are its removed byte ranges: each
-//! starts at a word's first byte and ends at a word's last, so no range splits a word or a
-//! UTF-8 character.
+//! windows of `k` words does, so the windows are what is found. Each window is hashed (a
+//! rolling polynomial over 64-bit word hashes), the windows are sorted by hash, and each hash
+//! class is checked against the text: every window of a class is compared, word by word, with
+//! the class's first window (a window whose left neighbour matched its first window's left
+//! neighbour compares one word), and the windows that differ from it are split into classes of
+//! equal words. A hash collision therefore never marks a window. A document's marked windows,
+//! merged, are its removed byte ranges: each starts at a word's first byte and ends at a word's
+//! last, so no range splits a word or a UTF-8 character.
+//!
+//! Memory is bounded by `memory`, plus a cost per document. The texts are read in blocks
+//! ([`Texts`]: a [`Spool`] on disk, at the job's scale) as often as the passes need: when the
+//! windows fit ([`WINDOW_BYTES`] each) one pass takes them all; otherwise a first pass marks
+//! every window's hash in a table of two bits a slot (seen once, seen twice; half of
+//! `memory`), and the next passes take only the windows whose slot was seen twice (every
+//! repeated window among them), each pass the windows of one range of hashes, as many passes
+//! as keep a pass within the other half. The cost per document is the spool's place (16
+//! bytes), the document's list of removed ranges (24 bytes and 8 a range), and its block's
+//! entry (4 bytes).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
+use crate::base::spool::Spool;
 use crate::text::tokenize::for_each_word;
+use crate::Result;
 
 /// A document's words as byte ranges of its text.
 pub fn words(text: &str) -> Vec<(u32, u32)> {
-    let base = text.as_ptr() as usize;
     let mut out = Vec::new();
+    words_into(text, &mut out);
+    out
+}
+
+fn words_into(text: &str, out: &mut Vec<(u32, u32)>) {
+    let base = text.as_ptr() as usize;
+    out.clear();
     for_each_word(text, false, |w| {
         let s = w.as_ptr() as usize - base;
         out.push((s as u32, (s + w.len()) as u32));
     });
-    out
 }
 
-/// A window's place: document, first word.
-type Place = (u32, u32);
-
-const B1: u64 = 0x9E37_79B9_7F4A_7C15;
-const B2: u64 = 0xC2B2_AE3D_27D4_EB4F;
-
-/// The hash of every window of `k` words of one document (`hashes` its word hashes).
-fn windows(hashes: &[u64], k: usize) -> Vec<u128> {
-    if hashes.len() < k || k == 0 {
-        return Vec::new();
+/// Where the texts come from: documents numbered from 0, read in blocks (each pass reads
+/// them all) or one at a time (the check against the text).
+pub trait Texts: Sync {
+    /// Number of documents.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
     }
-    let (p1, p2) = (B1.wrapping_pow(k as u32), B2.wrapping_pow(k as u32));
-    let (mut a, mut b) = (0u64, 0u64);
-    let mut out = Vec::with_capacity(hashes.len() - k + 1);
+    /// Bytes of text in all.
+    fn bytes(&self) -> u64;
+    /// Number of blocks.
+    fn blocks(&self) -> usize;
+    /// Calls `f(doc, text)` for each document of block `b` (read into `buf` if need be).
+    fn block(&self, b: usize, buf: &mut Vec<u8>, f: &mut dyn FnMut(u32, &str)) -> Result<()>;
+    /// Document `doc`'s text (read into `buf` if need be).
+    fn get<'a>(&'a self, doc: u32, buf: &'a mut Vec<u8>) -> Result<&'a str>;
+}
+
+/// Documents a block of texts held in memory has.
+const MEMORY_BLOCK: usize = 64;
+
+impl Texts for [&str] {
+    fn len(&self) -> usize {
+        <[&str]>::len(self)
+    }
+    fn bytes(&self) -> u64 {
+        self.iter().map(|t| t.len() as u64).sum()
+    }
+    fn blocks(&self) -> usize {
+        <[&str]>::len(self).div_ceil(MEMORY_BLOCK)
+    }
+    fn block(&self, b: usize, _: &mut Vec<u8>, f: &mut dyn FnMut(u32, &str)) -> Result<()> {
+        let start = b * MEMORY_BLOCK;
+        for (i, t) in self[start..(start + MEMORY_BLOCK).min(self.len())]
+            .iter()
+            .enumerate()
+        {
+            f((start + i) as u32, t);
+        }
+        Ok(())
+    }
+    fn get<'a>(&'a self, doc: u32, _: &'a mut Vec<u8>) -> Result<&'a str> {
+        Ok(self[doc as usize])
+    }
+}
+
+impl Texts for Spool {
+    fn len(&self) -> usize {
+        Spool::len(self)
+    }
+    fn bytes(&self) -> u64 {
+        Spool::bytes(self)
+    }
+    fn blocks(&self) -> usize {
+        Spool::blocks(self)
+    }
+    fn block(&self, b: usize, buf: &mut Vec<u8>, f: &mut dyn FnMut(u32, &str)) -> Result<()> {
+        Spool::block(self, b, buf, f)
+    }
+    fn get<'a>(&'a self, doc: u32, buf: &'a mut Vec<u8>) -> Result<&'a str> {
+        Spool::get(self, doc, buf)
+    }
+}
+
+const B: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// A 64-bit finaliser (MurmurHash3's): the polynomial's high bits depend on every word, its
+/// low bits on the words' low bits only; mixed, every bit depends on every word.
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// Calls `f(position, hash)` for every window of `k` words (`hashes` the words' hashes).
+fn for_each_window(hashes: &[u64], k: usize, mut f: impl FnMut(u32, u64)) {
+    if hashes.len() < k || k == 0 {
+        return;
+    }
+    let p = B.wrapping_pow(k as u32);
+    let mut a = 0u64;
     for (i, &h) in hashes.iter().enumerate() {
-        a = a.wrapping_mul(B1).wrapping_add(h);
-        b = b.wrapping_mul(B2).wrapping_add(h ^ 0x5555_5555_5555_5555);
+        a = a.wrapping_mul(B).wrapping_add(h);
         if i >= k {
-            let old = hashes[i - k];
-            a = a.wrapping_sub(old.wrapping_mul(p1));
-            b = b.wrapping_sub((old ^ 0x5555_5555_5555_5555).wrapping_mul(p2));
+            a = a.wrapping_sub(hashes[i - k].wrapping_mul(p));
         }
         if i + 1 >= k {
-            out.push((u128::from(a) << 64) | u128::from(b));
+            f((i + 1 - k) as u32, mix(a));
         }
     }
-    out
 }
 
 /// A span found repeated, for the summary.
@@ -79,126 +168,551 @@ pub struct Spans {
     pub marked: u64,
     /// The most repeated windows (by occurrences, then first place), at most `top`.
     pub top: Vec<Repeated>,
+    /// Passes over the texts.
+    pub passes: u32,
 }
 
-/// Bytes a window takes while its pass sorts it.
-pub const WINDOW_BYTES: u64 = 24;
+/// Bytes a window takes at most while its pass holds it: its hash and place (16, which its
+/// check, its class and its mark take in turn, in place), its check's outcome (1), and room
+/// for the passes' unevenness.
+pub const WINDOW_BYTES: u64 = 20;
+
+/// A window: its hash and place (document in the high half, word in the low).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Pod, Zeroable)]
+struct Window {
+    hash: u64,
+    place: u64,
+}
+
+/// A check of a window against its class's first window: `(document, first's document)` and
+/// `(word, first's word)`, so that sorted, a document's checks come together, grouped by the
+/// document they compare with, in word order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Pod, Zeroable)]
+struct Check {
+    docs: u64,
+    words: u64,
+}
+
+fn place(doc: u32, word: u32) -> u64 {
+    (u64::from(doc) << 32) | u64::from(word)
+}
+
+fn split(x: u64) -> (u32, u32) {
+    ((x >> 32) as u32, x as u32)
+}
+
+impl Check {
+    fn of(w: u64, first: u64) -> Check {
+        let ((d, i), (e, j)) = (split(w), split(first));
+        Check {
+            docs: place(d, e),
+            words: place(i, j),
+        }
+    }
+    fn window(&self) -> u64 {
+        place((self.docs >> 32) as u32, (self.words >> 32) as u32)
+    }
+    fn first(&self) -> u64 {
+        place(self.docs as u32, self.words as u32)
+    }
+}
+
+/// Which windows' hashes were seen once and which twice or more: two bits a slot, the pair of
+/// a slot's 64 in one cache line. Every window seen twice (or more) has its slot seen twice,
+/// so the windows whose slot was seen twice hold every repeated window, and a few others (a
+/// slot shared by chance). Filled while the texts are first read ([`Seen::note`]), in
+/// parallel.
+pub struct Seen {
+    words: Vec<AtomicU64>,
+    shift: u32,
+    k: usize,
+    /// Hashes are cut to these bits (tests force collisions so).
+    mask: u64,
+    windows: AtomicU64,
+    again: AtomicU64,
+}
+
+impl Seen {
+    /// A table for windows of `k` words of texts of `bytes` in all, within `memory`: half of
+    /// it at most, and a slot for every two bytes of text at most (a word takes a byte and a
+    /// space at least).
+    pub fn new(k: usize, bytes: u64, memory: u64) -> Seen {
+        Self::sized(k, (memory / 2).min(bytes / 2).max(1 << 12), u64::MAX)
+    }
+
+    fn sized(k: usize, bytes: u64, mask: u64) -> Seen {
+        let pairs = (bytes / 16).max(1);
+        let pairs = 1u64 << (63 - pairs.leading_zeros());
+        Seen {
+            words: (0..2 * pairs).map(|_| AtomicU64::new(0)).collect(),
+            shift: 64 - pairs.trailing_zeros(),
+            k,
+            mask,
+            windows: AtomicU64::new(0),
+            again: AtomicU64::new(0),
+        }
+    }
+
+    /// Bytes the table takes.
+    pub fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+
+    fn slot(&self, h: u64) -> (usize, u64) {
+        let x = mix(h ^ 0x2545_F491_4F6C_DD1D);
+        let pair = if self.shift == 64 { 0 } else { x >> self.shift };
+        (2 * pair as usize, 1 << (x & 63))
+    }
+
+    /// Notes `h`; whether its slot was seen before.
+    fn insert(&self, h: u64) -> bool {
+        let (i, bit) = self.slot(h);
+        if self.words[i].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+            return false;
+        }
+        self.words[i + 1].fetch_or(bit, Ordering::Relaxed);
+        true
+    }
+
+    /// Slots seen twice or more.
+    fn slots_twice(&self) -> u64 {
+        self.words
+            .par_iter()
+            .skip(1)
+            .step_by(2)
+            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+            .sum()
+    }
+
+    fn twice(&self, h: u64) -> bool {
+        let (i, bit) = self.slot(h);
+        self.words[i + 1].load(Ordering::Relaxed) & bit != 0
+    }
+
+    /// Notes every window of `text` (`hashes` a buffer for its words' hashes).
+    pub fn note(&self, text: &str, hashes: &mut Vec<u64>) {
+        word_hashes(text, hashes);
+        let (mut n, mut again) = (0, 0);
+        for_each_window(hashes, self.k, |_, h| {
+            n += 1;
+            again += u64::from(self.insert(h & self.mask));
+        });
+        self.windows.fetch_add(n, Ordering::Relaxed);
+        self.again.fetch_add(again, Ordering::Relaxed);
+    }
+}
+
+/// The words' hashes of `text`, in `hashes`.
+fn word_hashes(text: &str, hashes: &mut Vec<u64>) {
+    hashes.clear();
+    for_each_word(text, false, |w| {
+        hashes.push(xxhash_rust::xxh3::xxh3_64(w.as_bytes()));
+    });
+}
+
+/// Windows a worker gathers before it adds them to the pass's.
+const BATCH: usize = 1 << 13;
+
+/// One pass: the windows whose hash is in `range` and whose slot `seen` saw twice.
+fn pass<T: Texts + ?Sized>(
+    texts: &T,
+    seen: &Seen,
+    range: (u64, u64),
+    expect: usize,
+) -> Result<Vec<Window>> {
+    // Room for the windows expected (a little more for the ranges' unevenness), so that the
+    // list is not copied as it grows.
+    let out = Mutex::new(Vec::with_capacity(expect + expect / 16 + BATCH));
+    let flush = |batch: &mut Vec<Window>| {
+        out.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(batch);
+        batch.clear();
+    };
+    (0..texts.blocks()).into_par_iter().try_for_each_init(
+        || (Vec::new(), Vec::new(), Vec::with_capacity(BATCH)),
+        |(buf, hashes, batch): &mut (Vec<u8>, Vec<u64>, Vec<Window>), b| {
+            texts.block(b, buf, &mut |doc, text| {
+                word_hashes(text, hashes);
+                for_each_window(hashes, seen.k, |i, h| {
+                    let h = h & seen.mask;
+                    if (range.0..=range.1).contains(&h) && seen.twice(h) {
+                        batch.push(Window {
+                            hash: h,
+                            place: place(doc, i),
+                        });
+                        if batch.len() == BATCH {
+                            flush(batch);
+                        }
+                    }
+                });
+            })?;
+            flush(batch);
+            Ok(())
+        },
+    )?;
+    Ok(out.into_inner().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// A document's text and words, for the checks.
+struct Doc {
+    doc: u32,
+    text: Vec<u8>,
+    words: Vec<(u32, u32)>,
+}
+
+impl Doc {
+    fn word(&self, i: u32) -> &[u8] {
+        let (s, e) = self.words[i as usize];
+        &self.text[s as usize..e as usize]
+    }
+}
+
+/// Bytes of documents a worker keeps at hand (the first windows of a crawl's boilerplate sit
+/// in a few): their texts and words.
+const CACHED: usize = 8 << 20;
+
+/// Reads document `doc`.
+fn load<T: Texts + ?Sized>(texts: &T, doc: u32) -> Result<Doc> {
+    let mut buf = Vec::new();
+    let t = texts.get(doc, &mut buf)?;
+    let mut words = Vec::new();
+    words_into(t, &mut words);
+    Ok(Doc {
+        doc,
+        text: t.as_bytes().to_vec(),
+        words,
+    })
+}
+
+/// Document `doc` from `cache`, read on a miss (the least recently used one goes).
+fn fetch<'c, T: Texts + ?Sized>(texts: &T, cache: &'c mut Vec<Doc>, doc: u32) -> Result<&'c Doc> {
+    if let Some(i) = cache.iter().position(|d| d.doc == doc) {
+        let d = cache.remove(i);
+        cache.push(d);
+    } else {
+        let d = load(texts, doc)?;
+        let size = |d: &Doc| d.text.len() + 8 * d.words.len();
+        let mut held: usize = cache.iter().map(size).sum::<usize>() + size(&d);
+        while held > CACHED && !cache.is_empty() {
+            held -= size(&cache.remove(0));
+        }
+        cache.push(d);
+    }
+    Ok(cache.last().expect("just pushed"))
+}
+
+/// Whether window `a` (of `da`) and window `b` (of `db`) have the same `k` words.
+fn same(da: &Doc, a: u32, db: &Doc, b: u32, k: u32) -> bool {
+    (0..k).all(|j| da.word(a + j) == db.word(b + j))
+}
+
+/// Checks each window of `checks` (sorted) against its class's first: whether their words
+/// are the same.
+fn check<T: Texts + ?Sized>(texts: &T, checks: &[Check], k: u32) -> Result<Vec<bool>> {
+    let parts: Vec<Vec<bool>> = checks
+        .par_chunk_by(|x, y| x.docs >> 32 == y.docs >> 32)
+        .map_init(Vec::new, |cache: &mut Vec<Doc>, run| {
+            let mut out = Vec::with_capacity(run.len());
+            let doc = (run[0].docs >> 32) as u32;
+            let me = load(texts, doc)?;
+            for with in run.chunk_by(|x, y| x.docs == y.docs) {
+                let e = with[0].docs as u32;
+                let other = if e == doc {
+                    &me
+                } else {
+                    fetch(texts, cache, e)?
+                };
+                let mut last: Option<(u32, u32)> = None;
+                for c in with {
+                    let (i, j) = split(c.words);
+                    let ok = match last {
+                        // The windows one word to the left are the same: one word more.
+                        Some((pi, pj)) if pi + 1 == i && pj + 1 == j => {
+                            me.word(i + k - 1) == other.word(j + k - 1)
+                        }
+                        _ => same(&me, i, other, j, k),
+                    };
+                    last = ok.then_some((i, j));
+                    out.push(ok);
+                }
+            }
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    Ok(parts.concat())
+}
+
+/// Sorts a pass's windows into classes and checks them against the text; the windows marked
+/// go to `ranges` (as [`add_marks`]), the classes' sizes (with their first window) to
+/// `classes` (the `top` largest kept). Returns the number of windows marked. Beyond the
+/// windows, each check takes a byte and nothing else but the (rare) windows that differ from
+/// their class's first.
+#[allow(clippy::too_many_arguments)]
+fn sort_and_check<T: Texts + ?Sized>(
+    texts: &T,
+    mut windows: Vec<Window>,
+    k: u32,
+    all_copies: bool,
+    ranges: &mut [Vec<(u32, u32)>],
+    classes: &mut Vec<(u64, u64)>,
+    top: usize,
+) -> Result<u64> {
+    windows.par_sort_unstable();
+    // Each window of a class of two or more becomes a check against the class's first, in
+    // place (a check takes no more than the window it replaces, and is written no further on
+    // than the window it comes from).
+    let mut n = 0;
+    let mut start = 0;
+    while start < windows.len() {
+        let hash = windows[start].hash;
+        let mut end = start + 1;
+        while end < windows.len() && windows[end].hash == hash {
+            end += 1;
+        }
+        let first = windows[start].place;
+        for r in start + 1..end {
+            let c = Check::of(windows[r].place, first);
+            windows[n] = Window {
+                hash: c.docs,
+                place: c.words,
+            };
+            n += 1;
+        }
+        start = end;
+    }
+    windows.truncate(n);
+    let checks: &mut [Check] = bytemuck::cast_slice_mut(&mut windows);
+    checks.par_sort_unstable();
+    let ok = check(texts, checks, k)?;
+    // The checks that hold become (first, window) pairs, in place; the others are set aside.
+    let mut differ: Vec<(u64, u64)> = Vec::new();
+    let mut held = 0;
+    for i in 0..checks.len() {
+        let (w, f) = (checks[i].window(), checks[i].first());
+        if ok[i] {
+            checks[held] = Check { docs: f, words: w };
+            held += 1;
+        } else {
+            differ.push((f, w));
+        }
+    }
+    drop(ok);
+    let pairs = &mut checks[..held];
+    pairs.par_sort_unstable();
+    // Each class's size: its first window and the windows found the same.
+    let mut firsts = 0;
+    for run in pairs.chunk_by(|a, b| a.docs == b.docs) {
+        add_class(classes, (run.len() as u64 + 1, run[0].docs), top);
+        firsts += 1;
+    }
+    // The marked windows, in place: the pairs' windows, then (every copy marked) each class's
+    // first.
+    let places: &mut [u64] = bytemuck::cast_slice_mut(pairs);
+    let mut last = u64::MAX;
+    let mut at = 2 * held;
+    for i in (0..held).rev() {
+        let (f, w) = (places[2 * i], places[2 * i + 1]);
+        if all_copies && f != last {
+            at -= 1;
+            places[at] = f;
+            last = f;
+        }
+        at -= 1;
+        places[at] = w;
+    }
+    let mut marked: Vec<u64> = Vec::new();
+    let places = &mut places[at..];
+    debug_assert_eq!(places.len(), held + if all_copies { firsts } else { 0 });
+    // Windows that differ from their class's first (a hash collision): split by their words.
+    differ.sort_unstable();
+    let mut cache = Vec::new();
+    for run in differ.chunk_by(|a, b| a.0 == b.0) {
+        let mut left: Vec<u64> = run.iter().map(|x| x.1).collect();
+        while !left.is_empty() {
+            let (d, i) = split(left[0]);
+            let pivot = load(texts, d)?;
+            let mut class = Vec::new();
+            let mut rest = Vec::new();
+            for &w in &left {
+                let (e, j) = split(w);
+                let other = fetch(texts, &mut cache, e)?;
+                if same(&pivot, i, other, j, k) {
+                    class.push(w);
+                } else {
+                    rest.push(w);
+                }
+            }
+            if class.len() > 1 {
+                add_class(classes, (class.len() as u64, class[0]), top);
+                marked.extend_from_slice(&class[usize::from(!all_copies)..]);
+            }
+            left = rest;
+        }
+    }
+    drop(differ);
+    places.par_sort_unstable();
+    marked.sort_unstable();
+    let n = (places.len() + marked.len()) as u64;
+    add_marks(ranges, places, k);
+    add_marks(ranges, &marked, k);
+    Ok(n)
+}
+
+/// Adds class `c` (size, first window) to `classes`, which keeps the `top` largest (by size,
+/// then first place) once it grows past twice that.
+fn add_class(classes: &mut Vec<(u64, u64)>, c: (u64, u64), top: usize) {
+    classes.push(c);
+    if classes.len() > 2 * top + 64 {
+        keep_top(classes, top);
+    }
+}
+
+/// Adds the marked windows `marked` (sorted places) to the documents' word ranges `ranges`
+/// (inclusive, ascending; windows that overlap or touch make one range).
+fn add_marks(ranges: &mut [Vec<(u32, u32)>], marked: &[u64], k: u32) {
+    for run in marked.chunk_by(|a, b| a >> 32 == b >> 32) {
+        let doc = (run[0] >> 32) as usize;
+        let mut new: Vec<(u32, u32)> = Vec::new();
+        for &m in run {
+            let s = m as u32;
+            push_range(&mut new, (s, s + k - 1));
+        }
+        let old = std::mem::take(&mut ranges[doc]);
+        let mut merged = Vec::with_capacity(old.len() + new.len());
+        let (mut a, mut b) = (old.into_iter().peekable(), new.into_iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) if x <= y => a.next(),
+                (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+                (Some(_), None) => a.next(),
+                (None, None) => break,
+            };
+            push_range(&mut merged, next.expect("peeked"));
+        }
+        ranges[doc] = merged;
+    }
+}
+
+/// Appends `r` to ascending ranges `v`, merged with the last when they overlap or touch.
+fn push_range(v: &mut Vec<(u32, u32)>, r: (u32, u32)) {
+    match v.last_mut() {
+        Some(last) if r.0 <= last.1 + 1 => last.1 = last.1.max(r.1),
+        _ => v.push(r),
+    }
+}
 
 /// The repeated spans of at least `k` words among `texts` (in document order): see the
-/// module's notes. `top` bounds the most repeated windows reported. The windows are sorted in
-/// passes over equal ranges of their hash, each holding at most `memory` bytes of windows
-/// (about): every window falls in one pass, so the result does not depend on the passes.
-pub fn find(texts: &[&str], k: usize, all_copies: bool, top: usize, memory: u64) -> Spans {
-    let words: Vec<Vec<(u32, u32)>> = texts.par_iter().map(|t| words(t)).collect();
-    let word = |d: u32, i: u32| -> &[u8] {
-        let (s, e) = words[d as usize][i as usize];
-        &texts[d as usize].as_bytes()[s as usize..e as usize]
-    };
-    let total: u64 = words
-        .iter()
-        .map(|w| (w.len() + 1).saturating_sub(k) as u64)
-        .sum();
-    let passes = (total * WINDOW_BYTES).div_ceil(memory.max(1)).max(1);
-    let same = |a: Place, b: Place| (0..k as u32).all(|j| word(a.0, a.1 + j) == word(b.0, b.1 + j));
-    let mut marks: Vec<(Vec<Place>, Vec<Repeated>)> = Vec::new();
-    for pass in 0..passes {
-        // The pass takes the windows whose hash's top 64 bits fall in its range.
-        let lo = ((u128::from(pass) << 64) / u128::from(passes)) as u64;
-        let hi = ((u128::from(pass + 1) << 64) / u128::from(passes)).saturating_sub(1) as u64;
-        let mut all: Vec<(u128, u32, u32)> = texts
-            .par_iter()
-            .zip(&words)
-            .enumerate()
-            .flat_map_iter(|(d, (t, w))| {
-                let hashes: Vec<u64> = w
-                    .iter()
-                    .map(|&(s, e)| {
-                        xxhash_rust::xxh3::xxh3_64(&t.as_bytes()[s as usize..e as usize])
-                    })
-                    .collect();
-                windows(&hashes, k)
-                    .into_iter()
-                    .enumerate()
-                    .filter(move |(_, h)| (lo..=hi).contains(&((h >> 64) as u64)))
-                    .map(move |(i, h)| (h, d as u32, i as u32))
-            })
-            .collect();
-        all.par_sort_unstable();
-        // Each run of one hash, split into classes of equal words (first occurrence first).
-        marks.extend(
-            all.par_chunk_by(|x, y| x.0 == y.0)
-                .filter(|run| run.len() > 1)
-                .map(|run| {
-                    let mut marked = Vec::new();
-                    let mut reps = Vec::new();
-                    let mut left: Vec<Place> = run.iter().map(|x| (x.1, x.2)).collect();
-                    while !left.is_empty() {
-                        let first = left[0];
-                        let (class, rest): (Vec<Place>, Vec<Place>) =
-                            left.iter().partition(|o| same(**o, first));
-                        if class.len() > 1 {
-                            let skip = usize::from(!all_copies);
-                            marked.extend_from_slice(&class[skip..]);
-                            reps.push(Repeated {
-                                count: class.len() as u64,
-                                doc: first.0,
-                                word: first.1,
-                            });
-                        }
-                        left = rest;
-                    }
-                    (marked, reps)
-                })
-                .collect::<Vec<_>>(),
-        );
-    }
-    let mut per_doc: Vec<Vec<u32>> = vec![Vec::new(); texts.len()];
-    let mut reps = Vec::new();
+/// module's notes. `top` bounds the most repeated windows reported; `memory` bounds the
+/// table of seen hashes and the windows held at once, in bytes. The result does not depend on
+/// `memory`.
+pub fn find<T: Texts + ?Sized>(
+    texts: &T,
+    k: usize,
+    all_copies: bool,
+    top: usize,
+    memory: u64,
+) -> Result<Spans> {
+    let seen = Seen::new(k, texts.bytes(), memory);
+    note_all(texts, &seen)?;
+    find_seen(texts, &seen, all_copies, top, memory)
+}
+
+/// Notes every window of `texts` in `seen` (a pass over the texts).
+fn note_all<T: Texts + ?Sized>(texts: &T, seen: &Seen) -> Result<()> {
+    (0..texts.blocks()).into_par_iter().try_for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(buf, hashes): &mut (Vec<u8>, Vec<u64>), b| {
+            texts.block(b, buf, &mut |_, text| seen.note(text, hashes))
+        },
+    )
+}
+
+/// [`find`] with the windows of `texts` already noted in `seen` (as the texts were read,
+/// say); `memory` as [`find`]'s, the table included.
+pub fn find_seen<T: Texts + ?Sized>(
+    texts: &T,
+    seen: &Seen,
+    all_copies: bool,
+    top: usize,
+    memory: u64,
+) -> Result<Spans> {
+    let k = seen.k as u32;
+    let mut ranges: Vec<Vec<(u32, u32)>> = vec![Vec::new(); texts.len()];
+    let mut classes: Vec<(u64, u64)> = Vec::new();
     let mut marked = 0u64;
-    for (m, r) in marks {
-        marked += m.len() as u64;
-        for (d, i) in m {
-            per_doc[d as usize].push(i);
-        }
-        reps.extend(r);
+    let windows = seen.windows.load(Ordering::Relaxed);
+    let again = seen.again.load(Ordering::Relaxed);
+    // The windows taken: each seen in a slot seen before, or the first in a slot seen twice.
+    let taken = again + seen.slots_twice();
+    let cap = (memory.saturating_sub(seen.bytes()) / WINDOW_BYTES).max(1);
+    let passes = taken.div_ceil(cap).max(1);
+    for r in 0..passes {
+        let lo = ((u128::from(r) << 64) / u128::from(passes)) as u64;
+        let hi = ((u128::from(r + 1) << 64) / u128::from(passes)).saturating_sub(1) as u64;
+        let got = pass(texts, seen, (lo, hi), (taken / passes) as usize)?;
+        marked += sort_and_check(texts, got, k, all_copies, &mut ranges, &mut classes, top)?;
     }
-    reps.sort_unstable_by(|a, b| {
-        b.count
-            .cmp(&a.count)
-            .then((a.doc, a.word).cmp(&(b.doc, b.word)))
-    });
-    reps.truncate(top);
-    let removed = per_doc
+    keep_top(&mut classes, top);
+    // Word ranges to byte ranges, each document read once more.
+    let removed = ranges
         .into_par_iter()
         .enumerate()
-        .map(|(d, mut starts)| {
-            starts.sort_unstable();
-            let w = &words[d];
-            let mut out: Vec<(u32, u32)> = Vec::new();
-            let mut cur: Option<(u32, u32)> = None;
-            for s in starts {
-                let e = s + k as u32 - 1;
-                cur = match cur {
-                    Some((a, b)) if s <= b + 1 => Some((a, b.max(e))),
-                    Some((a, b)) => {
-                        out.push((w[a as usize].0, w[b as usize].1));
-                        Some((s, e))
-                    }
-                    None => Some((s, e)),
-                };
-            }
-            if let Some((a, b)) = cur {
-                out.push((w[a as usize].0, w[b as usize].1));
-            }
-            out
-        })
-        .collect();
-    Spans {
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(buf, w), (d, r)| -> Result<Vec<(u32, u32)>> {
+                if r.is_empty() {
+                    return Ok(r);
+                }
+                words_into(texts.get(d as u32, buf)?, w);
+                Ok(r.into_iter()
+                    .map(|(a, b)| (w[a as usize].0, w[b as usize].1))
+                    .collect())
+            },
+        )
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Spans {
         removed,
-        windows: total,
+        windows,
         marked,
-        top: reps,
+        top: classes
+            .into_iter()
+            .map(|(count, p)| {
+                let (doc, word) = split(p);
+                Repeated { count, doc, word }
+            })
+            .collect(),
+        passes: passes as u32 + 1,
+    })
+}
+
+/// [`find`] with the windows' hashes cut to the bits of `mask` and a table of `table` bytes
+/// (tests force collisions and shared slots so).
+#[cfg(test)]
+fn find_masked<T: Texts + ?Sized>(
+    texts: &T,
+    k: usize,
+    all_copies: bool,
+    top: usize,
+    memory: u64,
+    table: u64,
+    mask: u64,
+) -> Result<Spans> {
+    let seen = Seen::sized(k, table, mask);
+    note_all(texts, &seen)?;
+    find_seen(texts, &seen, all_copies, top, memory)
+}
+
+/// Keeps the `top` largest classes (by size, then first place).
+fn keep_top(classes: &mut Vec<(u64, u64)>, top: usize) {
+    let order = |a: &(u64, u64), b: &(u64, u64)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if classes.len() > top {
+        classes.select_nth_unstable_by(top, order);
+        classes.truncate(top);
     }
+    classes.sort_unstable_by(order);
 }
 
 #[cfg(test)]
@@ -273,15 +787,31 @@ mod tests {
             let texts: Vec<&str> = docs.iter().map(String::as_str).collect();
             let k = 1 + rng.below(5) as usize;
             for all in [false, true] {
-                let got = find(&texts, k, all, 5, u64::MAX);
+                let got = find(&texts[..], k, all, 5, u64::MAX).unwrap();
                 assert_eq!(
                     got.removed,
                     brute(&texts, k, all),
                     "round {round}, k {k}, all {all}"
                 );
-                // In passes of a few windows each: the same.
-                let passes = find(&texts, k, all, 5, 3 * WINDOW_BYTES);
+                assert_eq!(got.passes, 2, "the table's pass, then one");
+                // Passes of a window or two each: the same.
+                let mut passes = find(&texts[..], k, all, 5, 6 * WINDOW_BYTES).unwrap();
+                if got.marked > 0 {
+                    assert!(passes.passes > 2, "round {round}: one pass");
+                }
+                passes.passes = 2;
                 assert_eq!(passes, got, "round {round}: passes");
+                // One slot for every hash: every window is taken.
+                let mut one = find_masked(&texts[..], k, all, 5, u64::MAX, 16, u64::MAX).unwrap();
+                one.passes = 2;
+                assert_eq!(one, got, "round {round}: one slot");
+                // Hashes cut to two bits: collisions everywhere, split by the words.
+                let mut cut = find_masked(&texts[..], k, all, 5, u64::MAX, 1 << 12, 3).unwrap();
+                cut.passes = 2;
+                assert_eq!(cut, got, "round {round}: collisions");
+                let mut both = find_masked(&texts[..], k, all, 5, 6 * WINDOW_BYTES, 16, 3).unwrap();
+                both.passes = 2;
+                assert_eq!(both, got, "round {round}: collisions in passes");
             }
         }
     }
@@ -290,15 +820,15 @@ mod tests {
     fn ranges_end_on_words_and_keep_the_first_copy() {
         let a = "Löwe sagt: ein zwei drei vier fünf. Ende";
         let b = "anders ein zwei drei vier fünf und mehr";
-        let s = find(&[a, b], 5, false, 3, u64::MAX);
+        let s = find(&[a, b][..], 5, false, 3, u64::MAX).unwrap();
         assert!(s.removed[0].is_empty());
         let (x, y) = s.removed[1][0];
         assert_eq!(&b[x as usize..y as usize], "ein zwei drei vier fünf");
         assert_eq!(s.top[0].count, 2);
-        let all = find(&[a, b], 5, true, 3, u64::MAX);
+        let all = find(&[a, b][..], 5, true, 3, u64::MAX).unwrap();
         let (x, y) = all.removed[0][0];
         assert_eq!(&a[x as usize..y as usize], "ein zwei drei vier fünf");
         // Shorter than k: nothing.
-        assert_eq!(find(&[a, b], 6, true, 3, u64::MAX).marked, 0);
+        assert_eq!(find(&[a, b][..], 6, true, 3, u64::MAX).unwrap().marked, 0);
     }
 }
