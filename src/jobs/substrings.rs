@@ -179,8 +179,12 @@ pub fn spans_of(
         let ids: Vec<&str> = present.iter().map(|d| stores.id(*d)).collect();
         write_tokens(&spool, &ids, dir)?;
     }
-    let s = spans::find_seen(&spool, &seen, job.all_copies, job.top, job.memory)?;
-    drop(seen);
+    let progress = |pass: u64, passes: u64, windows: u64| {
+        if !quiet {
+            say!("substrings: pass {pass} of {passes}, about {windows} windows to sort and check");
+        }
+    };
+    let s = spans::find_seen(&spool, seen, job.all_copies, job.top, job.memory, &progress)?;
     let mut tsv = atomic::AtomicFile::create(removed)?;
     let mut line = String::from("id\tstart\tend\tbytes\n");
     let mut touched = 0u64;

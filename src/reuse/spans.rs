@@ -617,7 +617,7 @@ pub fn find<T: Texts + ?Sized>(
 ) -> Result<Spans> {
     let seen = Seen::new(k, texts.bytes(), memory);
     note_all(texts, &seen)?;
-    find_seen(texts, &seen, all_copies, top, memory)
+    find_seen(texts, seen, all_copies, top, memory, &|_, _, _| ())
 }
 
 /// Notes every window of `texts` in `seen` (a pass over the texts).
@@ -630,14 +630,20 @@ fn note_all<T: Texts + ?Sized>(texts: &T, seen: &Seen) -> Result<()> {
     )
 }
 
+/// A pass's start, for progress: its number (from 1), the passes in all, the windows it takes
+/// (about).
+pub type Progress<'a> = &'a (dyn Fn(u64, u64, u64) + Sync);
+
 /// [`find`] with the windows of `texts` already noted in `seen` (as the texts were read,
-/// say); `memory` as [`find`]'s, the table included.
+/// say); `memory` as [`find`]'s, the table included (freed after the last pass). `progress`
+/// hears of each pass.
 pub fn find_seen<T: Texts + ?Sized>(
     texts: &T,
-    seen: &Seen,
+    seen: Seen,
     all_copies: bool,
     top: usize,
     memory: u64,
+    progress: Progress<'_>,
 ) -> Result<Spans> {
     let k = seen.k as u32;
     let mut ranges: Vec<Vec<(u32, u32)>> = vec![Vec::new(); texts.len()];
@@ -650,11 +656,13 @@ pub fn find_seen<T: Texts + ?Sized>(
     let cap = (memory.saturating_sub(seen.bytes()) / WINDOW_BYTES).max(1);
     let passes = taken.div_ceil(cap).max(1);
     for r in 0..passes {
+        progress(r + 1, passes, taken / passes);
         let lo = ((u128::from(r) << 64) / u128::from(passes)) as u64;
         let hi = ((u128::from(r + 1) << 64) / u128::from(passes)).saturating_sub(1) as u64;
-        let got = pass(texts, seen, (lo, hi), (taken / passes) as usize)?;
+        let got = pass(texts, &seen, (lo, hi), (taken / passes) as usize)?;
         marked += sort_and_check(texts, got, k, all_copies, &mut ranges, &mut classes, top)?;
     }
+    drop(seen);
     keep_top(&mut classes, top);
     // Word ranges to byte ranges, each document read once more.
     let removed = ranges
@@ -702,7 +710,7 @@ fn find_masked<T: Texts + ?Sized>(
 ) -> Result<Spans> {
     let seen = Seen::sized(k, table, mask);
     note_all(texts, &seen)?;
-    find_seen(texts, &seen, all_copies, top, memory)
+    find_seen(texts, seen, all_copies, top, memory, &|_, _, _| ())
 }
 
 /// Keeps the `top` largest classes (by size, then first place).
