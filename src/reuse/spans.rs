@@ -16,14 +16,14 @@
 //! last, so no range splits a word or a UTF-8 character.
 //!
 //! Memory is bounded by `memory`, plus a cost per document. The texts are read in blocks
-//! ([`Texts`]: a [`Spool`] on disk, at the job's scale) as often as the passes need: when the
-//! windows fit ([`WINDOW_BYTES`] each) one pass takes them all; otherwise a first pass marks
-//! every window's hash in a table of two bits a slot (seen once, seen twice; half of
-//! `memory`), and the next passes take only the windows whose slot was seen twice (every
-//! repeated window among them), each pass the windows of one range of hashes, as many passes
-//! as keep a pass within the other half. The cost per document is the spool's place (16
-//! bytes), the document's list of removed ranges (24 bytes and 8 a range), and its block's
-//! entry (4 bytes).
+//! ([`Texts`]: a [`Spool`] on disk, at the job's scale) as often as the passes need. As they
+//! are first read, every window's hash is noted in a table of two bits a slot ([`Seen`]: seen
+//! once, seen twice; half of `memory` at most, a slot for every two bytes of text at most).
+//! The passes then take only the windows whose slot was seen twice (every repeated window is
+//! among them, with the few that share a slot by chance), each pass the windows of one range
+//! of hashes, as many passes as keep a pass within the other half ([`WINDOW_BYTES`] a window).
+//! The cost per document is the spool's place (16 bytes), its block's entry (4), and its list
+//! of removed ranges (24, and 8 a range).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -450,7 +450,6 @@ fn check<T: Texts + ?Sized>(texts: &T, checks: &[Check], k: u32) -> Result<Vec<b
 /// `classes` (the `top` largest kept). Returns the number of windows marked. Beyond the
 /// windows, each check takes a byte and nothing else but the (rare) windows that differ from
 /// their class's first.
-#[allow(clippy::too_many_arguments)]
 fn sort_and_check<T: Texts + ?Sized>(
     texts: &T,
     mut windows: Vec<Window>,
