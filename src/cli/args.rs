@@ -1374,9 +1374,10 @@ pub struct SubstringsArgs {
     /// parquet).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub write_corpus: Option<crate::write::Format>,
-    /// Memory for the windows: bytes, or with K, M or G (40 bytes a window, about one a
-    /// word); a smaller budget makes more passes over the texts, which wait on disk in OUT
-    /// meanwhile. Each document costs about 48 bytes besides.
+    /// Memory for the table of seen windows and the windows of a pass: bytes, or with K, M or
+    /// G (half for the table, 20 bytes a window taken); a smaller budget makes more passes
+    /// over the texts, which wait on disk in OUT meanwhile. Each document costs about 100
+    /// bytes besides.
     #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = parse_size)]
     pub memory: u64,
     /// Also write the documents' words as fixed-width tokens (OUT/tokens.bin, with

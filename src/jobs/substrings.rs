@@ -43,8 +43,9 @@ pub struct SubstringsJob {
     pub write_corpus: Option<crate::write::Format>,
     /// Target size of a corpus shard, in bytes.
     pub shard_size: u64,
-    /// Memory for the windows, in bytes ([`spans::WINDOW_BYTES`] each): less makes more
-    /// passes over the texts.
+    /// Memory for the table of seen windows and the windows of a pass, in bytes (half for
+    /// the table, [`spans::WINDOW_BYTES`] a window taken): less makes more passes over the
+    /// texts.
     #[serde(deserialize_with = "super::options::size")]
     pub memory: u64,
     /// Also write the words as fixed-width tokens ([`write_tokens`]).
