@@ -7,17 +7,29 @@ use std::path::Path;
 
 use crate::common::{jsonl_rows, nd};
 
+/// A JSON row's id and text.
+fn id_text(v: &serde_json::Value) -> (String, String) {
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["text"].as_str().unwrap().to_string(),
+    )
+}
+
 /// A written corpus's texts by id.
 fn texts_by_id(corpus: &Path) -> BTreeMap<String, String> {
-    jsonl_rows(corpus)
-        .iter()
-        .map(|v| {
-            (
-                v["id"].as_str().unwrap().to_string(),
-                v["text"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    jsonl_rows(corpus).iter().map(id_text).collect()
+}
+
+/// Writes `jsonl` to `d/c.jsonl` and fingerprints it (as text) into the store `d/s`.
+fn store_of(d: &Path, jsonl: &str) -> std::path::PathBuf {
+    std::fs::write(d.join("c.jsonl"), jsonl).unwrap();
+    let store = d.join("s");
+    nd(
+        "-q fingerprint {} -o {} --text-format text",
+        &[&d.join("c.jsonl"), &store],
+    )
+    .ok();
+    store
 }
 
 fn read(p: &Path) -> String {
@@ -68,13 +80,7 @@ fn repeated_spans_are_removed_but_their_first_copy() {
         .iter()
         .map(|(id, t)| format!("{{\"id\":\"{id}\",\"text\":\"{t}\"}}\n"))
         .collect();
-    std::fs::write(d.join("c.jsonl"), &jsonl).unwrap();
-    let store = d.join("s");
-    nd(
-        "-q fingerprint {} -o {} --text-format text",
-        &[&d.join("c.jsonl"), &store],
-    )
-    .ok();
+    let store = store_of(d, &jsonl);
     let text: BTreeMap<&str, &str> = docs.iter().map(|(i, t)| (*i, t.as_str())).collect();
     let first = d.join("first");
     nd("-q substrings {} -o {}", &[&store, &first]).ok();
@@ -206,13 +212,7 @@ fn passes_in_little_memory_find_the_same_and_tokens_map_back() {
         }
         jsonl += &format!("{{\"id\":\"d{doc}\",\"text\":\"{}\"}}\n", parts.join(", "));
     }
-    std::fs::write(d.join("c.jsonl"), &jsonl).unwrap();
-    let store = d.join("s");
-    nd(
-        "-q fingerprint {} -o {} --text-format text",
-        &[&d.join("c.jsonl"), &store],
-    )
-    .ok();
+    let store = store_of(d, &jsonl);
     for all in ["", "--all-copies"] {
         let (big, small) = (d.join(format!("big{all}")), d.join(format!("small{all}")));
         nd(
@@ -287,12 +287,6 @@ fn passes_in_little_memory_find_the_same_and_tokens_map_back() {
 fn texts_by_id_jsonl(jsonl: &str) -> BTreeMap<String, String> {
     jsonl
         .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            (
-                v["id"].as_str().unwrap().to_string(),
-                v["text"].as_str().unwrap().to_string(),
-            )
-        })
+        .map(|l| id_text(&serde_json::from_str(l).unwrap()))
         .collect()
 }

@@ -26,7 +26,6 @@ pub const BLOCK_BYTES: u64 = 1 << 20;
 
 /// The spool while it is written.
 pub struct SpoolWriter {
-    path: PathBuf,
     out: Mutex<(BufWriter<File>, u64)>,
     owned: Owned,
 }
@@ -45,13 +44,12 @@ impl Drop for Owned {
 
 /// The spool, written: its texts read back by number.
 pub struct Spool {
-    path: PathBuf,
     file: File,
     places: Vec<Place>,
     /// Blocks of texts in file order: each the numbers of its texts.
     blocks: Vec<Vec<u32>>,
     bytes: u64,
-    _owned: Owned,
+    owned: Owned,
 }
 
 impl SpoolWriter {
@@ -74,7 +72,6 @@ impl SpoolWriter {
                 .map_err(|e| Error::io(path, e))
         })?;
         Ok(SpoolWriter {
-            path: path.to_path_buf(),
             out: Mutex::new((BufWriter::with_capacity(1 << 20, f), 0)),
             owned: Owned {
                 path: path.to_path_buf(),
@@ -87,14 +84,14 @@ impl SpoolWriter {
     pub fn append(&self, text: &str) -> Result<(u64, u32)> {
         let len = u32::try_from(text.len()).map_err(|_| {
             Error::io(
-                &self.path,
+                &self.owned.path,
                 std::io::Error::new(std::io::ErrorKind::InvalidInput, "a text of 4 GiB or more"),
             )
         })?;
         let mut g = self.out.lock().unwrap_or_else(|e| e.into_inner());
         let offset = g.1;
         g.0.write_all(text.as_bytes())
-            .map_err(|e| Error::io(&self.path, e))?;
+            .map_err(|e| Error::io(&self.owned.path, e))?;
         g.1 += u64::from(len);
         Ok((offset, len))
     }
@@ -104,7 +101,7 @@ impl SpoolWriter {
         let (w, bytes) = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
         let file = w
             .into_inner()
-            .map_err(|e| Error::io(&self.path, e.into_error()))?;
+            .map_err(|e| Error::io(&self.owned.path, e.into_error()))?;
         let places: Vec<Place> = places
             .iter()
             .map(|&(offset, len)| Place { offset, len })
@@ -125,12 +122,11 @@ impl SpoolWriter {
             size += len;
         }
         Ok(Spool {
-            path: self.path,
             file,
             places,
             blocks,
             bytes,
-            _owned: self.owned,
+            owned: self.owned,
         })
     }
 }
@@ -182,12 +178,12 @@ impl Spool {
             }
             r
         };
-        r.map_err(|e| Error::io(&self.path, e))
+        r.map_err(|e| Error::io(&self.owned.path, e))
     }
 
     fn text<'a>(&self, bytes: &'a [u8], at: u64) -> Result<&'a str> {
         std::str::from_utf8(bytes).map_err(|e| Error::Parse {
-            path: self.path.clone(),
+            path: self.owned.path.clone(),
             offset: at + e.valid_up_to() as u64,
             msg: "the spool file changed while it was read".into(),
         })

@@ -5,7 +5,6 @@
 //! `removed.tsv`, what was found to `summary.json`.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -186,8 +185,10 @@ pub fn spans_of(
         }
     };
     let s = spans::find_seen(&spool, seen, job.all_copies, job.top, job.memory, &progress)?;
+    // The atomic file buffers its writes.
     let mut tsv = atomic::AtomicFile::create(removed)?;
-    let mut line = String::from("id\tstart\tend\tbytes\n");
+    let io = |e| crate::Error::io(removed, e);
+    writeln!(tsv, "id\tstart\tend\tbytes").map_err(io)?;
     let mut touched = 0u64;
     let mut removed_bytes = 0u64;
     for (d, ranges) in present.iter().zip(&s.removed) {
@@ -196,16 +197,10 @@ pub fn spans_of(
         }
         for &(a, b) in ranges {
             removed_bytes += u64::from(b - a);
-            let _ = writeln!(line, "{}\t{a}\t{b}\t{}", tsv_field(stores.id(*d)), b - a);
-        }
-        if line.len() > 1 << 16 {
-            tsv.write_all(line.as_bytes())
-                .map_err(|e| crate::Error::io(removed, e))?;
-            line.clear();
+            let id = tsv_field(stores.id(*d));
+            writeln!(tsv, "{id}\t{a}\t{b}\t{}", b - a).map_err(io)?;
         }
     }
-    tsv.write_all(line.as_bytes())
-        .map_err(|e| crate::Error::io(removed, e))?;
     tsv.commit()?;
     let mut buf = Vec::new();
     let top = s

@@ -32,6 +32,7 @@ use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
 use crate::base::spool::Spool;
+use crate::text::features::fmix64 as mix;
 use crate::text::tokenize::for_each_word;
 use crate::Result;
 
@@ -118,15 +119,8 @@ impl Texts for Spool {
 
 const B: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// A 64-bit finaliser (MurmurHash3's): the polynomial's high bits depend on every word, its
-/// low bits on the words' low bits only; mixed, every bit depends on every word.
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
+// The polynomial's high bits depend on every word, its low bits on the words' low bits only;
+// mixed by MurmurHash3's finaliser (`mix`), every bit depends on every word.
 
 /// Calls `f(position, hash)` for every window of `k` words (`hashes` the words' hashes).
 fn for_each_window(hashes: &[u64], k: usize, mut f: impl FnMut(u32, u64)) {

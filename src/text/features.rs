@@ -24,7 +24,7 @@ pub fn term_hash(term: &[u8], seed: u64) -> u64 {
 
 /// Murmur3's 64-bit finaliser: full avalanche of a 64-bit word.
 #[inline]
-fn fmix64(mut k: u64) -> u64 {
+pub fn fmix64(mut k: u64) -> u64 {
     k ^= k >> 33;
     k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
     k ^= k >> 33;
