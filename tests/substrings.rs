@@ -174,7 +174,7 @@ fn repeated_spans_are_removed_but_their_first_copy() {
     assert_eq!(&text["d"][got[0].1..got[0].2], short);
 }
 
-/// A corpus of a few hundred documents that share spans of many lengths (boilerplate, quoted
+/// A corpus of a few thousand documents that share spans of many lengths (boilerplate, quoted
 /// passages, a document repeated whole), read with memory for the whole set of windows and
 /// with memory for a few dozen at a time: the same table; the texts the passes read are set
 /// aside in OUT and gone at the end; the tokens written for suffix-array tools map back to the
@@ -199,7 +199,7 @@ fn passes_in_little_memory_find_the_same_and_tokens_map_back() {
         })
         .collect();
     let mut jsonl = String::new();
-    for doc in 0..300 {
+    for doc in 0..3000 {
         let mut parts = Vec::new();
         for _ in 0..1 + next(4) {
             parts.push(
@@ -221,7 +221,7 @@ fn passes_in_little_memory_find_the_same_and_tokens_map_back() {
         )
         .ok();
         nd(
-            &format!("-q substrings {{}} -o {{}} --min-tokens 20 --memory 64K {all}"),
+            &format!("-q substrings {{}} -o {{}} --min-tokens 20 --memory 1M {all}"),
             &[&store, &small],
         )
         .ok();
@@ -260,7 +260,7 @@ fn passes_in_little_memory_find_the_same_and_tokens_map_back() {
         .lines()
         .map(str::to_string)
         .collect();
-    assert_eq!(names.len(), 300);
+    assert_eq!(names.len(), 3000);
     assert_eq!(tokens.len() / 4, words.len() / 3);
     let texts = texts_by_id_jsonl(&jsonl);
     let mut by_word = std::collections::HashMap::new();
@@ -277,7 +277,7 @@ fn passes_in_little_memory_find_the_same_and_tokens_map_back() {
         let id = by_word.entry(word.to_string()).or_insert(t.to_vec());
         assert_eq!(id, t, "{word}: one id a word");
     }
-    assert_eq!(ends.len(), 300);
+    assert_eq!(ends.len(), 3000);
     let ids: std::collections::HashSet<_> = by_word.values().collect();
     assert_eq!(ids.len(), by_word.len(), "one word an id");
     assert!(ids.iter().all(|i| !ends.contains(*i)));
@@ -289,4 +289,83 @@ fn texts_by_id_jsonl(jsonl: &str) -> BTreeMap<String, String> {
         .lines()
         .map(|l| id_text(&serde_json::from_str(l).unwrap()))
         .collect()
+}
+
+/// A corpus of `n` short documents, each of its own words and one shared passage.
+fn small_corpus(d: &Path, n: usize) -> std::path::PathBuf {
+    let shared = (0..30)
+        .map(|i| format!("s{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut jsonl = String::new();
+    for doc in 0..n {
+        let own = (0..20)
+            .map(|i| format!("w{doc}x{i}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        jsonl += &format!("{{\"id\":\"d{doc}\",\"text\":\"{own} {shared}\"}}\n");
+    }
+    store_of(d, &jsonl)
+}
+
+/// Budgets below the floor are refused before anything is read; a keep list naming ids no
+/// store has is refused as `write --keep` refuses it.
+#[test]
+fn tiny_budgets_and_unknown_keep_ids_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let store = small_corpus(d, 40);
+    let o = d.join("o");
+    let e = nd("substrings {} -o {} --memory 1K", &[&store, &o]).fails();
+    assert!(
+        e.contains("--memory") && e.contains("at least 1 MiB"),
+        "{e}"
+    );
+    assert!(!o.exists(), "a refused run made its output");
+    let keep = d.join("keep.txt");
+    std::fs::write(&keep, "d1\nnot-a-document\nd2\nnor-this\n").unwrap();
+    let e = nd("substrings {} -o {} --keep {}", &[&store, &o, &keep]).fails();
+    assert!(
+        e.contains("2 ids are in none") && e.contains("line 2"),
+        "{e}"
+    );
+    assert!(!o.join("summary.json").exists());
+    std::fs::write(&keep, "d1\nd2\n").unwrap();
+    nd(
+        "-q substrings {} -o {} --keep {} --min-tokens 5",
+        &[&store, &o, &keep],
+    )
+    .ok();
+    let s: serde_json::Value = serde_json::from_str(&read(&o.join("summary.json"))).unwrap();
+    assert_eq!(s["documents"], 2);
+}
+
+/// Documents whose source entries were zeroed (in a store of an earlier version, which has
+/// no checksums to catch it) are counted one by one, and the run writes no summary.json.
+#[test]
+fn documents_not_found_are_counted_and_the_run_is_not_marked_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let store = small_corpus(d, 40);
+    // As a store written before the checksums.
+    let mpath = store.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_str(&read(&mpath)).unwrap();
+    m.as_object_mut().unwrap().remove("checksums");
+    std::fs::write(&mpath, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let loc = store.join("source.loc");
+    let mut bytes = std::fs::read(&loc).unwrap();
+    let width = bytes.len() / 40;
+    for doc in 1..=10 {
+        bytes[doc * width..(doc + 1) * width].fill(0);
+    }
+    std::fs::write(&loc, &bytes).unwrap();
+    let o = d.join("o");
+    let e = nd("substrings {} -o {} --min-tokens 5", &[&store, &o]).fails();
+    // The zeroed entries name the first record's place: it cannot be told which of the 11
+    // documents naming it is there, and none is read as another's.
+    assert!(e.contains("11 of 40 documents were not found"), "{e}");
+    assert!(
+        !o.join("summary.json").exists(),
+        "a failing run marked finished"
+    );
 }

@@ -17,6 +17,7 @@ mod kernels;
 mod linear;
 mod nothing_lost;
 mod outputs;
+mod ownership;
 mod policy;
 mod reuse;
 mod sites;

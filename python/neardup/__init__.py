@@ -182,14 +182,16 @@ class DedupResult:
 def _options_json(options: Mapping[str, Any]) -> str:
     """Options by name as dedup's JSON: paths as strings, sizes as given."""
 
-    def value(v):
+    def value(k, v):
         if isinstance(v, os.PathLike):
             return os.fspath(v)
         if isinstance(v, (list, tuple)):
-            return [value(x) for x in v]
+            return [value(k, x) for x in v]
+        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+            raise ValueError(f"{k}={v}: give a finite number")
         return v
 
-    return json.dumps({k: value(v) for k, v in options.items()})
+    return json.dumps({k: value(k, v) for k, v in options.items()})
 
 
 def _arrow_table(data, columns: list[str]):
@@ -273,12 +275,14 @@ def _dedup_table(data, text: str, id: Optional[str], url: Optional[str], quiet: 
     import numpy as np
     import pyarrow as pa
 
-    columns = [text] + ([id] if id else []) + ([url] if url else [])
+    # Each column once, though it serves twice (text="id" reads the id column as the text).
+    columns = list(dict.fromkeys([text] + ([id] if id else []) + ([url] if url else [])))
     keep_by = options.get("keep_by")
     if keep_by:
         # The --keep-by column is read too: its name is what comes before ":max" or ":min".
         field = keep_by.rsplit(":", 1)[0] if keep_by.rsplit(":", 1)[-1] in ("max", "min") else keep_by
-        columns.append(field)
+        if field not in columns:
+            columns.append(field)
     opts = dict(options)
     opts["text_field"] = text
     # Only the columns asked for are read: an id or URL column not asked for is not there,
@@ -304,16 +308,35 @@ def _dedup_table(data, text: str, id: Optional[str], url: Optional[str], quiet: 
         ids = table.column(id) if id and id in table.column_names else None
     rows = np.arange(len(cluster), dtype=np.uint64)
     kept = kept_row == rows
+    is_view = getattr(pa.types, "is_string_view", lambda _: False)
+    is_binary_view = getattr(pa.types, "is_binary_view", lambda _: False)
+    if ids is not None and is_view(ids.type):
+        # take() has no kernel for views in every pyarrow: the ids as plain strings.
+        ids = ids.cast(pa.large_string())
+    if ids is not None and is_binary_view(ids.type):
+        ids = ids.cast(pa.large_binary())
     kept_id = ids.take(pa.array(kept_row)) if ids is not None else pa.array(kept_row)
+    s = json.loads(summary)
+    # Rows that were not read (too large, no text, filtered out) say so and why: they are
+    # kept only because nothing was compared with them.
+    skipped = [None] * len(cluster)
+    for row, why in s.get("skipped_rows", []):
+        skipped[row] = why
     result = pa.table(
         {
             "cluster": pa.array(cluster),
             "kept": pa.array(kept),
             "kept_id": kept_id,
             "score": pa.array(score, mask=np.isnan(score)),
+            "skipped": pa.array(skipped, type=pa.string()),
         }
     )
-    s = json.loads(summary)
+    if s.get("skipped_rows"):
+        log.warning(
+            "dedup: %d rows were not read (%s): the result's skipped column names them",
+            len(s["skipped_rows"]),
+            ", ".join(f"{k} {v}" for k, v in sorted(s.get("skipped", {}).items())),
+        )
     log.info("dedup: %d rows, %d kept, %d removed", s["rows"], s["rows"] - s["removed"], s["removed"])
     return result
 
@@ -341,7 +364,8 @@ def dedup(
     memory); returns a
     ``pyarrow.Table`` with a row for each input row: ``cluster`` (the row of its cluster's
     representative), ``kept`` (bool), ``kept_id`` (the id of the row kept for it: its own when
-    kept) and ``score`` (the removal's similarity, null where kept). ``data.filter(result["kept"])``
+    kept), ``score`` (the removal's similarity, null where kept) and ``skipped`` (why a row
+    was not read: ``too_large``, ``missing_text``, ...; null for the rows read). ``data.filter(result["kept"])``
     is the deduplicated table.
 
     On paths (crawl files or directories, or stores) with ``out`` the output directory: writes

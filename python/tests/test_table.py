@@ -67,7 +67,8 @@ def check_same(table: pa.Table, result: pa.Table, cli) -> None:
     keep, removed, rep = cli
     ids = table.column("id").to_pylist()
     assert result.num_rows == table.num_rows
-    assert result.schema.names == ["cluster", "kept", "kept_id", "score"]
+    assert result.schema.names == ["cluster", "kept", "kept_id", "score", "skipped"]
+    assert result.column("skipped").null_count == result.num_rows
     kept = result.column("kept").to_pylist()
     assert {i for i, k in zip(ids, kept) if k} == keep
     kept_id = result.column("kept_id").to_pylist()
@@ -183,3 +184,31 @@ def test_a_table_scanned_a_batch_at_a_time_gives_the_held_answer(tmp_path):
     scans.extend([1] * 8)
     with pytest.raises(neardup.NeardupError):
         neardup.dedup(neardup.Scanned(shrinking), quiet=True)
+
+
+def test_every_option_is_honoured_or_refused_by_name(tmp_path):
+    """Options a table cannot serve are refused naming them; a view-typed id column, the
+    text read from the id column and a NaN option are each handled or refused clearly."""
+    t = planted(60)
+    for opts, name in [({"substrings": 20}, "substrings"), ({"prefer": [str(tmp_path)]}, "prefer")]:
+        with pytest.raises(Exception, match=name):
+            neardup.dedup(t, quiet=True, **opts)
+    if hasattr(pa, "string_view"):
+        views = t.set_column(0, "id", t.column("id").cast(pa.string_view()))
+        r = neardup.dedup(views, quiet=True)
+        assert r.column("kept_id").to_pylist() == neardup.dedup(t, quiet=True).column("kept_id").to_pylist()
+    r = neardup.dedup(t, text="id", quiet=True)
+    assert r.num_rows == t.num_rows
+    with pytest.raises(ValueError, match="min=nan"):
+        neardup.trec.inspect([tmp_path / "run.txt"], tmp_path / "st", tmp_path / "o", min=float("nan"))
+
+
+def test_rows_not_read_say_so_and_why():
+    """A row over max_record_size is not read: the result names it and the reason."""
+    t = planted(30)
+    big = "word " * 300_000
+    t = pa.table({"id": ["big"] + t.column("id").to_pylist(), "text": [big] + t.column("text").to_pylist()})
+    r = neardup.dedup(t, quiet=True, max_record_size="1M")
+    skipped = r.column("skipped").to_pylist()
+    assert skipped[0] == "too_large"
+    assert all(s is None for s in skipped[1:])

@@ -4,7 +4,9 @@
 //! place on [`AtomicFile::commit`]; dropped without a commit (an error, a panic), it removes
 //! the temporary file. A reader therefore never sees a half-written output. A run killed
 //! before it could remove its temporary leaves it behind; the next run writing the same target
-//! removes such leftovers once their process is gone ([`clean_stale`]).
+//! removes such leftovers once their process is gone (`claim::clean_stale`: in an output
+//! directory, only those its record names). In an output directory the temporary's name is
+//! recorded with the target's before either is made, like every file neardup makes there.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -47,16 +49,16 @@ impl AtomicFile {
                 });
             }
         }
-        super::claim::admit(target)?;
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let prefix = format!(".{name}.tmp-");
-        if let Some(dir) = target.parent() {
-            clean_stale(dir, &prefix);
-        }
         let tmp = target.with_file_name(format!("{prefix}{}", std::process::id()));
+        super::claim::admit_all(target, &[&tmp])?;
+        if let Some(dir) = target.parent() {
+            super::claim::clean_stale(dir, &prefix);
+        }
         let (registered, f) = super::interrupt::register_with(&tmp, || File::create(&tmp))
             .map_err(|e| Error::io(&tmp, e))?;
         Ok(AtomicFile {
@@ -123,54 +125,6 @@ pub fn write(target: &Path, bytes: &[u8]) -> Result<()> {
     f.commit()
 }
 
-/// Removes the entries of `dir` named `prefix` followed by the id of a process that no longer
-/// runs: temporaries of killed runs. Anything else, a live run's temporary included, is left.
-pub fn clean_stale(dir: &Path, prefix: &str) {
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
-            continue;
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        if pid == std::process::id() || alive(pid) {
-            continue;
-        }
-        let p = e.path();
-        let _ = if p.is_dir() && !p.is_symlink() {
-            fs::remove_dir_all(&p)
-        } else {
-            fs::remove_file(&p)
-        };
-    }
-}
-
-/// Whether process `pid` runs (where that cannot be told, it is taken to run). A process that
-/// has exited but not yet been reaped by its parent (a zombie, as a killed worker is until its
-/// supervisor waits for it) runs no more: its locks and temporaries are free to take.
-pub fn alive(pid: u32) -> bool {
-    if !cfg!(target_os = "linux") {
-        return true;
-    }
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // The state follows the command name, which is in parentheses and may hold any byte.
-        Ok(stat) => !stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.trim_start().chars().next())
-            .is_some_and(|state| state == 'Z' || state == 'X'),
-        Err(_) => Path::new(&format!("/proc/{pid}")).exists(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,24 +163,5 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, vec![std::ffi::OsString::from("out.tsv")]);
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_zombie_runs_no_more() {
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id();
-        // Exited, not yet waited for: a zombie.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while alive(pid) && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        assert!(
-            !alive(pid),
-            "the exited child {pid} still counts as running"
-        );
-        assert!(Path::new(&format!("/proc/{pid}")).exists(), "reaped early");
-        child.wait().unwrap();
-        assert!(alive(std::process::id()));
     }
 }

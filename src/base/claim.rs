@@ -40,6 +40,11 @@ pub struct Record {
     pub version: u32,
     /// Entry names, sorted.
     pub entries: Vec<String>,
+    /// The command whose output the directory is (`dedup`, `substrings`, `reuse discover`...):
+    /// another command replaces it only with `--force`. Absent in records of earlier versions
+    /// and of directories that are not one command's output (a store, a corpus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 #[derive(Debug)]
@@ -56,6 +61,8 @@ struct State {
     foreign: BTreeSet<String>,
     /// Entries admitted during this run.
     made: Mutex<BTreeSet<String>>,
+    /// The command the record names (this run's once it makes or removes anything).
+    command: Mutex<Option<String>>,
     /// Whether the record no longer says what is here (something made or removed): a claim
     /// that changed nothing (a refused run) leaves the directory as it found it.
     changed: std::sync::atomic::AtomicBool,
@@ -119,10 +126,16 @@ fn entries(dir: &Path) -> Result<Vec<String>> {
 
 /// Reads the record of `dir` (empty when there is none).
 pub fn read_record(dir: &Path) -> Result<BTreeSet<String>> {
+    Ok(read_whole(dir)?.0)
+}
+
+/// Reads the record of `dir`: the entries it names and the command it names (empty and None
+/// when there is none).
+fn read_whole(dir: &Path) -> Result<(BTreeSet<String>, Option<String>)> {
     let p = dir.join(RECORD);
     let bytes = match fs::read(&p) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((BTreeSet::new(), None)),
         Err(e) => return Err(Error::io(&p, e)),
     };
     let r: Record = serde_json::from_slice(&bytes).map_err(|e| Error::Parse {
@@ -133,7 +146,10 @@ pub fn read_record(dir: &Path) -> Result<BTreeSet<String>> {
     if r.format != FORMAT {
         return Err(Error::store(&p, "not a record of neardup's files"));
     }
-    Ok(r.entries.into_iter().filter(|n| valid_name(n)).collect())
+    Ok((
+        r.entries.into_iter().filter(|n| valid_name(n)).collect(),
+        r.command,
+    ))
 }
 
 /// A plain entry name: never a path that leads out of the directory.
@@ -141,12 +157,15 @@ fn valid_name(n: &str) -> bool {
     !n.is_empty() && n != "." && n != ".." && !n.contains('/') && n != RECORD && n != LOCK
 }
 
-/// Writes the record of `dir` naming `names` (under a temporary name, then renamed).
-fn write_record(dir: &Path, names: &BTreeSet<String>) -> Result<()> {
+/// Writes the record of `dir` naming `names` as neardup's, and `command` as the command whose
+/// output it is (under a temporary name, then renamed). A directory neardup makes whole (a
+/// store) is given its record this way before it is renamed into place.
+pub fn write_record(dir: &Path, names: &BTreeSet<String>, command: Option<&str>) -> Result<()> {
     let r = Record {
         format: FORMAT.into(),
         version: 1,
         entries: names.iter().cloned().collect(),
+        command: command.map(str::to_string),
     };
     let json = serde_json::to_vec_pretty(&r).map_err(|e| Error::Config(e.to_string()))?;
     let target = dir.join(RECORD);
@@ -176,7 +195,7 @@ impl OutDir {
     pub fn claim(dir: &Path, inputs: &[PathBuf]) -> Result<OutDir> {
         let rdir = resolve(dir);
         let rinputs: Vec<PathBuf> = inputs.iter().map(|p| resolve(p)).collect();
-        let record = read_record(&rdir)?;
+        let (record, _) = read_whole(&rdir)?;
         for (input, rinput) in inputs.iter().zip(&rinputs) {
             let refuse = |how: &str| {
                 Err(Error::Config(format!(
@@ -206,8 +225,9 @@ impl OutDir {
         fs::create_dir_all(&rdir).map_err(|e| Error::io(dir, e))?;
         let lock = Lock::acquire(&rdir.join(LOCK), dir)?;
         // Read again under the lock: another run may have finished in between.
-        let record = read_record(&rdir)?;
-        super::atomic::clean_stale(&rdir, &format!(".{RECORD}.tmp-"));
+        let (record, command) = read_whole(&rdir)?;
+        let command = command.or_else(|| summary_command(&rdir, &record));
+        super::stale::clean_stale(&rdir, &format!(".{RECORD}.tmp-"));
         let foreign = entries(&rdir)?
             .into_iter()
             .filter(|n| n != RECORD && n != LOCK && !record.contains(n))
@@ -220,6 +240,7 @@ impl OutDir {
             previous: Mutex::new(record),
             foreign,
             made: Mutex::new(BTreeSet::new()),
+            command: Mutex::new(command),
             changed: std::sync::atomic::AtomicBool::new(false),
         });
         let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
@@ -232,6 +253,36 @@ impl OutDir {
         })
     }
 
+    /// Claims `dir` as [`OutDir::claim`] does, for the output of `command` (`dedup`,
+    /// `reuse discover`...): a directory that holds another command's output (finished or
+    /// not) is refused, unless `force` is `Some(true)` (the command's `--force`; `None` for a
+    /// command that has none), and then the run replaces what that command made as a rerun
+    /// does. The record names `command` from the first entry this run makes or removes.
+    pub fn claim_for(
+        dir: &Path,
+        inputs: &[PathBuf],
+        command: &str,
+        force: Option<bool>,
+    ) -> Result<OutDir> {
+        let out = OutDir::claim(dir, inputs)?;
+        let before = out.state.command.lock().unwrap().clone();
+        if let Some(other) = before.filter(|c| c != command) {
+            if !out.previous().is_empty() && force != Some(true) {
+                let how = if force.is_some() {
+                    "--force replaces it, or choose another output directory"
+                } else {
+                    "choose another output directory"
+                };
+                return Err(Error::Config(format!(
+                    "{} holds the output of `neardup {other}`, not of `neardup {command}`: {how}",
+                    dir.display()
+                )));
+            }
+        }
+        *out.state.command.lock().unwrap() = Some(command.to_string());
+        Ok(out)
+    }
+
     /// Claims `dir` for an output that holds the directory alone (a corpus, a reuse output):
     /// as [`OutDir::claim`], and refused when the directory holds anything neardup did not
     /// make there; what an earlier run made is removed only with `force` (`mark`, the file
@@ -242,8 +293,9 @@ impl OutDir {
         force: bool,
         what: &str,
         mark: &str,
+        command: &str,
     ) -> Result<OutDir> {
-        let out = OutDir::claim(dir, inputs)?;
+        let out = OutDir::claim_for(dir, inputs, command, Some(force))?;
         if let Some(other) = out.foreign().iter().next() {
             return Err(Error::Config(format!(
                 "{} holds files that neardup did not write there ({other}); {what} holds its directory alone: choose another output directory",
@@ -345,7 +397,8 @@ impl State {
         if !self.changed.load(std::sync::atomic::Ordering::Relaxed) {
             return Ok(());
         }
-        write_record(&self.dir, &self.owned())
+        let command = self.command.lock().unwrap().clone();
+        write_record(&self.dir, &self.owned(), command.as_deref())
     }
 
     fn touch(&self) {
@@ -383,20 +436,38 @@ impl State {
         Ok(())
     }
 
-    /// Admits `name`: refuses a user's entry, records a new one ahead of its making.
-    fn admit(&self, name: &str) -> Result<()> {
-        self.check(name)?;
+    /// Admits `names`: refuses a user's entry, records new ones ahead of their making (with
+    /// one write of the record).
+    fn admit(&self, names: &[String]) -> Result<()> {
+        for name in names {
+            self.check(name)?;
+        }
         let previous = self.previous.lock().unwrap();
         let mut made = self.made.lock().unwrap();
-        // A new name is recorded before its file is made (written ahead).
-        if made.insert(name.to_string()) {
-            self.touch();
-            if !previous.contains(name) {
-                let all: BTreeSet<String> = previous.iter().chain(made.iter()).cloned().collect();
-                write_record(&self.dir, &all)?;
+        let mut new = false;
+        for name in names {
+            if made.insert(name.clone()) {
+                self.touch();
+                new |= !previous.contains(name);
             }
         }
+        // New names are recorded before their files are made (written ahead).
+        if new {
+            let all: BTreeSet<String> = previous.iter().chain(made.iter()).cloned().collect();
+            let command = self.command.lock().unwrap().clone();
+            write_record(&self.dir, &all, command.as_deref())?;
+        }
         Ok(())
+    }
+
+    /// Whether `name` is neardup's here: named by the record, made by this run, or a
+    /// temporary of an entry the record names (left by a run of an earlier version, which did
+    /// not record its temporaries).
+    fn owns(&self, name: &str) -> bool {
+        let previous = self.previous.lock().unwrap();
+        previous.contains(name)
+            || self.made.lock().unwrap().contains(name)
+            || temporary_with(name, &previous)
     }
 }
 
@@ -412,6 +483,10 @@ fn remove_owned(p: &Path) -> Result<()> {
     };
     if !meta.is_dir() {
         return fs::remove_file(p).map_err(|e| Error::io(p, e));
+    }
+    if is_temporary(p) {
+        // A killed run's temporary (a store being built), recorded before it was made.
+        return fs::remove_dir_all(p).map_err(|e| Error::io(p, e));
     }
     if p.join(RECORD).is_file() {
         let record = read_record(p)?;
@@ -442,22 +517,132 @@ fn remove_temporaries(dir: &Path, record: &BTreeSet<String>) -> Result<()> {
     Ok(())
 }
 
-/// Refuses an entry [`remove_owned`] would refuse, before anything is removed.
+/// Refuses an entry [`remove_owned`] would refuse or leave half removed, before anything is
+/// removed: a directory neardup did not make, or one of neardup's that holds an entry of the
+/// user's (at any depth).
 fn removable(p: &Path) -> Result<()> {
     match fs::symlink_metadata(p) {
-        Ok(m) if m.is_dir() && !p.join(RECORD).is_file() && !is_store(p) => {
-            Err(Error::Config(format!(
-                "{} is a directory, and not one neardup made there (neither a store nor an output with its own record): it is left as it is; move it, or choose another output directory",
-                p.display()
-            )))
+        Ok(m) if m.is_dir() && !is_temporary(p) => {
+            if !p.join(RECORD).is_file() && !is_store(p) {
+                return Err(Error::Config(format!(
+                    "{} is a directory, and not one neardup made there (neither a store nor an output with its own record): it is left as it is; move it, or choose another output directory",
+                    p.display()
+                )));
+            }
+            if let Some(other) = foreign_entries(p)?.first() {
+                return Err(Error::Config(format!(
+                    "{} holds {other}, which neardup did not make there: the directory is left as it is; move {other} out of it, or choose another output directory",
+                    p.display()
+                )));
+            }
+            for n in read_record(p)? {
+                removable(&p.join(n))?;
+            }
+            Ok(())
         }
         _ => Ok(()),
     }
 }
 
-/// Whether `dir` holds a neardup store (its manifest's mark).
+/// Whether `p` is named as a temporary neardup makes (and records before making it).
+fn is_temporary(p: &Path) -> bool {
+    p.file_name()
+        .is_some_and(|n| temporary_of(&n.to_string_lossy()).is_some())
+}
+
+/// The entries of `dir` (a directory neardup made: with a record, or a store of an earlier
+/// version, which had none) that neardup did not make there: those its record does not name,
+/// or in a store without a record, those not named as a store's columns are.
+pub fn foreign_entries(dir: &Path) -> Result<Vec<String>> {
+    let recorded = dir.join(RECORD).is_file();
+    let (record, _) = read_whole(dir)?;
+    Ok(entries(dir)?
+        .into_iter()
+        .filter(|n| n != RECORD && n != LOCK)
+        .filter(|n| {
+            if recorded {
+                !record.contains(n) && !temporary_with(n, &record)
+            } else {
+                !store_column_name(n)
+            }
+        })
+        .collect())
+}
+
+/// Whether `name` is named as the files of a store are (`manifest.json` and columns named
+/// `NAME.u64`, `.u128`, `.u32`, `.u8`, `.f64`, `.loc`, `.bin`, `.idx`): how the files of a
+/// store written before stores had records are told from a user's.
+fn store_column_name(name: &str) -> bool {
+    name == "manifest.json"
+        || name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && !stem.starts_with('.')
+                && matches!(
+                    ext,
+                    "u64" | "u128" | "u32" | "u8" | "f64" | "loc" | "bin" | "idx"
+                )
+        })
+}
+
+/// The claim of this process on `dir`, if it has one.
+fn claimed(dir: &Path) -> Option<Arc<State>> {
+    let states: Vec<Arc<State>> = {
+        let claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+        claims.iter().filter_map(Weak::upgrade).collect()
+    };
+    if states.is_empty() {
+        return None;
+    }
+    let dir = resolve(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    });
+    states.into_iter().find(|s| s.dir == dir)
+}
+
+/// Removes the leftovers of killed runs named `prefix` then a process id from `dir`: in a
+/// directory this process has claimed, only those neardup made there (its record names them),
+/// so that a user's file named like a temporary is left; elsewhere, every such leftover.
+pub fn clean_stale(dir: &Path, prefix: &str) {
+    match claimed(dir) {
+        Some(s) => super::stale::clean_stale_where(dir, prefix, |n| s.owns(n)),
+        None => super::stale::clean_stale(dir, prefix),
+    }
+}
+
+/// The command named by a `summary.json` neardup wrote in `dir` (the record names it): how
+/// the output of an earlier version, whose record named no command, is told.
+fn summary_command(dir: &Path, record: &BTreeSet<String>) -> Option<String> {
+    if !record.contains("summary.json") {
+        return None;
+    }
+    let bytes = fs::read(dir.join("summary.json")).ok()?;
+    #[derive(Deserialize)]
+    struct Head {
+        command: String,
+    }
+    serde_json::from_slice::<Head>(&bytes)
+        .ok()
+        .map(|h| h.command)
+}
+
+/// Whether `dir` holds a neardup store: its `manifest.json` says `"format": "neardup-store"`
+/// (looked for in the first bytes, where neardup writes it, else read whole: a manifest
+/// rewritten by another program, its keys in another order, is a store's still).
 pub fn is_store(dir: &Path) -> bool {
-    marked(dir, "manifest.json", b"\"neardup-store\"")
+    const MARK: &[u8] = b"\"neardup-store\"";
+    if marked(dir, "manifest.json", MARK) {
+        return true;
+    }
+    #[derive(Deserialize)]
+    struct Head {
+        format: String,
+    }
+    let Ok(bytes) = fs::read(dir.join("manifest.json")) else {
+        return false;
+    };
+    serde_json::from_slice::<Head>(&bytes).is_ok_and(|h| h.format == "neardup-store")
 }
 
 /// Whether `dir/name` holds `mark` within its first 256 bytes: how a file tells that neardup
@@ -474,27 +659,26 @@ pub fn marked(dir: &Path, name: &str, mark: &[u8]) -> bool {
 /// a user's entry there, and records a new one before it is made. A target outside every
 /// claimed directory is admitted as it is.
 pub fn admit(target: &Path) -> Result<()> {
-    let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+    admit_all(target, &[])
+}
+
+/// Admits `target` as [`admit`] does, and with it the entries `also` of the same directory
+/// (the temporaries it is made under), in one write of the record.
+pub fn admit_all(target: &Path, also: &[&Path]) -> Result<()> {
+    let (Some(parent), Some(_)) = (target.parent(), target.file_name()) else {
         return Ok(());
     };
-    let name = name.to_string_lossy();
-    if name == RECORD || name == LOCK {
+    let names: Vec<String> = std::iter::once(target)
+        .chain(also.iter().copied())
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n != RECORD && n != LOCK)
+        .collect();
+    if names.is_empty() {
         return Ok(());
     }
-    let states: Vec<Arc<State>> = {
-        let claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
-        claims.iter().filter_map(Weak::upgrade).collect()
-    };
-    if states.is_empty() {
-        return Ok(());
-    }
-    let parent = resolve(if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
-    });
-    match states.iter().find(|s| s.dir == parent) {
-        Some(s) => s.admit(&name),
+    match claimed(parent) {
+        Some(s) => s.admit(&names),
         None => Ok(()),
     }
 }

@@ -38,7 +38,7 @@ impl Lock {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     let holder = fs::read_to_string(path).unwrap_or_default();
                     match holder.trim().parse::<u32>() {
-                        Ok(pid) if pid != std::process::id() && !super::atomic::alive(pid) => {
+                        Ok(pid) if pid != std::process::id() && !super::stale::alive(pid) => {
                             // A killed run's lock: take it over.
                             let _ = fs::remove_file(path);
                         }

@@ -1,5 +1,5 @@
 //! The bottom floor: what every stage uses and what uses no stage. Files that appear whole or
-//! not at all ([`atomic`]), read-only memory maps ([`mmap`]), one writer per output ([`lock`]), which files of an output directory neardup made ([`claim`]), temporaries removed on interrupt ([`interrupt`]), where a path really is ([`paths`]), TSV fields that read back as written ([`tsv`]), the seeded random numbers
+//! not at all ([`atomic`]), read-only memory maps ([`mmap`]), one writer per output ([`lock`]), which files of an output directory neardup made ([`claim`]), temporaries removed on interrupt ([`interrupt`]) and the leftovers of killed runs ([`stale`]), where a path really is ([`paths`]), TSV fields that read back as written ([`tsv`]), the seeded random numbers
 //! ([`rng`]), texts set aside on disk to be read again ([`spool`]) and Hamming distances ([`hamming`]). Nothing here imports another module of the
 //! crate except the error type.
 
@@ -13,4 +13,5 @@ pub mod mmap;
 pub mod paths;
 pub mod rng;
 pub mod spool;
+pub mod stale;
 pub mod tsv;

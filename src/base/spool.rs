@@ -57,8 +57,12 @@ impl SpoolWriter {
     /// process (a killed run's leftover of the same name is removed first).
     pub fn create_in(dir: &Path, name: &str) -> Result<SpoolWriter> {
         let prefix = format!(".{name}.tmp-");
-        super::atomic::clean_stale(dir, &prefix);
-        Self::create(&dir.join(format!("{prefix}{}", std::process::id())))
+        let path = dir.join(format!("{prefix}{}", std::process::id()));
+        // In an output directory the spool is recorded as neardup's before it is made, so
+        // that whichever run comes next removes a killed run's spool.
+        super::claim::admit(&path)?;
+        super::claim::clean_stale(dir, &prefix);
+        Self::create(&path)
     }
 
     /// Makes a new spool file at `path` (which must not exist).

@@ -39,7 +39,7 @@ pub fn run(a: SynthCrawlArgs, quiet: bool) -> anyhow::Result<Outcome> {
         ..SynthConfig::default()
     };
     // A user's files in the directory are never written over (a rerun replaces the crawl).
-    let _out = OutDir::claim(&a.output, &[])?;
+    let _out = OutDir::claim_for(&a.output, &[], "synth-crawl", None)?;
     let (paths, truth) = write_crawl(&a.output, &cfg)?;
     let tpath = a.output.join("truth.tsv");
     let mut w = AtomicFile::create(&tpath)?;

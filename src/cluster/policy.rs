@@ -77,7 +77,8 @@ impl<'a> KeepPolicy<'a> {
         let value = match self.by {
             None => 0,
             Some(order) => {
-                let v = stores.value(d);
+                // -0.0 and 0.0 are the same number: they tie.
+                let v = stores.value(d) + 0.0;
                 if v.is_nan() {
                     MISSING
                 } else {
@@ -113,5 +114,7 @@ mod tests {
             assert!(!ordered(w[0]) >= !ordered(w[1]));
         }
         assert!(ordered(f64::INFINITY) < MISSING && !ordered(f64::NEG_INFINITY) < MISSING);
+        // As the key reads them: -0.0 ties with 0.0.
+        assert_eq!(ordered(-0.0 + 0.0), ordered(0.0));
     }
 }

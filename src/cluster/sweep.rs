@@ -126,22 +126,36 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
     (levels, dsu)
 }
 
+/// How the documents of a star are ranked: the representative rule after the keep policy,
+/// and the first document of an older collection, never removed (`--against`).
+#[derive(Clone, Copy)]
+pub struct Ranking<'p> {
+    /// The representative rule.
+    pub rule: super::Representative,
+    /// The keep policy, which decides first.
+    pub policy: &'p super::policy::KeepPolicy<'p>,
+    /// Documents from here on are old.
+    pub protect: Option<u32>,
+}
+
 /// Fills each level's `removed_by_star`: the star assignment ([`super::star`]) at every
 /// threshold, on one preparation at the largest, documents ranked by `rule` (`id` and `text_len`
 /// describe a document; documents from `protect` on are never removed, see
 /// [`super::star::StarGraph::new`]). Returns the preparation, which assigns any subset of the largest
 /// threshold's edges (the lists' threshold) with the same rule.
-#[allow(clippy::too_many_arguments)]
 pub fn removed_by_star<'a>(
     levels: &mut [Level],
     g: &PairGraph,
     axis: Axis,
-    rule: super::Representative,
-    policy: &super::policy::KeepPolicy<'_>,
+    ranking: &Ranking<'_>,
     id: impl Fn(u32) -> &'a str + Sync,
     text_len: impl Fn(u32) -> u32 + Sync,
-    protect: Option<u32>,
 ) -> super::star::StarGraph {
+    let Ranking {
+        rule,
+        policy,
+        protect,
+    } = *ranking;
     use super::{star, Representative};
     let within = |t: u32| move |e: &Edge| axis.level(e).is_some_and(|l| l <= t);
     // Prepared once at the largest threshold; every threshold is assigned on it. The central

@@ -133,6 +133,29 @@ pub(crate) fn number(col: &ArrayRef, row: usize) -> Option<f64> {
         DataType::Float32 => f64::from(col.as_primitive::<Float32Type>().value(row)),
         DataType::Float64 => col.as_primitive::<Float64Type>().value(row),
         DataType::Boolean => f64::from(u8::from(col.as_boolean().value(row))),
+        // Decimals (a price, a score kept exactly): the unscaled integer over 10^scale.
+        DataType::Decimal32(_, scale) => {
+            f64::from(
+                col.as_primitive::<arrow_array::types::Decimal32Type>()
+                    .value(row),
+            ) / 10f64.powi(i32::from(*scale))
+        }
+        DataType::Decimal64(_, scale) => {
+            col.as_primitive::<arrow_array::types::Decimal64Type>()
+                .value(row) as f64
+                / 10f64.powi(i32::from(*scale))
+        }
+        DataType::Decimal128(_, scale) => {
+            col.as_primitive::<arrow_array::types::Decimal128Type>()
+                .value(row) as f64
+                / 10f64.powi(i32::from(*scale))
+        }
+        DataType::Decimal256(_, scale) => {
+            i256_f64(
+                col.as_primitive::<arrow_array::types::Decimal256Type>()
+                    .value(row),
+            ) / 10f64.powi(i32::from(*scale))
+        }
         DataType::Date32 => f64::from(col.as_primitive::<Date32Type>().value(row)) * 86_400.0,
         DataType::Date64 => col.as_primitive::<Date64Type>().value(row) as f64 / 1e3,
         DataType::Timestamp(unit, _) => match unit {
@@ -163,7 +186,14 @@ pub(crate) fn number(col: &ArrayRef, row: usize) -> Option<f64> {
         }
         _ => return value(col, row).and_then(|b| super::number_of(&lossy(b))),
     };
-    v.is_finite().then_some(v)
+    // An infinite number is a number (it ranks first or last); NaN is none.
+    (!v.is_nan()).then_some(v)
+}
+
+/// A 256-bit integer as the nearest f64 (its high and low 128 bits combined).
+fn i256_f64(v: arrow_buffer::i256) -> f64 {
+    let (low, high) = v.to_parts();
+    high as f64 * 2f64.powi(128) + low as f64
 }
 
 pub(crate) fn lossy(b: Cow<'_, [u8]>) -> Cow<'_, str> {

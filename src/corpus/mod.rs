@@ -220,9 +220,11 @@ pub fn iso_seconds(s: &str) -> Option<f64> {
 /// The number a field's text holds: a number, or an ISO 8601 date ([`iso_seconds`]).
 pub fn number_of(text: &str) -> Option<f64> {
     let t = text.trim();
+    // `inf`, `-Infinity` and numbers beyond f64 (`1e400`) are numbers that rank first or
+    // last; `NaN` is none.
     t.parse::<f64>()
         .ok()
-        .filter(|v| v.is_finite())
+        .filter(|v| !v.is_nan())
         .or_else(|| iso_seconds(t))
 }
 

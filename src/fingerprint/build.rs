@@ -85,6 +85,8 @@ pub struct BuildReport {
     pub ignored: Vec<PathBuf>,
     /// Skips by reason.
     pub skips: SkipCounts,
+    /// In a table's build ([`build_in_memory`]): each skipped row and why, in row order.
+    pub skipped_rows: Vec<(u64, Skip)>,
 }
 
 /// How many record-level messages one unit reports in full.
@@ -194,6 +196,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
         failed,
         ignored: found.ignored,
         skips,
+        skipped_rows: Vec::new(),
     })
 }
 
@@ -296,6 +299,7 @@ pub fn build_in_memory(
     let mut skips = SkipCounts::default();
     let mut failed = Vec::new();
     let mut read = 0u64;
+    let skipped_rows = std::sync::Mutex::new(Vec::new());
     let mut batch = |t: &corpus::arrow::Batches, writer: &mut StoreWriter| -> Result<()> {
         stats.input_bytes += t.text_bytes();
         read += t.rows();
@@ -307,8 +311,13 @@ pub fn build_in_memory(
             &mut failed,
             |unit| {
                 let mut sink = UnitSink::new(label, cfg, progress, unit.start as u64);
+                sink.positions = true;
                 t.read_unit(*unit, &mut sink);
                 progress.advance((unit.end as u64).saturating_sub(sink.reported_to), 0);
+                skipped_rows
+                    .lock()
+                    .unwrap()
+                    .append(&mut sink.out.skipped_at);
                 sink.out
             },
         )
@@ -330,12 +339,15 @@ pub fn build_in_memory(
     manifest.chunks = cfg.chunks.then(ChunkParams::default);
     manifest.keep_field = cfg.keep_field.clone();
     let store = writer.finish_in_memory(manifest)?.with_memory(memory);
+    let mut skipped_rows = skipped_rows.into_inner().unwrap();
+    skipped_rows.sort_unstable_by_key(|r| r.0);
     let report = BuildReport {
         manifest: store.manifest.clone(),
         path: label.to_path_buf(),
         failed,
         ignored: Vec::new(),
         skips,
+        skipped_rows,
     };
     Ok((store, report, read))
 }
@@ -345,6 +357,8 @@ pub fn build_in_memory(
 struct UnitResult {
     rows: Vec<Row>,
     skips: SkipCounts,
+    /// Where each skip was and why (kept only for a table's rows: see `UnitSink::positions`).
+    skipped_at: Vec<(u64, Skip)>,
     other_records: u64,
     length_repaired: u64,
     skipped_bytes: u64,
@@ -383,6 +397,9 @@ struct UnitSink<'a> {
     out: UnitResult,
     messages: usize,
     reported_to: u64,
+    /// Keep each skip's position (a table's row), so the result can say which rows were
+    /// skipped and why.
+    positions: bool,
 }
 
 impl<'a> UnitSink<'a> {
@@ -402,11 +419,15 @@ impl<'a> UnitSink<'a> {
             out: UnitResult::default(),
             messages: 0,
             reported_to: start,
+            positions: false,
         }
     }
 
     fn skipped(&mut self, reason: Skip, offset: u64, detail: &str) {
         self.out.skips.add(reason);
+        if self.positions {
+            self.out.skipped_at.push((offset, reason));
+        }
         let loud = matches!(
             reason,
             Skip::Truncated

@@ -37,7 +37,7 @@ pub struct ClusterJob {
 pub fn cluster(c: &ClusterJob, quiet: bool) -> anyhow::Result<()> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _out = outputs::out_dir(&c.output, &c.stores)?;
+    let _out = outputs::out_dir(&c.output, &c.stores, "cluster")?;
     let loaded = steps::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let ran = loaded.ran.clone();
     let mut verification = None;
@@ -52,16 +52,19 @@ pub fn cluster(c: &ClusterJob, quiet: bool) -> anyhow::Result<()> {
             (sg.verified(spec), Some(sg.verified_scores(spec)))
         }
     };
+    let removal = outputs::Removal {
+        at: c.at,
+        rule: c.representative,
+        policy: &crate::cluster::policy::KeepPolicy::NONE,
+        remove_by: c.remove_by,
+        protect: None,
+    };
     let (clusters, _, _) = outputs::write_clusters(
         &c.output,
         &stores,
         &g,
-        c.at,
-        c.representative,
-        &crate::cluster::policy::KeepPolicy::NONE,
-        c.remove_by,
+        &removal,
         scores.as_deref(),
-        None,
         None,
         &[],
     )?;

@@ -163,10 +163,13 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         }
     }
     check_policy(cfg)?;
+    check_stores(cfg)?;
     let mut inputs = cfg.build.inputs.clone();
     inputs.extend(cfg.stores.iter().cloned());
     inputs.extend(cfg.against.iter().cloned());
-    let claimed = OutDir::claim(dir, &inputs)?;
+    // The labels a corpus is written without are read, never written.
+    inputs.extend(cfg.corpus.iter().filter_map(|c| c.labels.clone()));
+    let claimed = OutDir::claim_for(dir, &inputs, "dedup", Some(cfg.build.force))?;
     claimed.reserve(DEDUP_OUTPUTS)?;
     if cfg.corpus.is_some() {
         claimed.reserve(&["corpus"])?;
@@ -211,6 +214,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     let protect = stores.old_from();
     let rank = store_rank(&all_paths, &cfg.prefer);
     let policy = KeepPolicy::new(&stores, &rank, cfg.keep_by.as_ref().map(|k| k.1));
+    let policy_summary = policy_summary(cfg, &stores)?;
     if let (Some(p), false) = (protect, quiet) {
         say!(
             "      against {} old documents in {} stores: only the {} new ones can be removed",
@@ -311,23 +315,27 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     // The pairs and the sweep are typed while the lists are written (which types theirs).
     let (written, other_tables) = rayon::join(
         || {
+            let removal = super::outputs::Removal {
+                at: cfg.at,
+                rule: cfg.representative,
+                policy: &policy,
+                remove_by: cfg.remove_by,
+                protect,
+            };
             write_clusters(
                 dir,
                 &stores,
                 &g,
-                cfg.at,
-                cfg.representative,
-                &policy,
-                cfg.remove_by,
+                &removal,
                 scores.as_deref(),
                 Some(&prepared),
-                protect,
                 &cfg.tables,
             )
         },
         || write_tables(dir, &stores, &g, &cfg.tables),
     );
-    let (clusters, assigned, mut tables) = written?;
+    let (mut clusters, assigned, mut tables) = written?;
+    clusters.policy = policy_summary;
     tables.extend(other_tables?);
     let (sites, site_tables) =
         write_sites(dir, &stores, &assigned.named(), protect, &cfg.tables, quiet)?;
@@ -380,12 +388,12 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
                 corpus.format.ext()
             );
         }
+        let kept = assigned.kept_docs(protect.unwrap_or(stores.len() as u32));
         s.corpus = Some(write_corpus(
             dir,
             &stores,
-            &assigned,
+            &kept,
             corpus,
-            protect,
             cfg.shard_dir.as_deref(),
             cut,
             quiet,
@@ -432,6 +440,31 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     })
 }
 
+/// Refuses, before the output directory is touched, stores given as inputs that the run
+/// could not finish with: damaged ones (their checksums), ones without the band keys the
+/// default candidates read, and ones whose shards are gone or changed when their text is
+/// needed (verification, the corpus, the substrings).
+fn check_stores(cfg: &DedupSpec) -> anyhow::Result<()> {
+    if cfg.stores.is_empty() {
+        return Ok(());
+    }
+    let mut all = cfg.stores.clone();
+    all.extend(cfg.against.iter().cloned());
+    let stores = StoreSet::open(&all)?;
+    if cfg.candidates == Candidates::Minhash && stores.minhash_params().is_none() {
+        anyhow::bail!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash");
+    }
+    let texts = cfg.verify.is_some() || cfg.corpus.is_some() || cfg.substrings.is_some();
+    if texts {
+        for (si, s) in stores.stores().iter().enumerate() {
+            for shard in 0..s.manifest.shards.len() as u32 {
+                crate::verify::reread::locate_shard(&stores, si, shard, cfg.shard_dir.as_deref())?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Refuses a keep policy the inputs cannot serve, before anything is written: stores given
 /// without the `--keep-by` field's numbers, and `--prefer` naming a store that is not an
 /// input.
@@ -470,6 +503,38 @@ fn check_policy(cfg: &DedupSpec) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The keep policy as the summary records it; a `--keep-by` field that no document has (a
+/// typo, a column of another name) is an error naming it, and documents without one are
+/// counted and said.
+fn policy_summary(cfg: &DedupSpec, stores: &StoreSet) -> anyhow::Result<Option<sm::PolicySummary>> {
+    if cfg.keep_by.is_none() && cfg.prefer.is_empty() {
+        return Ok(None);
+    }
+    let n = stores.len() as u32;
+    let missing = match &cfg.keep_by {
+        None => 0,
+        Some((field, _)) => {
+            let missing = (0..n).filter(|&d| stores.value(d).is_nan()).count() as u64;
+            anyhow::ensure!(
+                n == 0 || missing < u64::from(n),
+                "--keep-by {field}: none of the {n} documents has a number in {field:?} (a JSON field, a Parquet column, or WARC-Date): check its name; the copies would be kept by the representative rule alone"
+            );
+            if missing > 0 {
+                say_warning!(
+                    "--keep-by {field}: {missing} of {n} documents have no number in {field:?}; they are kept only where no copy of theirs has one"
+                );
+            }
+            missing
+        }
+    };
+    Ok(Some(sm::PolicySummary {
+        prefer: cfg.prefer.clone(),
+        keep_by: cfg.keep_by.as_ref().map(|k| k.0.clone()),
+        order: cfg.keep_by.as_ref().map(|k| k.1),
+        documents_without_value: missing,
+    }))
 }
 
 /// The rank of each of `paths` (the stores, in the set's order): its place in `prefer`, the
@@ -538,15 +603,16 @@ pub(super) fn linear_verify(
             scored.stats.payload_bytes as f64 / 1e6,
             t.elapsed().as_secs_f64()
         );
-        if stats.capped_groups > 0 {
-            say!(
-                "      {} runs reached --max-leaders {}: {} kept texts not listed there, {} visits of a full run",
-                stats.capped_groups,
-                rules.max_leaders,
-                stats.leaders_not_listed,
-                stats.capped_visits
-            );
-        }
+    }
+    // A bound reached changes what may be found: said as a warning, whatever -q says.
+    if stats.capped_groups > 0 {
+        say_warning!(
+            "{} runs of candidates reached --max-leaders {}: {} kept texts were not compared with their later documents there ({} visits of a full run), so near-duplicates among them can be missed; a larger --max-leaders compares them",
+            stats.capped_groups,
+            rules.max_leaders,
+            stats.leaders_not_listed,
+            stats.capped_visits
+        );
     }
     Ok(Linear {
         scored,

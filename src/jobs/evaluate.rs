@@ -46,7 +46,7 @@ pub struct Evaluated {
 pub fn evaluate(c: &EvaluateJob) -> anyhow::Result<Evaluated> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _out = outputs::out_dir(&c.output, &c.stores)?;
+    let _out = outputs::out_dir(&c.output, &c.stores, "evaluate")?;
     // The remove list is read before the long part, so a bad one fails at once.
     let removed = c
         .removal

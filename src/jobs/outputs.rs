@@ -53,15 +53,18 @@ pub fn write_sweep(
     } = at;
     let q = quality.as_deref();
     let (mut levels, _) = sweep(g, axis, max);
+    let ranking = crate::cluster::sweep::Ranking {
+        rule,
+        policy,
+        protect,
+    };
     let prepared = removed_by_star(
         &mut levels,
         g,
         axis,
-        rule,
-        policy,
+        &ranking,
         |d| stores.id(d),
         |d| stores.text_len(d),
-        protect,
     );
     let excluded = (stores.len() - g.members.len()) as u64;
     let tau64 = match axis {
@@ -250,19 +253,38 @@ impl Assignment {
     }
 }
 
-/// The clusters and removals of `g` at `at`; `prepared` is the sweep's star preparation, used
-/// when it covers this threshold and rule.
-#[allow(clippy::too_many_arguments)]
+/// What decides the lists at one threshold: the threshold, the representative rule after the
+/// keep policy, how the remove list is made, and the first document of an older collection
+/// that is never removed (`--against`).
+#[derive(Clone, Copy)]
+pub struct Removal<'p> {
+    /// The thresholds of the clusters and lists.
+    pub at: Thresholds,
+    /// How representatives and kept documents are chosen (after the policy).
+    pub rule: Representative,
+    /// The keep policy.
+    pub policy: &'p KeepPolicy<'p>,
+    /// By stars, every copy, or by component.
+    pub remove_by: RemoveBy,
+    /// Documents from here on are old: kept whatever they duplicate, and not listed.
+    pub protect: Option<u32>,
+}
+
+/// The clusters and removals of `g` as `r` says; `prepared` is the sweep's star preparation,
+/// used when it covers this threshold and rule.
 pub fn assign(
     stores: &StoreSet,
     g: &PairGraph,
-    at: Thresholds,
-    rule: Representative,
-    policy: &KeepPolicy<'_>,
-    remove_by: RemoveBy,
+    r: &Removal<'_>,
     prepared: Option<&Prepared>,
-    protect: Option<u32>,
 ) -> Assignment {
+    let Removal {
+        at,
+        rule,
+        policy,
+        remove_by,
+        protect,
+    } = *r;
     let keep = |e: &Edge| e.within(at.tau, at.tau128);
     let dsu = clusters_at(g, keep);
     let central = rule == Representative::Central;
@@ -311,32 +333,34 @@ pub fn assign(
     }
 }
 
-/// Clusters at one threshold and their lists, written into `dir`; `prepared` is the sweep's
-/// star preparation, used when it covers this threshold and rule.
-#[allow(clippy::too_many_arguments)]
+/// Clusters at one threshold and their lists, written into `dir` as `r` says; `prepared` is
+/// the sweep's star preparation, used when it covers this threshold and rule.
 pub fn write_clusters(
     dir: &Path,
     stores: &StoreSet,
     g: &PairGraph,
-    at: Thresholds,
-    rule: Representative,
-    policy: &KeepPolicy<'_>,
-    remove_by: RemoveBy,
+    r: &Removal<'_>,
     scores: Option<&[f64]>,
     prepared: Option<&Prepared>,
-    protect: Option<u32>,
     tables: &[TableFormat],
 ) -> anyhow::Result<(ClustersSummary, Assigned, Vec<PathBuf>)> {
     warn_qualified(stores);
-    let a = assign(stores, g, at, rule, policy, remove_by, prepared, protect);
+    let a = assign(stores, g, r, prepared);
+    let remove_by = r.remove_by;
     let score = |d: u32| a.score(d, scores, remove_by);
     let c = &a.clusters;
-    let (counts, files) =
-        lists::write(dir, stores, c, &a.kept, &a.partner, score, protect, tables)?;
+    let listed = lists::Listed {
+        clusters: c,
+        kept: &a.kept,
+        partner: &a.partner,
+        against: r.protect,
+    };
+    let (counts, files) = lists::write(dir, stores, &listed, score, tables)?;
     let summary = ClustersSummary {
-        tau: at.tau,
-        tau128: at.tau128,
-        representative: rule,
+        tau: r.at.tau,
+        tau128: r.at.tau128,
+        representative: r.rule,
+        policy: None,
         remove_by,
         clusters: c.count() as u64,
         clusters_of_two_or_more: counts.clusters,
@@ -364,15 +388,13 @@ pub fn write_clusters(
     ))
 }
 
-/// Writes the kept documents of `assigned` into `dir/corpus` as `corpus` says (replacing a
-/// corpus an earlier run wrote there).
-#[allow(clippy::too_many_arguments)]
+/// Writes the documents `kept` ([`Assigned::kept_docs`]) into `dir/corpus` as `corpus` says
+/// (replacing a corpus an earlier run wrote there), their spans `cut` cut.
 pub fn write_corpus(
     dir: &Path,
     stores: &StoreSet,
-    assigned: &Assigned,
+    kept: &[crate::write::Kept],
     corpus: &CorpusConfig,
-    protect: Option<u32>,
     shard_dir: Option<&Path>,
     cut: Option<crate::write::Cuts>,
     quiet: bool,
@@ -383,7 +405,6 @@ pub fn write_corpus(
         None => None,
     };
     let claimed = crate::write::claim(&out, stores, shard_dir, true)?;
-    let kept = assigned.kept_docs(protect.unwrap_or(stores.len() as u32));
     let cfg = crate::write::Config {
         format: corpus.format,
         dir: out.clone(),
@@ -392,7 +413,7 @@ pub fn write_corpus(
         drop_labels: labels,
         cut: cut.map(std::sync::Arc::new),
     };
-    let m = crate::write::write(stores, &kept, &cfg)?;
+    let m = crate::write::write(stores, kept, &cfg)?;
     claimed.finish()?;
     let s = corpus_summary(&out, &m);
     if !quiet {
@@ -488,6 +509,10 @@ pub fn write_sites(
     let a = sites::audit(stores, kept, protect);
     let files = sites::write(dir, &a, formats)?;
     let flagged = sites::flagged(&a);
+    crate::base::atomic::write(
+        &dir.join(sites::PLOT),
+        crate::report::plot::sites_svg(&a, &flagged).as_bytes(),
+    )?;
     if !quiet && !flagged.is_empty() {
         say_warning!(
             "{} sites lost far more documents than the crawl's {:.1} % (the rule is in summary.json); the most: {} ({} of {} removed, {:.0} %, kept on {}); see {}",
@@ -536,8 +561,8 @@ pub fn warn_qualified(stores: &StoreSet) {
 /// held). The earlier run's `summary.json` is removed before any other file is replaced, so
 /// that an output whose rerun fails or is killed halfway never looks finished; the new summary
 /// is written last. Files neardup did not make there are never replaced ([`OutDir`]).
-pub fn out_dir(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<OutDir> {
-    let out = OutDir::claim(dir, inputs)?;
+pub fn out_dir(dir: &Path, inputs: &[PathBuf], command: &str) -> anyhow::Result<OutDir> {
+    let out = OutDir::claim_for(dir, inputs, command, None)?;
     out.remove_previous("summary.json")?;
     Ok(out)
 }

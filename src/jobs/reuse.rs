@@ -272,14 +272,24 @@ fn stop_chunks(o: &StopOpts) -> anyhow::Result<StopChunks> {
 
 /// Claims OUT for a reuse output reading `inputs`: a new or empty directory, or (with
 /// --force) an earlier reuse output; a directory holding anything else is never written into.
-fn out_dir(dir: &Path, inputs: &[PathBuf], force: bool) -> anyhow::Result<OutDir> {
+fn out_dir(dir: &Path, inputs: &[PathBuf], force: bool, command: &str) -> anyhow::Result<OutDir> {
     Ok(OutDir::claim_whole(
         dir,
         inputs,
         force,
         "a reuse output",
         "summary.json",
+        command,
     )?)
+}
+
+/// What a reuse job reads: its stores, its stop chunks and the labels it detects with, none
+/// of which is ever an output.
+fn inputs_of(stores: &[PathBuf], stop: &StopOpts, labels: Option<&PathBuf>) -> Vec<PathBuf> {
+    let mut v = stores.to_vec();
+    v.extend(stop.stop_chunks.iter().cloned());
+    v.extend(labels.cloned());
+    v
 }
 
 fn open_with_chunks(paths: &[PathBuf]) -> anyhow::Result<StoreSet> {
@@ -353,7 +363,12 @@ pub fn discover(a: DiscoverJob, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let stores = open_with_chunks(&a.stores)?;
     let stop = stop_chunks(&a.stop)?;
-    let _out = out_dir(&a.output, &a.stores, a.force)?;
+    let _out = out_dir(
+        &a.output,
+        &inputs_of(&a.stores, &a.stop, None),
+        a.force,
+        "reuse discover",
+    )?;
     let stop_sites = a.auto_stop.then(|| {
         a.stop_sites.unwrap_or_else(|| {
             let sites: HashSet<String> = (0..stores.len() as u32)
@@ -466,7 +481,12 @@ pub fn detect(a: DetectJob, quiet: bool) -> anyhow::Result<Outcome> {
             anyhow::ensure!((0.0..=1.0).contains(&v), "{name} takes a share from 0 to 1");
         }
     }
-    let _out = out_dir(&a.output, &a.stores, a.force)?;
+    let _out = out_dir(
+        &a.output,
+        &inputs_of(&a.stores, &a.stop, Some(&a.labels)),
+        a.force,
+        "reuse detect",
+    )?;
     let t = Thresholds {
         containment: a.containment,
         badness: a.badness,

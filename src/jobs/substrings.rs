@@ -119,6 +119,9 @@ pub struct SubstringsSummary {
     pub seconds: f64,
 }
 
+/// The least `--memory` substrings works within.
+pub const MIN_MEMORY: u64 = 1 << 20;
+
 /// The outputs `substrings` writes.
 pub const OUTPUTS: &[&str] = &["removed.tsv", "summary.json"];
 
@@ -360,13 +363,19 @@ pub fn substrings(
 ) -> anyhow::Result<(SubstringsSummary, Outcome)> {
     let started = std::time::Instant::now();
     anyhow::ensure!(!job.stores.is_empty(), "give at least one store");
+    anyhow::ensure!(
+        job.memory >= MIN_MEMORY,
+        "--memory {}: at least {} MiB (half for the table of seen windows, half for the windows of a pass; less makes a pass for every few windows)",
+        job.memory,
+        MIN_MEMORY >> 20
+    );
     let stores = StoreSet::open(&job.stores)?;
     let mut inputs = job.stores.clone();
     inputs.extend(job.keep.iter().cloned());
     if job.write_corpus == Some(crate::write::Format::WarcGz) {
         anyhow::bail!("--write-corpus warc.gz copies records as they were, and cut spans change the text: write jsonl.gz or parquet");
     }
-    let claimed = OutDir::claim(&job.output, &inputs)?;
+    let claimed = OutDir::claim_for(&job.output, &inputs, "substrings", None)?;
     claimed.reserve(OUTPUTS)?;
     if job.write_corpus.is_some() {
         claimed.reserve(&["corpus"])?;
@@ -377,17 +386,41 @@ pub fn substrings(
     let docs: Vec<u32> = match &job.keep {
         None => (0..stores.len() as u32).collect(),
         Some(path) => {
-            let mut wanted = HashSet::new();
-            crate::report::lists::read_keep(path, |id, _| {
-                wanted.insert(id.to_string());
+            let mut wanted = std::collections::HashMap::new();
+            crate::report::lists::read_keep(path, |id, line| {
+                wanted.entry(id.to_string()).or_insert(line);
                 Ok(())
             })?;
-            (0..stores.len() as u32)
-                .filter(|d| wanted.contains(stores.id(*d)))
-                .collect()
+            let docs: Vec<u32> = (0..stores.len() as u32)
+                .filter(|d| wanted.contains_key(stores.id(*d)))
+                .collect();
+            let found: HashSet<&str> = docs.iter().map(|d| stores.id(*d)).collect();
+            let mut unknown: Vec<(u64, &String)> = wanted
+                .iter()
+                .filter(|(id, _)| !found.contains(id.as_str()))
+                .map(|(id, line)| (*line as u64, id))
+                .collect();
+            unknown.sort_unstable();
+            if let Some((line, id)) = unknown.first() {
+                anyhow::bail!(
+                    "{}: {} ids are in none of the stores given (line {line}: {id:?}); give the stores the run deduplicated",
+                    path.display(),
+                    unknown.len()
+                );
+            }
+            docs
         }
     };
     let f = spans_of(&stores, &docs, job, &job.output.join("removed.tsv"), quiet)?;
+    if f.missing > 0 {
+        // No summary.json, the mark of a finished run: the outputs are not whole.
+        anyhow::bail!(
+            "{} of {} documents were not found again in their shards (their store's source column names another record, or the shards changed): the outputs in {} are not whole, and no summary.json is written",
+            f.missing,
+            docs.len(),
+            job.output.display()
+        );
+    }
     let corpus = match job.write_corpus {
         None => None,
         Some(format) => {
@@ -429,14 +462,6 @@ pub fn substrings(
             job.output.display()
         );
     }
-    let outcome = if f.missing == 0 {
-        Outcome::Clean
-    } else {
-        say_error!(
-            "{} documents were not found again in their shards; they are left out",
-            f.missing
-        );
-        Outcome::Partial
-    };
-    Ok((summary, outcome))
+    // Every document was found (a run that missed one failed above).
+    Ok((summary, Outcome::Clean))
 }

@@ -138,7 +138,7 @@ impl SweepJob {
 pub fn sweep(c: &SweepJob, quiet: bool) -> anyhow::Result<()> {
     let started = Instant::now();
     let stores = StoreSet::open(&c.stores)?;
-    let _out = outputs::out_dir(&c.output, &c.stores)?;
+    let _out = outputs::out_dir(&c.output, &c.stores, "sweep")?;
     let loaded = steps::join_or_load(&stores, c.pairs.as_deref(), &c.join, c.at, quiet)?;
     let ran = loaded.ran.clone();
     let mut verification = None;

@@ -40,6 +40,9 @@ pub struct TableSummary {
     pub cluster_seconds: f64,
     /// Records skipped, by reason.
     pub skipped: std::collections::BTreeMap<String, u64>,
+    /// Each skipped row and why (`too_large`, `missing_text`, ...), in row order: these rows
+    /// were not read, and are kept only because nothing was compared with them.
+    pub skipped_rows: Vec<(u64, String)>,
 }
 
 /// `dedup`'s answer for each row of the table, in table order.
@@ -69,6 +72,26 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
         spec.stores.is_empty() && spec.build.inputs.is_empty(),
         "a table in memory is the input: give no inputs besides it"
     );
+    // Options that decide nothing for one table are refused by name, never ignored.
+    for (given, name, why) in [
+        (
+            spec.substrings.is_some(),
+            "substrings",
+            "the repeated spans are cut from a written corpus, and a table in memory writes none: run the substrings job on a store",
+        ),
+        (
+            !spec.prefer.is_empty(),
+            "prefer",
+            "it ranks whole input stores, and a table is one: use keep_by with a column instead",
+        ),
+        (
+            spec.shard_dir.is_some(),
+            "shard_dir",
+            "a table's texts are read from the table, not from shards",
+        ),
+    ] {
+        anyhow::ensure!(!given, "{name}= is not for a table in memory: {why}");
+    }
     let t = Instant::now();
     let bar = Bar::new(quiet);
     let (store, report, rows) = build_in_memory(&spec.build, table, &bar)?;
@@ -93,8 +116,8 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
         (Some(v), Candidates::Minhash) => v.leaders.map(|m| (v, m)),
         _ => None,
     };
-    // `--keep-by` reads the table's column into the store in memory; `--prefer` has one
-    // store to rank, so it decides nothing here.
+    // `--keep-by` reads the table's column into the store in memory (`--prefer`, which
+    // ranks stores, was refused above).
     let policy = KeepPolicy::new(&stores, &[], spec.keep_by.as_ref().map(|k| k.1));
     let (g, scores) = if let Some((v, max_leaders)) = linear {
         let rules = LeaderRules {
@@ -116,16 +139,14 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
     };
     let verify_seconds = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let a = assign(
-        &stores,
-        &g,
-        spec.at,
-        spec.representative,
-        &policy,
-        spec.remove_by,
-        None,
-        None,
-    );
+    let removal = super::outputs::Removal {
+        at: spec.at,
+        rule: spec.representative,
+        policy: &policy,
+        remove_by: spec.remove_by,
+        protect: None,
+    };
+    let a = assign(&stores, &g, &removal, None);
     let n = rows as usize;
     let mut out = TableDedup {
         cluster: (0..rows).collect(),
@@ -165,6 +186,11 @@ pub fn dedup_table(table: Table, spec: &DedupSpec, quiet: bool) -> anyhow::Resul
         verify_seconds,
         cluster_seconds: t.elapsed().as_secs_f64(),
         skipped: report.manifest.stats.skipped.clone(),
+        skipped_rows: report
+            .skipped_rows
+            .iter()
+            .map(|(row, why)| (*row, why.name().to_string()))
+            .collect(),
     };
     if !quiet {
         say!(

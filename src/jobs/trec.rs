@@ -173,7 +173,9 @@ pub fn runs(a: RunJob, quiet: bool) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome::Clean;
     let mut parsed = Vec::new();
     let mut names = HashSet::new();
-    let _out = OutDir::claim(&a.output, &a.runs)?;
+    let mut inputs = a.runs.clone();
+    inputs.push(a.groups.clusters.clone());
+    let _out = OutDir::claim_for(&a.output, &inputs, "trec run", Some(a.groups.force))?;
     for r in &a.runs {
         let name = r
             .file_name()
@@ -279,7 +281,9 @@ pub fn inspect(a: InspectJob, quiet: bool) -> anyhow::Result<Outcome> {
     let mut spec = spec::verify_spec(&a.similarity)?;
     spec.shard_dir = a.shard_dir.clone();
     let stores = StoreSet::open(&a.store)?;
-    let _out = outputs::out_dir(&a.output, &a.store)?;
+    let mut read = a.store.clone();
+    read.extend(a.files.iter().cloned());
+    let _out = outputs::out_dir(&a.output, &read, "trec inspect")?;
     let mut outcome = Outcome::Clean;
     let mut inputs = Vec::new();
     let mut bad = Vec::new();

@@ -1,5 +1,6 @@
 //! MinHash-LSH candidates: documents that share a band key in any band
-//! ([`crate::fingerprint::minhash`]), as a [`PairGraph`] with both Hamming distances, so
+//! ([`crate::fingerprint::minhash`]), as runs of equal keys that `candidates` turns into a
+//! `PairGraph` with both Hamming distances, so
 //! verification, sweeps and clusters read them as they read a SimHash join.
 //!
 //! Units are documents with identical 64- and 128-bit fingerprints, grouped by the join's own
@@ -15,9 +16,7 @@ use std::borrow::Cow;
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::candidates::CandidateGraph;
 use super::collapse::collapse;
-use super::graph::PairGraph;
 use super::order;
 
 /// A unit with its key in one band, as the band's sort orders them.
@@ -190,86 +189,4 @@ pub fn runs(docs: &[u32], keys: &impl BandKeys, fp64: &[u64], fp128: &[[u64; 2]]
         }
     }
     out
-}
-
-/// The candidates among `docs` (ascending document indices): `keys` holds `bands` band keys
-/// per document of the corpus, `fp64` and `fp128` its fingerprints; `n` documents in all.
-/// Every two units of a run ([`runs`]) are a candidate: the all-pairs form, whose size is the
-/// square of a group's.
-pub fn candidates(
-    n: u32,
-    docs: &[u32],
-    keys: &impl BandKeys,
-    fp64: &[u64],
-    fp128: &[[u64; 2]],
-) -> PairGraph {
-    let r = runs(docs, keys, fp64, fp128);
-    CandidateGraph::from_runs(n, r).listed(fp64, fp128).0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every pair of documents sharing a key in some band, and only those, is a candidate;
-    /// documents with identical fingerprints form units.
-    #[test]
-    fn candidates_are_the_pairs_sharing_a_band_key() {
-        let bands = 3;
-        let keys: Vec<u64> = vec![
-            1, 10, 100, // 0
-            2, 10, 101, // 1: shares band 1 with 0
-            3, 11, 102, // 2
-            3, 12, 103, // 3: shares band 0 with 2
-            4, 13, 104, // 4: alone
-            5, 14, 105, // 5: same fingerprints as 4
-        ];
-        let fp64 = [0u64, 1, 3, 7, 15, 15];
-        let fp128 = [[0u64, 0], [1, 0], [3, 0], [7, 0], [15, 1], [15, 1]];
-        let docs: Vec<u32> = (0..6).collect();
-        let g = candidates(6, &docs, &DocMajor { keys: &keys, bands }, &fp64, &fp128);
-        let mut pairs: Vec<(u32, u32)> = g.pairs().iter().map(|p| (p.a, p.b)).collect();
-        pairs.sort_unstable();
-        assert_eq!(pairs, vec![(0, 1), (2, 3), (4, 5)]);
-        let p = g.pairs();
-        assert_eq!((p[0].d64, p[1].d64, p[2].d64), (1, 1, 0));
-    }
-
-    /// On random corpora with repeated fingerprints and few distinct keys (long runs), the
-    /// candidates are exactly the brute force: two documents of one unit, or two whose units'
-    /// first members share a key in some band.
-    #[test]
-    fn candidates_equal_a_brute_force() {
-        let mut rng = crate::base::rng::SplitMix64(7);
-        for round in 0..20 {
-            let n = 1 + rng.below(300) as usize;
-            let bands = 1 + rng.below(4) as usize;
-            let alphabet = 1 + rng.below(40);
-            let keys: Vec<u64> = (0..n * bands)
-                .map(|_| rng.below(alphabet) << (round % 64))
-                .collect();
-            let fp64: Vec<u64> = (0..n).map(|_| rng.below(50)).collect();
-            let fp128: Vec<[u64; 2]> = (0..n).map(|_| [rng.below(2), 0]).collect();
-            let docs: Vec<u32> = (0..n as u32).filter(|_| rng.below(8) != 0).collect();
-            let dm = DocMajor { keys: &keys, bands };
-            let g = candidates(n as u32, &docs, &dm, &fp64, &fp128);
-            let mut got: Vec<(u32, u32)> = g.pairs().iter().map(|p| (p.a, p.b)).collect();
-            got.sort_unstable();
-            let same = |a: u32, b: u32| {
-                fp64[a as usize] == fp64[b as usize] && fp128[a as usize] == fp128[b as usize]
-            };
-            let rep = |a: u32| *docs.iter().find(|d| same(**d, a)).unwrap() as usize;
-            let mut want = Vec::new();
-            for (i, &a) in docs.iter().enumerate() {
-                for &b in &docs[i + 1..] {
-                    let (ra, rb) = (rep(a), rep(b));
-                    let shared = (0..bands).any(|k| keys[ra * bands + k] == keys[rb * bands + k]);
-                    if same(a, b) || shared {
-                        want.push((a, b));
-                    }
-                }
-            }
-            assert_eq!(got, want, "round {round}: {n} documents, {bands} bands");
-        }
-    }
 }

@@ -152,27 +152,42 @@ impl Typed {
 const BLOCK: u32 = 1 << 15;
 const BLOCKS_PER_THREAD: usize = 4;
 
-/// Writes the four files into `dir`: `c` the clusters (components), `kept` each document's
-/// kept document (itself when kept), `score` the score of a removed document against its kept
-/// one where known. Blocks of documents are formatted in parallel and written in order, so
+/// What the lists list: the clusters (components), each document's kept document (itself
+/// when kept), the partner that names a kept centre's near-duplicate (`--remove-by all`;
+/// empty otherwise), and the first document of an older collection (`--against`).
+#[derive(Clone, Copy)]
+pub struct Listed<'a> {
+    /// The clusters.
+    pub clusters: &'a Clusters,
+    /// Each document's kept document.
+    pub kept: &'a [u32],
+    /// Each document's partner (`--remove-by all`), or empty.
+    pub partner: &'a [u32],
+    /// The first document of the older collection, if any.
+    pub against: Option<u32>,
+}
+
+/// Writes the four files into `dir` from `listed`; `score` is the score of a removed document
+/// against its kept one where known. Blocks of documents are formatted in parallel and written in order, so
 /// the files are the same for any thread count. With `tables`, typed copies of the four are
 /// written too (`clusters.parquet`, ...; a row group per block), and their paths returned.
 ///
 /// With `against` (the first document of an older collection deduplicated against), only the
 /// documents before it are listed, and `remove.tsv` gains a `kept_in` column: `new` or `old`,
 /// the collection of the kept document.
-#[allow(clippy::too_many_arguments)]
 pub fn write(
     dir: &Path,
     corpus: &StoreSet,
-    c: &Clusters,
-    kept: &[u32],
-    partner: &[u32],
+    listed: &Listed<'_>,
     score: impl Fn(u32) -> Option<f64> + Sync,
-    against: Option<u32>,
     tables: &[TableFormat],
 ) -> Result<(ListCounts, Vec<std::path::PathBuf>)> {
     use rayon::prelude::*;
+    let Listed {
+        clusters: c,
+        against,
+        ..
+    } = *listed;
     let mut counts = ListCounts::default();
     let mut typed = Typed::create(dir, tables, against.is_some())?;
     let mut clusters = AtomicFile::create(&dir.join(crate::cluster::file::NAME))?;
@@ -209,7 +224,7 @@ pub fn write(
                 w.par_iter()
                     .map(|b| {
                         let docs = b * BLOCK..n.min((b + 1) * BLOCK);
-                        block(corpus, c, kept, partner, &score, docs, against, &typed)
+                        block(corpus, listed, &score, docs, &typed)
                     })
                     .collect::<Result<Vec<Block>>>()
             },
@@ -246,17 +261,19 @@ pub fn write(
 /// The lines of documents `docs`. A document's own id is looked up once and reused where it
 /// is its representative or kept one (most documents), so the store is read at random only
 /// for the others.
-#[allow(clippy::too_many_arguments)]
 fn block(
     corpus: &StoreSet,
-    c: &Clusters,
-    kept: &[u32],
-    partner: &[u32],
+    listed: &Listed<'_>,
     score: &impl Fn(u32) -> Option<f64>,
     docs: std::ops::Range<u32>,
-    against: Option<u32>,
     typed: &Typed,
 ) -> Result<Block> {
+    let Listed {
+        clusters: c,
+        kept,
+        partner,
+        against,
+    } = *listed;
     let mut b = Block::default();
     let mut cols = typed.columns(docs.len());
     let fp = corpus.fp64();

@@ -66,10 +66,36 @@ pub struct Audit {
     pub removed: u64,
 }
 
-/// The site of a URL: its host, lower case, without user, port or a trailing dot; None when
-/// `url` has no `scheme://host`.
+/// The site of a URL: its host as the WHATWG URL standard's host parser gives it (lower case,
+/// percent-decoded, international names in their ASCII form, `xn--`), without user, port or
+/// a trailing dot; None when `url` has no `scheme://host`. A host that parser refuses is
+/// kept as written, lower-cased.
 pub fn site_of(url: &str) -> Option<String> {
-    host(url).map(|h| h.to_ascii_lowercase())
+    host(url).map(|h| normal(h).into_owned())
+}
+
+/// `host` as the WHATWG host parser writes it; borrowed when it is already so (lower-case
+/// ASCII letters, digits, `-` and `.` only, no label starting `xn--`, which the parser
+/// checks, and a last label that cannot be a number).
+fn normal(host: &str) -> Cow<'_, str> {
+    let plain = host
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+        && !host.contains("xn--")
+        // A name whose last label starts with a digit may be an IPv4 address (`0x7f.1`).
+        && !host
+            .rsplit('.')
+            .next()
+            .is_some_and(|l| l.starts_with(|c: char| c.is_ascii_digit()));
+    if plain {
+        return Cow::Borrowed(host);
+    }
+    match url::Host::parse(host) {
+        Ok(url::Host::Domain(d)) => Cow::Owned(d.trim_end_matches('.').to_string()),
+        Ok(url::Host::Ipv4(a)) => Cow::Owned(a.to_string()),
+        Ok(url::Host::Ipv6(a)) => Cow::Owned(format!("[{a}]")),
+        Err(_) => Cow::Owned(host.to_lowercase()),
+    }
 }
 
 /// The host of a URL as written (see [`site_of`]).
@@ -91,8 +117,7 @@ fn host(url: &str) -> Option<&str> {
 /// borrowed from the store unless it has upper-case letters.
 fn site(stores: &StoreSet, d: u32) -> Cow<'_, str> {
     match host(stores.url(d)).or_else(|| host(stores.raw_id(d))) {
-        Some(h) if h.bytes().any(|b| b.is_ascii_uppercase()) => Cow::Owned(h.to_ascii_lowercase()),
-        Some(h) => Cow::Borrowed(h),
+        Some(h) => normal(h),
         None => Cow::Borrowed("-"),
     }
 }
@@ -249,7 +274,7 @@ fn tsv(rows: &[Row]) -> String {
             r.documents,
             r.removed,
             r.removal_rate,
-            kept_on_text(&r.kept_on)
+            tsv_field(&kept_on_text(&r.kept_on))
         );
     }
     t
@@ -270,17 +295,14 @@ fn typed(stem: &Path, rows: &[Row], format: TableFormat) -> Result<PathBuf> {
     w.finish()
 }
 
-/// Writes `sites.tsv`, `stores.tsv` (with several stores), `sites.svg` and their typed
-/// tables in `formats` into `dir`; returns the typed files.
+/// Writes `sites.tsv`, `stores.tsv` (with several stores) and their typed tables in
+/// `formats` into `dir`; returns the typed files. (The plot, `sites.svg`, is drawn by
+/// `report::plot`, which reads the audit.)
 pub fn write(dir: &Path, a: &Audit, formats: &[TableFormat]) -> Result<Vec<PathBuf>> {
     crate::base::atomic::write(&dir.join(SITES), tsv(&a.sites).as_bytes())?;
     if !a.stores.is_empty() {
         crate::base::atomic::write(&dir.join(STORES), tsv(&a.stores).as_bytes())?;
     }
-    crate::base::atomic::write(
-        &dir.join(PLOT),
-        crate::report::plot::sites_svg(a, &flagged(a)).as_bytes(),
-    )?;
     let mut files = Vec::new();
     for f in formats {
         files.push(typed(&dir.join("sites"), &a.sites, *f)?);
@@ -308,6 +330,17 @@ mod tests {
         assert_eq!(site_of("http://[::1]:80/x").as_deref(), Some("[::1]"));
         assert_eq!(site_of("http://a.b#frag").as_deref(), Some("a.b"));
         assert_eq!(site_of("urn:uuid:123"), None);
+        // One site however its name is written: Unicode or its ASCII form, percent-encoded.
+        for u in [
+            "http://bücher.example/a",
+            "http://xn--bcher-kva.example/b",
+            "http://B%C3%BCcher.example/",
+            "http://XN--BCHER-KVA.EXAMPLE./",
+        ] {
+            assert_eq!(site_of(u).as_deref(), Some("xn--bcher-kva.example"), "{u}");
+        }
+        assert_eq!(site_of("http://%41.example/").as_deref(), Some("a.example"));
+        assert_eq!(site_of("http://0x7f.1/").as_deref(), Some("127.0.0.1"));
         assert_eq!(site_of("http:///path"), None);
     }
 

@@ -290,6 +290,20 @@ pub struct SweepSummary {
     pub quality: Option<Vec<crate::cluster::quality::Quality>>,
 }
 
+/// The keep policy of a run: what ranked the copies of a group before the representative rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySummary {
+    /// `--prefer`: stores whose documents are kept first, in this order.
+    pub prefer: Vec<std::path::PathBuf>,
+    /// `--keep-by`: the field (or column, or `WARC-Date`) whose number decides.
+    pub keep_by: Option<String>,
+    /// Which end of the numbers is kept: `max` or `min`.
+    pub order: Option<crate::cluster::policy::Order>,
+    /// Documents without a number in that field, ranked after every one with a number.
+    pub documents_without_value: u64,
+}
+
 /// Clusters and lists at one threshold.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -298,8 +312,12 @@ pub struct ClustersSummary {
     pub tau: u32,
     /// 128-bit threshold, when filtered.
     pub tau128: Option<u32>,
-    /// How representatives were chosen.
+    /// How representatives were chosen (after the keep policy, where one is set).
     pub representative: Representative,
+    /// The keep policy that ranked the copies before the representative rule (`--prefer`,
+    /// `--keep-by`); absent when none was set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicySummary>,
     /// How the remove list was made: by stars (near-duplicates of a kept document) or by
     /// component.
     #[serde(default)]

@@ -116,13 +116,17 @@ pub fn for_each_record<S, T: Send>(
     };
     // (store, shard) -> the wanted locations in that shard.
     let mut groups: HashMap<(usize, u32), Wanted> = HashMap::new();
+    // Documents whose location another document of the store names too (a damaged source
+    // column): one record cannot be both, so all but one are not found, and counted so.
+    let mut shared = Vec::new();
     for &d in docs.iter() {
         let (si, row) = stores.position(d);
         let loc = stores.stores()[si].source()[row];
-        groups
+        let before = groups
             .entry((si, loc.shard))
             .or_default()
             .insert((loc.offset, loc.inner, loc.match_kind()), (d, loc.length));
+        shared.extend(before.map(|b| b.0));
     }
     let mut groups: Vec<_> = groups.into_iter().collect();
     groups.sort_by_key(|(k, _)| *k);
@@ -202,6 +206,7 @@ pub fn for_each_record<S, T: Send>(
         missing: Vec::new(),
         payload_bytes: 0,
     });
+    all.missing.extend(shared);
     for p in parts {
         let p = p?;
         all.values.extend(p.values);

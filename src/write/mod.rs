@@ -173,7 +173,14 @@ pub fn claim(
     shard_dir: Option<&Path>,
     force: bool,
 ) -> Result<OutDir> {
-    OutDir::claim_whole(dir, &inputs(stores, shard_dir), force, "a corpus", MANIFEST)
+    OutDir::claim_whole(
+        dir,
+        &inputs(stores, shard_dir),
+        force,
+        "a corpus",
+        MANIFEST,
+        "write",
+    )
 }
 
 /// What a corpus written from `stores` reads: the stores and every shard they were read from

@@ -5,6 +5,7 @@
 //! directory that is renamed into place only when complete, so a directory with a manifest is
 //! always a whole store and an interrupted run leaves nothing that looks like one.
 
+pub mod checksum;
 pub mod reader;
 pub mod set;
 pub mod writer;
@@ -206,6 +207,10 @@ pub struct Manifest {
     /// store built with one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keep_field: Option<String>,
+    /// XXH3-64 of every column file, by name ([`checksum`]): checked when the store is
+    /// opened. Empty in stores written before them, and in stores made in memory.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub checksums: BTreeMap<String, String>,
     /// Program and version that wrote the store.
     pub created_by: String,
 }
@@ -294,6 +299,7 @@ impl Manifest {
             minhash: None,
             chunks: None,
             keep_field: None,
+            checksums: BTreeMap::new(),
             created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),
         }
     }

@@ -97,13 +97,20 @@ impl Store {
                     format!("manifest.json claims {} documents", manifest.docs),
                 )
             })?;
-        Store::assemble(
+        // The columns the manifest asks for, by name, for the checksums to cover.
+        let asked = std::sync::Mutex::new(std::collections::BTreeSet::new());
+        let store = Store::assemble(
             path,
             manifest,
             n,
-            &|name| mmap::map(&path.join(name)),
+            &|name| {
+                asked.lock().unwrap().insert(name.to_string());
+                mmap::map(&path.join(name))
+            },
             &|name| path.join(name).exists(),
-        )
+        )?;
+        super::checksum::verify(path, &store.manifest, &asked.into_inner().unwrap())?;
+        Ok(store)
     }
 
     /// A store whose columns are in memory (by file name), with the checks [`Store::open`]

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::{col, flags, Manifest, Store};
-use crate::base::atomic::clean_stale;
+use crate::base::claim;
 use crate::base::interrupt;
 use crate::base::mmap::Mapped;
 use crate::corpus::SourceLoc;
@@ -165,8 +165,14 @@ fn replaceable(target: &Path) -> Result<()> {
         }
     };
     match serde_json::from_slice::<Manifest>(&json) {
-        Ok(m) if m.format == super::FORMAT => Ok(()),
-        _ => refuse("has a manifest.json that is not a neardup store's"),
+        Ok(m) if m.format == super::FORMAT => {}
+        _ => return refuse("has a manifest.json that is not a neardup store's"),
+    }
+    match claim::foreign_entries(target)?.first() {
+        Some(other) => refuse(&format!(
+            "holds {other}, which neardup did not write there (it is left as it is, and the store with it); move it out of the store"
+        )),
+        None => Ok(()),
     }
 }
 
@@ -209,23 +215,22 @@ impl StoreWriter {
     /// and only when it is one: `--force` never replaces a file, or a directory with anything
     /// in it but a neardup store (an input, a user's folder).
     pub fn create(target: &Path, force: bool) -> Result<Self> {
-        // In a claimed output directory, a store is replaced only where neardup made it.
-        crate::base::claim::admit(target)?;
         StoreWriter::may_write(target, force)?;
         let name = target
             .file_name()
-            .ok_or_else(|| Error::store(target, "not a directory name"))?;
+            .ok_or_else(|| Error::store(target, "not a directory name"))?
+            .to_string_lossy()
+            .into_owned();
+        let tmp = target.with_file_name(format!("{name}.tmp-{}", std::process::id()));
+        let old = target.with_file_name(format!("{name}.old-{}", std::process::id()));
+        // In a claimed output directory, a store is replaced only where neardup made it, and
+        // its temporaries are recorded as neardup's before they are made.
+        claim::admit_all(target, &[&tmp, &old])?;
         if let Some(dir) = target.parent() {
             // Leftovers of killed runs into the same store (their `finish` never came).
-            let name = name.to_string_lossy();
-            clean_stale(dir, &format!("{name}.tmp-"));
-            clean_stale(dir, &format!("{name}.old-"));
+            claim::clean_stale(dir, &format!("{name}.tmp-"));
+            claim::clean_stale(dir, &format!("{name}.old-"));
         }
-        let tmp = target.with_file_name(format!(
-            "{}.tmp-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
         if tmp.exists() {
             fs::remove_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
         }
@@ -430,7 +435,9 @@ impl StoreWriter {
     pub fn finish(mut self, mut manifest: Manifest) -> Result<Manifest> {
         let cols = self.cols.take().expect("finish twice");
         let tmp = self.tmp.clone();
-        for (_, c) in cols.all() {
+        let mut names = Vec::new();
+        for (n, c) in cols.all() {
+            names.push(n);
             if let Col::File(mut f) = c {
                 f.flush().map_err(|e| Error::io(&tmp, e))?;
                 let file = f
@@ -442,15 +449,22 @@ impl StoreWriter {
         manifest.docs = self.docs;
         manifest.stats.documents = self.docs;
         manifest.stats.duplicate_ids = self.duplicate_ids;
+        // Read back from the page cache just written.
+        manifest.checksums = super::checksum::compute(&tmp, &names)?;
         let json =
             serde_json::to_vec_pretty(&manifest).map_err(|e| Error::store(&tmp, e.to_string()))?;
         let mpath = tmp.join(col::MANIFEST);
         let mut f = File::create(&mpath).map_err(|e| Error::io(&mpath, e))?;
         f.write_all(&json).map_err(|e| Error::io(&mpath, e))?;
         f.sync_all().map_err(|e| Error::io(&mpath, e))?;
+        // The store's own record: what a later --force may replace in it, and nothing else.
+        names.push(col::MANIFEST.to_string());
+        claim::write_record(&tmp, &names.into_iter().collect(), None)?;
         // An interrupt waits for the swap: never the old store moved aside and no new one.
         let _swap = interrupt::Critical::enter();
         if self.target.exists() {
+            // A user's file put into the store while it was being rebuilt stays with it.
+            replaceable(&self.target)?;
             let old = self
                 .tmp
                 .with_extension(format!("old-{}", std::process::id()));
