@@ -34,7 +34,9 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
-            } else {
+            } else if p.file_name().is_some_and(|n| n != ".neardup.lock") {
+                // A killed run's lock is left (and taken over by the next run); it holds
+                // nothing of the user's.
                 out.push((p.clone(), fs::read(&p).unwrap()));
             }
         }
@@ -329,4 +331,90 @@ fn damaged_band_keys_are_an_error_naming_the_file() {
     .unwrap();
     nd("-q dedup {} -o {} --force", &[&st, &out]).ok();
     assert!(out.join("keep.txt").is_file());
+}
+
+/// Runs `args` and kills it after `ms` milliseconds (it may have finished).
+fn killed(args: &[&str], ms: u64) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_neardup"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// `fingerprint --force` over a store holding a user's file, `substrings` into a directory
+/// holding a user's file, and a rerun that will be refused: each killed at seeded moments.
+/// No user file and no input is touched, and a rerun recovers what a killed run left.
+#[test]
+fn commands_killed_at_any_moment_touch_no_users_file_and_no_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = crawl(dir.path(), 3000);
+    let crawl_before = snapshot(&c);
+    let st = dir.path().join("st");
+    nd("-q fingerprint {} -o {} --minhash", &[&c, &st]).ok();
+    let store_before = snapshot(&st);
+    let mut rng = neardup::base::rng::SplitMix64(40);
+    for round in 0..6 {
+        let ms = 10 + rng.below(500);
+        match round % 3 {
+            0 => {
+                // fingerprint --force into a store with a user's file: refused, whenever killed.
+                let f = dir.path().join(format!("f{round}"));
+                nd("-q fingerprint {} -o {}", &[&c, &f]).ok();
+                fs::write(f.join("NOTES.txt"), "mine").unwrap();
+                let before = snapshot(&f);
+                killed(&["-q", "fingerprint", s(&c), "-o", s(&f), "--force"], ms);
+                assert_eq!(snapshot(&f), before, "killed at {ms} ms");
+                // Without the user's file, a killed --force rerun is recovered by the next.
+                fs::remove_file(f.join("NOTES.txt")).unwrap();
+                killed(&["-q", "fingerprint", s(&c), "-o", s(&f), "--force"], ms);
+                ok(&["-q", "fingerprint", s(&c), "-o", s(&f), "--force"]);
+                let left: Vec<String> = fs::read_dir(dir.path())
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with(&format!("f{round}.")))
+                    .collect();
+                assert!(left.is_empty(), "killed at {ms} ms, rerun: {left:?} left");
+            }
+            1 => {
+                // substrings into a directory holding a user's file.
+                let o = dir.path().join(format!("sub{round}"));
+                fs::create_dir_all(&o).unwrap();
+                fs::write(o.join("notes.txt"), "mine").unwrap();
+                let args = ["-q", "substrings", s(&st), "-o", s(&o), "--min-tokens", "8"];
+                killed(&args, ms);
+                assert_eq!(fs::read_to_string(o.join("notes.txt")).unwrap(), "mine");
+                ok(&args);
+                let names: Vec<String> = fs::read_dir(&o)
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.contains(".tmp-"))
+                    .collect();
+                assert!(names.is_empty(), "killed at {ms} ms, rerun: {names:?} left");
+            }
+            _ => {
+                // A rerun that will be refused (the user's file where an output goes).
+                let o = dir.path().join(format!("d{round}"));
+                fs::create_dir_all(&o).unwrap();
+                fs::write(o.join("keep.txt"), "mine").unwrap();
+                let before = snapshot(&o);
+                killed(&["-q", "dedup", s(&st), "-o", s(&o)], ms);
+                assert_eq!(snapshot(&o), before, "killed at {ms} ms");
+            }
+        }
+        assert_eq!(
+            snapshot(&c),
+            crawl_before,
+            "the crawl changed (killed at {ms} ms)"
+        );
+        assert_eq!(
+            snapshot(&st),
+            store_before,
+            "the input store changed (killed at {ms} ms)"
+        );
+    }
 }

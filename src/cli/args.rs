@@ -1376,8 +1376,8 @@ pub struct SubstringsArgs {
     pub write_corpus: Option<crate::write::Format>,
     /// Memory for the table of seen windows and the windows of a pass: bytes, or with K, M or
     /// G (half for the table, 20 bytes a window taken); a smaller budget makes more passes
-    /// over the texts, which wait on disk in OUT meanwhile. Each document costs about 100
-    /// bytes besides.
+    /// over the texts, which wait on disk in OUT meanwhile (at least 1M). Each document costs
+    /// about 100 bytes besides, and the largest about three times its text.
     #[arg(long, default_value = "1G", value_name = "SIZE", value_parser = parse_size)]
     pub memory: u64,
     /// Also write the documents' words as fixed-width tokens (OUT/tokens.bin, with

@@ -43,6 +43,28 @@ pub fn words(text: &str) -> Vec<(u32, u32)> {
     out
 }
 
+/// The byte ranges of the word ranges `r` (first and last word, inclusive) of `text`, from
+/// one walk over its words: what [`words`] would give, without holding a place for every
+/// word.
+fn word_bytes(text: &str, r: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut wanted: Vec<u32> = r.iter().flat_map(|&(a, b)| [a, b]).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut at = vec![(0u32, 0u32); wanted.len()];
+    let base = text.as_ptr() as usize;
+    let (mut i, mut next) = (0u32, 0usize);
+    for_each_word(text, false, |w| {
+        if next < wanted.len() && wanted[next] == i {
+            let s = w.as_ptr() as usize - base;
+            at[next] = (s as u32, (s + w.len()) as u32);
+            next += 1;
+        }
+        i += 1;
+    });
+    let find = |x: u32| at[wanted.binary_search(&x).expect("a range's own word")];
+    r.iter().map(|&(a, b)| (find(a).0, find(b).1)).collect()
+}
+
 fn words_into(text: &str, out: &mut Vec<(u32, u32)>) {
     let base = text.as_ptr() as usize;
     out.clear();
@@ -122,22 +144,32 @@ const B: u64 = 0x9E37_79B9_7F4A_7C15;
 // The polynomial's high bits depend on every word, its low bits on the words' low bits only;
 // mixed by MurmurHash3's finaliser (`mix`), every bit depends on every word.
 
-/// Calls `f(position, hash)` for every window of `k` words (`hashes` the words' hashes).
-fn for_each_window(hashes: &[u64], k: usize, mut f: impl FnMut(u32, u64)) {
-    if hashes.len() < k || k == 0 {
+/// Calls `f(position, hash)` for every window of `k` words of `text`, reading its words once:
+/// `ring` holds the last `k` words' hashes only, so a document of millions of words costs
+/// `k` hashes, not one a word.
+fn for_each_window(text: &str, k: usize, ring: &mut Vec<u64>, mut f: impl FnMut(u32, u64)) {
+    if k == 0 {
         return;
     }
+    ring.clear();
+    ring.resize(k, 0);
     let p = B.wrapping_pow(k as u32);
     let mut a = 0u64;
-    for (i, &h) in hashes.iter().enumerate() {
+    let mut i = 0usize;
+    for_each_word(text, false, |w| {
+        let h = xxhash_rust::xxh3::xxh3_64(w.as_bytes());
         a = a.wrapping_mul(B).wrapping_add(h);
+        // The slot of word i holds word i - k until now.
+        let slot = &mut ring[i % k];
         if i >= k {
-            a = a.wrapping_sub(hashes[i - k].wrapping_mul(p));
+            a = a.wrapping_sub(slot.wrapping_mul(p));
         }
+        *slot = h;
         if i + 1 >= k {
             f((i + 1 - k) as u32, mix(a));
         }
-    }
+        i += 1;
+    });
 }
 
 /// A span found repeated, for the summary.
@@ -285,11 +317,10 @@ impl Seen {
         self.words[i + 1].load(Ordering::Relaxed) & bit != 0
     }
 
-    /// Notes every window of `text` (`hashes` a buffer for its words' hashes).
+    /// Notes every window of `text` (`hashes` a buffer for the last words' hashes).
     pub fn note(&self, text: &str, hashes: &mut Vec<u64>) {
-        word_hashes(text, hashes);
         let (mut n, mut again) = (0, 0);
-        for_each_window(hashes, self.k, |_, h| {
+        for_each_window(text, self.k, hashes, |_, h| {
             n += 1;
             again += u64::from(self.insert(h & self.mask));
         });
@@ -299,13 +330,6 @@ impl Seen {
 }
 
 /// The words' hashes of `text`, in `hashes`.
-fn word_hashes(text: &str, hashes: &mut Vec<u64>) {
-    hashes.clear();
-    for_each_word(text, false, |w| {
-        hashes.push(xxhash_rust::xxh3::xxh3_64(w.as_bytes()));
-    });
-}
-
 /// Windows a worker gathers before it adds them to the pass's.
 const BATCH: usize = 1 << 13;
 
@@ -329,8 +353,7 @@ fn pass<T: Texts + ?Sized>(
         || (Vec::new(), Vec::new(), Vec::with_capacity(BATCH)),
         |(buf, hashes, batch): &mut (Vec<u8>, Vec<u64>, Vec<Window>), b| {
             texts.block(b, buf, &mut |doc, text| {
-                word_hashes(text, hashes);
-                for_each_window(hashes, seen.k, |i, h| {
+                for_each_window(text, seen.k, hashes, |i, h| {
                     let h = h & seen.mask;
                     if (range.0..=range.1).contains(&h) && seen.twice(h) {
                         batch.push(Window {
@@ -344,6 +367,10 @@ fn pass<T: Texts + ?Sized>(
                 });
             })?;
             flush(batch);
+            // A block that held a very large document leaves its buffer to the allocator.
+            if buf.capacity() > CACHED {
+                *buf = Vec::new();
+            }
             Ok(())
         },
     )?;
@@ -374,11 +401,21 @@ fn load<T: Texts + ?Sized>(texts: &T, doc: u32) -> Result<Doc> {
     let t = texts.get(doc, &mut buf)?;
     let mut words = Vec::new();
     words_into(t, &mut words);
-    Ok(Doc {
-        doc,
-        text: t.as_bytes().to_vec(),
-        words,
-    })
+    // The text is kept in the buffer it was read into, where it is there (no second copy of
+    // a large document).
+    let (at, len) = (t.as_ptr() as usize, t.len());
+    let base = buf.as_ptr() as usize;
+    let text = if at >= base && at + len <= base + buf.len() {
+        buf.truncate(at - base + len);
+        buf.drain(..at - base);
+        buf.shrink_to_fit();
+        buf
+    } else {
+        // Texts that hand out their own memory (tests' slices): a copy.
+        let mut other = Vec::new();
+        texts.get(doc, &mut other)?.as_bytes().to_vec()
+    };
+    Ok(Doc { doc, text, words })
 }
 
 /// Document `doc` from `cache`, read on a miss (the least recently used one goes).
@@ -657,22 +694,20 @@ pub fn find_seen<T: Texts + ?Sized>(
     }
     drop(seen);
     keep_top(&mut classes, top);
-    // Word ranges to byte ranges, each document read once more.
+    // Word ranges to byte ranges, each document read once more (its words walked, not held).
     let removed = ranges
         .into_par_iter()
         .enumerate()
-        .map_init(
-            || (Vec::new(), Vec::new()),
-            |(buf, w), (d, r)| -> Result<Vec<(u32, u32)>> {
-                if r.is_empty() {
-                    return Ok(r);
-                }
-                words_into(texts.get(d as u32, buf)?, w);
-                Ok(r.into_iter()
-                    .map(|(a, b)| (w[a as usize].0, w[b as usize].1))
-                    .collect())
-            },
-        )
+        .map_init(Vec::new, |buf, (d, r)| -> Result<Vec<(u32, u32)>> {
+            if r.is_empty() {
+                return Ok(r);
+            }
+            let bytes = word_bytes(texts.get(d as u32, buf)?, &r);
+            if buf.capacity() > CACHED {
+                *buf = Vec::new();
+            }
+            Ok(bytes)
+        })
         .collect::<Result<Vec<_>>>()?;
     Ok(Spans {
         removed,
@@ -719,6 +754,58 @@ fn keep_top(classes: &mut Vec<(u64, u64)>, top: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The streaming windows and byte ranges equal the ones from every word held: the hashes
+    /// of the polynomial over all the words' hashes, and the words' own places.
+    #[test]
+    fn streaming_windows_and_ranges_equal_the_held_words() {
+        let mut rng = crate::base::rng::SplitMix64(13);
+        let mut ring = Vec::new();
+        for round in 0..200 {
+            let n = rng.below(40) as usize;
+            let text: String = (0..n)
+                .map(|_| format!("w{} ", rng.below(6)))
+                .collect::<String>()
+                + if round % 3 == 0 { "  , tail" } else { "" };
+            let k = 1 + rng.below(6) as usize;
+            let hashes: Vec<u64> = words(&text)
+                .iter()
+                .map(|&(a, b)| xxhash_rust::xxh3::xxh3_64(&text.as_bytes()[a as usize..b as usize]))
+                .collect();
+            let mut want = Vec::new();
+            if hashes.len() >= k {
+                let p = B.wrapping_pow(k as u32);
+                let mut a = 0u64;
+                for (i, &h) in hashes.iter().enumerate() {
+                    a = a.wrapping_mul(B).wrapping_add(h);
+                    if i >= k {
+                        a = a.wrapping_sub(hashes[i - k].wrapping_mul(p));
+                    }
+                    if i + 1 >= k {
+                        want.push(((i + 1 - k) as u32, mix(a)));
+                    }
+                }
+            }
+            let mut got = Vec::new();
+            for_each_window(&text, k, &mut ring, |i, h| got.push((i, h)));
+            assert_eq!(got, want, "round {round}");
+            let w = words(&text);
+            if w.is_empty() {
+                continue;
+            }
+            let r: Vec<(u32, u32)> = (0..3)
+                .map(|_| {
+                    let a = rng.below(w.len() as u64) as u32;
+                    (a, a + rng.below(w.len() as u64 - u64::from(a)) as u32)
+                })
+                .collect();
+            let held: Vec<(u32, u32)> = r
+                .iter()
+                .map(|&(a, b)| (w[a as usize].0, w[b as usize].1))
+                .collect();
+            assert_eq!(word_bytes(&text, &r), held, "round {round}");
+        }
+    }
 
     /// The definition, by brute force: a window is marked when its words occur at an
     /// earlier place (or anywhere else, with `all_copies`); marked windows of adjacent or

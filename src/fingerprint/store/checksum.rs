@@ -53,7 +53,7 @@ pub fn verify(dir: &Path, manifest: &super::Manifest, asked: &BTreeSet<String>) 
         let only_sums: Vec<&str> = named.difference(&asked_refs).map(|s| s.as_str()).collect();
         let only_asked: Vec<&str> = asked_refs.difference(&named).map(|s| s.as_str()).collect();
         return Err(Error::store(
-            &dir.join(super::col::MANIFEST),
+            dir.join(super::col::MANIFEST),
             format!(
                 "the manifest does not name the columns it was written with (written with {}; read as {}): it is damaged; fingerprint the crawl again",
                 names(&only_sums),
