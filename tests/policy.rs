@@ -371,3 +371,131 @@ fn policies_hold_against_an_old_collection_in_the_sweep_and_the_corpus() {
         "all removes the centres too"
     );
 }
+
+/// Three copies of one page, each with its own `score`: which one `dedup --keep-by score` keeps
+/// (the others are removed for it), and what the run said on its standard error.
+fn kept_of(dir: &Path, name: &str, scores: [&str; 3], extra: &[&str]) -> (String, String) {
+    let text = (0..120)
+        .map(|i| format!("p{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut jsonl = String::new();
+    for (i, s) in scores.iter().enumerate() {
+        let score = if s.is_empty() {
+            String::new()
+        } else {
+            format!(",\"score\":{s}")
+        };
+        writeln!(jsonl, "{{\"id\":\"c{i}\",\"text\":\"{text}\"{score}}}").unwrap();
+    }
+    // Unrelated pages, without a score.
+    for i in 0..5 {
+        let t = (0..120)
+            .map(|j| format!("u{i}x{j}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        writeln!(jsonl, "{{\"id\":\"u{i}\",\"text\":\"{t}\"}}").unwrap();
+    }
+    let input = dir.join(format!("{name}.jsonl"));
+    std::fs::write(&input, jsonl).unwrap();
+    let out = dir.join(name);
+    let mut cmd = nd("dedup {} -o {} --text-format text", &[&input, &out]);
+    for e in extra {
+        cmd = cmd.arg(e);
+    }
+    let o = cmd.output();
+    assert!(o.status.success(), "{name}: {}", crate::common::stderr(&o));
+    let said = crate::common::stderr(&o);
+    let kept: Vec<String> = read(&out.join("keep.txt"))
+        .lines()
+        .filter(|l| l.starts_with('c'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(kept.len(), 1, "{name}: {kept:?}");
+    (kept[0].clone(), said)
+}
+
+/// A field no document has is an error naming it; documents without one are counted, said
+/// and recorded; the summary records the whole policy; -0.0 ties 0.0 (the id rule decides),
+/// and infinities and numbers beyond f64 rank as numbers, not as missing.
+#[test]
+fn keep_by_is_never_silently_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("typo.jsonl");
+    let text = (0..120)
+        .map(|i| format!("p{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    std::fs::write(
+        &input,
+        format!("{{\"id\":\"a\",\"text\":\"{text}\",\"score\":1}}\n"),
+    )
+    .unwrap();
+    let e = nd(
+        "dedup {} -o {} --text-format text --keep-by scroe",
+        &[&input, &d.join("typo")],
+    )
+    .fails();
+    assert!(
+        e.contains("--keep-by scroe") && e.contains("none of the"),
+        "{e}"
+    );
+    // The largest kept; a copy without a score is counted and said.
+    let (kept, said) = kept_of(d, "max", ["1", "", "7"], &["--keep-by", "score"]);
+    assert_eq!(kept, "c2");
+    assert!(said.contains("6 of 8 documents have no number"), "{said}");
+    let s: serde_json::Value = serde_json::from_str(&read(&d.join("max/summary.json"))).unwrap();
+    let p = &s["clusters"]["policy"];
+    assert_eq!(p["keep_by"], "score");
+    assert_eq!(p["order"], "max");
+    assert_eq!(p["documents_without_value"], 6);
+    assert_eq!(p["prefer"], serde_json::json!([]));
+    // -0.0 and 0.0 tie: the lowest id decides, whichever is signed.
+    for scores in [["-0.0", "0.0", "-1"], ["0.0", "-0.0", "-1"]] {
+        assert_eq!(
+            kept_of(d, "zero", scores, &["--keep-by", "score", "--force"]).0,
+            "c0"
+        );
+    }
+    // Infinities and 1e400 are numbers: the largest kept, the smallest with :min.
+    let inf = ["1e300", "\"inf\"", "5"];
+    assert_eq!(kept_of(d, "inf", inf, &["--keep-by", "score"]).0, "c1");
+    let big = ["1e300", "\"1e400\"", "5"];
+    assert_eq!(kept_of(d, "big", big, &["--keep-by", "score"]).0, "c1");
+    let neg = ["\"-inf\"", "-1e300", "5"];
+    assert_eq!(kept_of(d, "neg", neg, &["--keep-by", "score:min"]).0, "c0");
+}
+
+/// A Parquet decimal column is read as its values, not as missing.
+#[test]
+fn keep_by_reads_parquet_decimals() {
+    if !crate::common::python_has("pyarrow", "NEARDUP_REQUIRE_PYIO") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("d.parquet");
+    crate::common::python(
+        r#"
+import sys, decimal, pyarrow as pa, pyarrow.parquet as pq
+text = " ".join(f"p{i}" for i in range(120))
+others = [" ".join(f"u{k}x{j}" for j in range(120)) for k in range(4)]
+ids = ["c0", "c1", "c2"] + [f"u{k}" for k in range(4)]
+texts = [text] * 3 + others
+price = [decimal.Decimal(x) for x in ["1.25", "9.75", "3.50", "0", "0", "0", "0"]]
+pq.write_table(pa.table({"id": ids, "text": texts,
+                         "price": pa.array(price, type=pa.decimal128(10, 2))}), sys.argv[1])
+"#,
+        &[p.to_str().unwrap()],
+    );
+    let out = dir.path().join("o");
+    nd("-q dedup {} -o {} --keep-by price", &[&p, &out]).ok();
+    let kept: Vec<String> = read(&out.join("keep.txt"))
+        .lines()
+        .filter(|l| l.starts_with('c'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(kept, ["c1"], "the largest price is kept");
+    let s: serde_json::Value = serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    assert_eq!(s["clusters"]["policy"]["documents_without_value"], 0);
+}
