@@ -79,7 +79,7 @@ impl BandKeys for DocMajor<'_> {
 
 /// Runs of equal band keys: the candidates without their pairs. Two units are candidates
 /// exactly when some run holds both, so a group of n near-duplicates costs n entries per band
-/// here, where its pairs would be n(n - 1)/2 ([`candidates`] lists them).
+/// here, where its pairs would be n(n - 1)/2 (`CandidateGraph::listed` lists them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Runs {
     /// Documents grouped into units of identical 64- and 128-bit fingerprints; each unit's
