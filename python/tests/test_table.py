@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import neardup
+import neardup.trec
 
 
 def planted(n: int, seed: int = 5) -> pa.Table:
