@@ -418,3 +418,28 @@ fn commands_killed_at_any_moment_touch_no_users_file_and_no_input() {
         );
     }
 }
+
+/// A `--max-leaders` bound that was reached changes what may be found: it is said as a
+/// warning on the terminal even with `-q`, not only counted in summary.json.
+#[test]
+fn a_bound_reached_is_said_on_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c");
+    nd("-q synth-crawl --docs 2000 --shape web -o {}", &[&c]).ok();
+    let o = dir.path().join("o");
+    let out = nd("-q dedup {} -o {} --max-leaders 1", &[&c, &o]).output();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s: serde_json::Value =
+        serde_json::from_slice(&fs::read(o.join("summary.json")).unwrap()).unwrap();
+    let capped = s["verification"]["leaders"]["capped_groups"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(capped > 0, "no run reached the bound: nothing to tell");
+    let said = stderr(&out);
+    assert!(
+        said.contains(&format!(
+            "{capped} runs of candidates reached --max-leaders 1"
+        )),
+        "{said}"
+    );
+}

@@ -344,6 +344,18 @@ mod tests {
         assert_eq!(site_of("http:///path"), None);
     }
 
+    /// Every field of `sites.tsv` is one field whatever a host holds.
+    #[test]
+    fn kept_on_is_escaped() {
+        let mut r = row(4, 2);
+        r.kept_on = vec![("a\tb\nc".into(), 2)];
+        let t = tsv(&[r]);
+        let line = t.lines().nth(1).unwrap();
+        assert_eq!(t.lines().count(), 2, "{t:?}");
+        assert_eq!(line.split('\t').count(), HEADER.len(), "{line:?}");
+        assert!(line.ends_with("a\\tb\\nc=2"), "{line:?}");
+    }
+
     fn row(documents: u64, removed: u64) -> Row {
         Row {
             site: "s".into(),
