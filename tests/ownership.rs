@@ -147,6 +147,21 @@ fn another_commands_output_is_replaced_only_with_force() {
     assert_eq!(snapshot(&d), before);
     let summary = fs::read_to_string(d.join("summary.json")).unwrap();
     assert!(summary.contains("\"dedup\""), "{summary}");
+    // With --force, dedup's outputs go and the store it reads stays.
+    ok(&[
+        "-q",
+        "substrings",
+        s(&d.join("store")),
+        "-o",
+        s(&d),
+        "--force",
+        "--min-tokens",
+        "8",
+    ]);
+    let summary = fs::read_to_string(d.join("summary.json")).unwrap();
+    assert!(summary.contains("\"substrings\""), "{summary}");
+    assert!(d.join("removed.tsv").is_file() && d.join("store/manifest.json").is_file());
+    assert!(!d.join("keep.txt").exists() && !d.join("corpus").exists());
     // A rerun of the same command is not another command's.
     let sub = dir.path().join("sub");
     for _ in 0..2 {

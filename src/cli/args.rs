@@ -1385,4 +1385,8 @@ pub struct SubstringsArgs {
     /// suffix-array tools.
     #[arg(long)]
     pub write_tokens: bool,
+    /// Replace what another command wrote in OUT (a dedup output, say): only what neardup
+    /// made there, never a user's file, and never the store read.
+    #[arg(long)]
+    pub force: bool,
 }

@@ -121,6 +121,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
                 write_corpus: a.write_corpus,
                 memory: a.memory,
                 write_tokens: a.write_tokens,
+                force: a.force,
                 ..Default::default()
             };
             crate::jobs::substrings::substrings(&job, cli.quiet).map(|(_, o)| o)

@@ -49,6 +49,8 @@ pub struct SubstringsJob {
     pub memory: u64,
     /// Also write the words as fixed-width tokens ([`write_tokens`]).
     pub write_tokens: bool,
+    /// Replace what another command wrote in the output directory.
+    pub force: bool,
 }
 
 impl Default for SubstringsJob {
@@ -65,6 +67,7 @@ impl Default for SubstringsJob {
             shard_size: 1 << 30,
             memory: 1 << 30,
             write_tokens: false,
+            force: false,
         }
     }
 }
@@ -375,7 +378,7 @@ pub fn substrings(
     if job.write_corpus == Some(crate::write::Format::WarcGz) {
         anyhow::bail!("--write-corpus warc.gz copies records as they were, and cut spans change the text: write jsonl.gz or parquet");
     }
-    let claimed = OutDir::claim_for(&job.output, &inputs, "substrings", None)?;
+    let claimed = OutDir::claim_for(&job.output, &inputs, "substrings", Some(job.force))?;
     claimed.reserve(OUTPUTS)?;
     if job.write_corpus.is_some() {
         claimed.reserve(&["corpus"])?;
@@ -411,6 +414,10 @@ pub fn substrings(
             docs
         }
     };
+    // Everything is checked: what an earlier run made here goes (its finished mark first; the
+    // store read, if it lies here, stays), so that a corpus or tokens this run does not write
+    // are not left beside its table.
+    claimed.replace_previous(&[], "summary.json")?;
     let f = spans_of(&stores, &docs, job, &job.output.join("removed.tsv"), quiet)?;
     if f.missing > 0 {
         // No summary.json, the mark of a finished run: the outputs are not whole.
