@@ -7,7 +7,9 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::common::{export_tsv, fingerprint, nd, neardup, ok, page, python, response, stderr};
+use crate::common::{
+    export_tsv, fingerprint, nd, ok, page, python, refused, response, snapshot, stderr,
+};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -32,24 +34,6 @@ fn crawl_as_parts(dir: &Path, n: usize) -> PathBuf {
         .unwrap();
     }
     d
-}
-
-/// The names and bytes of every file under `dir`.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.clone(), fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// `neardup write STORE --keep KEEP --format FORMAT -o OUT`, and `extra`.
@@ -84,12 +68,6 @@ fn write_every_document_refused(dir: &Path, store: &Path, why: &str) {
     fs::write(&keep, ids.join("\n") + "\n").unwrap();
     let c = dir.join("c");
     refused(&write_args(store, &keep, "jsonl.gz", &c, &[]), why);
-}
-
-fn refused(args: &[&str], why: &str) {
-    let o = neardup(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-    assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
 }
 
 #[test]

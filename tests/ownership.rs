@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::{nd, neardup, ok, stderr};
+use crate::common::{nd, ok, refused, stderr};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -25,30 +25,13 @@ fn crawl(dir: &Path, n: usize) -> PathBuf {
     c
 }
 
-/// The names and bytes of every file under `dir` (the lock aside).
+/// The names and bytes of every file under `dir`, but a lock: a killed run's lock is left (and
+/// taken over by the next run); it holds nothing of the user's.
 fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n != ".neardup.lock") {
-                // A killed run's lock is left (and taken over by the next run); it holds
-                // nothing of the user's.
-                out.push((p.clone(), fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn refused(args: &[&str], why: &str) {
-    let o = neardup(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-    assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+    crate::common::snapshot(dir)
+        .into_iter()
+        .filter(|(p, _)| p.file_name().is_some_and(|n| n != ".neardup.lock"))
+        .collect()
 }
 
 #[test]

@@ -380,3 +380,28 @@ pub fn jsonl_rows(dir: &Path) -> Vec<serde_json::Value> {
     }
     rows
 }
+
+/// The names and bytes of every file under `dir`.
+pub fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs `args`, requires it to be refused (exit status 2) with `why` in the message.
+pub fn refused(args: &[&str], why: &str) {
+    let o = neardup(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert!(stderr(&o).contains(why), "{args:?}: {}", stderr(&o));
+}
