@@ -195,7 +195,7 @@ impl OutDir {
     pub fn claim(dir: &Path, inputs: &[PathBuf]) -> Result<OutDir> {
         let rdir = resolve(dir);
         let rinputs: Vec<PathBuf> = inputs.iter().map(|p| resolve(p)).collect();
-        let (record, _) = read_whole(&rdir)?;
+        let record = read_record(&rdir)?;
         for (input, rinput) in inputs.iter().zip(&rinputs) {
             let refuse = |how: &str| {
                 Err(Error::Config(format!(
@@ -228,11 +228,7 @@ impl OutDir {
         let (record, command) = read_whole(&rdir)?;
         let command = command.or_else(|| summary_command(&rdir, &record));
         super::stale::clean_stale(&rdir, &format!(".{RECORD}.tmp-"));
-        let foreign = entries(&rdir)?
-            .into_iter()
-            .filter(|n| n != RECORD && n != LOCK && !record.contains(n))
-            .filter(|n| !temporary_with(n, &record))
-            .collect();
+        let foreign = unrecorded(&rdir, &record)?.into_iter().collect();
         let state = Arc::new(State {
             dir: rdir,
             shown: dir.to_path_buf(),
@@ -554,18 +550,22 @@ fn is_temporary(p: &Path) -> bool {
 /// version, which had none) that neardup did not make there: those its record does not name,
 /// or in a store without a record, those not named as a store's columns are.
 pub fn foreign_entries(dir: &Path) -> Result<Vec<String>> {
-    let recorded = dir.join(RECORD).is_file();
-    let (record, _) = read_whole(dir)?;
+    if dir.join(RECORD).is_file() {
+        return unrecorded(dir, &read_record(dir)?);
+    }
     Ok(entries(dir)?
         .into_iter()
-        .filter(|n| n != RECORD && n != LOCK)
-        .filter(|n| {
-            if recorded {
-                !record.contains(n) && !temporary_with(n, &record)
-            } else {
-                !store_column_name(n)
-            }
-        })
+        .filter(|n| n != RECORD && n != LOCK && !store_column_name(n))
+        .collect())
+}
+
+/// The entries of `dir` that `record` does not name (nor are temporaries of what it names):
+/// the user's.
+fn unrecorded(dir: &Path, record: &BTreeSet<String>) -> Result<Vec<String>> {
+    Ok(entries(dir)?
+        .into_iter()
+        .filter(|n| n != RECORD && n != LOCK && !record.contains(n))
+        .filter(|n| !temporary_with(n, record))
         .collect())
 }
 

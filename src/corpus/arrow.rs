@@ -134,27 +134,22 @@ pub(crate) fn number(col: &ArrayRef, row: usize) -> Option<f64> {
         DataType::Float64 => col.as_primitive::<Float64Type>().value(row),
         DataType::Boolean => f64::from(u8::from(col.as_boolean().value(row))),
         // Decimals (a price, a score kept exactly): the unscaled integer over 10^scale.
-        DataType::Decimal32(_, scale) => {
-            f64::from(
-                col.as_primitive::<arrow_array::types::Decimal32Type>()
-                    .value(row),
-            ) / 10f64.powi(i32::from(*scale))
-        }
-        DataType::Decimal64(_, scale) => {
-            col.as_primitive::<arrow_array::types::Decimal64Type>()
-                .value(row) as f64
-                / 10f64.powi(i32::from(*scale))
-        }
-        DataType::Decimal128(_, scale) => {
-            col.as_primitive::<arrow_array::types::Decimal128Type>()
-                .value(row) as f64
-                / 10f64.powi(i32::from(*scale))
-        }
-        DataType::Decimal256(_, scale) => {
-            i256_f64(
-                col.as_primitive::<arrow_array::types::Decimal256Type>()
-                    .value(row),
-            ) / 10f64.powi(i32::from(*scale))
+        t @ (DataType::Decimal32(_, scale)
+        | DataType::Decimal64(_, scale)
+        | DataType::Decimal128(_, scale)
+        | DataType::Decimal256(_, scale)) => {
+            use arrow_array::types::{
+                Decimal128Type, Decimal256Type, Decimal32Type, Decimal64Type,
+            };
+            let unscaled = match t {
+                DataType::Decimal32(..) => {
+                    f64::from(col.as_primitive::<Decimal32Type>().value(row))
+                }
+                DataType::Decimal64(..) => col.as_primitive::<Decimal64Type>().value(row) as f64,
+                DataType::Decimal128(..) => col.as_primitive::<Decimal128Type>().value(row) as f64,
+                _ => i256_f64(col.as_primitive::<Decimal256Type>().value(row)),
+            };
+            unscaled / 10f64.powi(i32::from(*scale))
         }
         DataType::Date32 => f64::from(col.as_primitive::<Date32Type>().value(row)) * 86_400.0,
         DataType::Date64 => col.as_primitive::<Date64Type>().value(row) as f64 / 1e3,

@@ -2,7 +2,7 @@
 //! keep list and clusters (a run's own `--write-corpus` goes through [`super::outputs`]).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::spec::CorpusConfig;
 use crate::fingerprint::store::StoreSet;
@@ -27,17 +27,22 @@ pub struct WriteJob {
     pub corpus: CorpusConfig,
 }
 
-/// Writes the documents of the keep list out, as the job says; returns what was written.
-pub fn write_corpus(c: &WriteJob) -> anyhow::Result<write::Manifest> {
-    let stores = StoreSet::open(&c.stores)?;
-    // Ids as the lists name them (repeated ids qualified), read back from their TSV escaping.
-    let mut by_id: HashMap<&str, u32> = HashMap::with_capacity(stores.len());
+/// Each document by its id as the lists name it (repeated ids qualified).
+pub(crate) fn ids_of(stores: &StoreSet) -> HashMap<&str, u32> {
+    let mut by_id = HashMap::with_capacity(stores.len());
     for d in 0..stores.len() as u32 {
         by_id.insert(stores.id(d), d);
     }
+    by_id
+}
+
+/// The documents the keep list `path` names (ids read back from their TSV escaping), in
+/// store order, each once; an id that names none of `by_id`'s ([`ids_of`]) is an error with
+/// how many there are and the first one's line.
+pub(crate) fn keep_docs(path: &Path, by_id: &HashMap<&str, u32>) -> anyhow::Result<Vec<u32>> {
     let mut docs = Vec::new();
     let mut unknown = Vec::new();
-    crate::report::lists::read_keep(&c.keep, |id, line| {
+    crate::report::lists::read_keep(path, |id, line| {
         match by_id.get(id) {
             Some(d) => docs.push(*d),
             None => unknown.push((line, id.to_string())),
@@ -47,12 +52,20 @@ pub fn write_corpus(c: &WriteJob) -> anyhow::Result<write::Manifest> {
     if let Some((line, id)) = unknown.first() {
         anyhow::bail!(
             "{}: {} ids are in none of the stores given (line {line}: {id:?}); give the stores the run deduplicated",
-            c.keep.display(),
+            path.display(),
             unknown.len()
         );
     }
     docs.sort_unstable();
     docs.dedup();
+    Ok(docs)
+}
+
+/// Writes the documents of the keep list out, as the job says; returns what was written.
+pub fn write_corpus(c: &WriteJob) -> anyhow::Result<write::Manifest> {
+    let stores = StoreSet::open(&c.stores)?;
+    let by_id = ids_of(&stores);
+    let docs = keep_docs(&c.keep, &by_id)?;
     // Each document's cluster: from clusters.tsv (id, representative, cluster_size, kept),
     // or the document alone.
     let mut cluster: HashMap<u32, (u32, u32)> = HashMap::new();

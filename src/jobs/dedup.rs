@@ -451,8 +451,8 @@ fn check_stores(cfg: &DedupSpec) -> anyhow::Result<()> {
     let mut all = cfg.stores.clone();
     all.extend(cfg.against.iter().cloned());
     let stores = StoreSet::open(&all)?;
-    if cfg.candidates == Candidates::Minhash && stores.minhash_params().is_none() {
-        anyhow::bail!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash");
+    if cfg.candidates == Candidates::Minhash {
+        super::steps::minhash_params(&stores)?;
     }
     let texts = cfg.verify.is_some() || cfg.corpus.is_some() || cfg.substrings.is_some();
     if texts {

@@ -160,6 +160,16 @@ pub fn join(
     Ok(out)
 }
 
+/// How the band keys of `stores` were made: the default candidates need every store to have
+/// them, made alike.
+pub fn minhash_params(
+    stores: &StoreSet,
+) -> anyhow::Result<crate::fingerprint::minhash::MinhashParams> {
+    stores.minhash_params().ok_or_else(|| {
+        anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
+    })
+}
+
 /// The candidate generator, chosen once for a run: the SimHash join (with its plan, backend
 /// and thresholds) or MinHash-LSH's runs of equal band keys.
 #[derive(Clone, Copy)]
@@ -207,9 +217,7 @@ pub fn generate(
         }
         Generator::Minhash => {
             let t = Instant::now();
-            let p = stores.minhash_params().ok_or_else(|| {
-                anyhow::anyhow!("the stores have no MinHash band keys (or were made with different ones): fingerprint them with --minhash, or choose --candidates simhash")
-            })?;
+            let p = minhash_params(stores)?;
             let keys = StoreBands::new(stores, p.bands as usize);
             let docs = stores.joinable();
             let runs = crate::join::lsh::runs(&docs, &keys, stores.fp64(), stores.fp128());

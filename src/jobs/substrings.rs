@@ -4,7 +4,6 @@
 //! reads them; the removed byte ranges of each document's normalised text go to
 //! `removed.tsv`, what was found to `summary.json`.
 
-use std::collections::HashSet;
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -388,31 +387,7 @@ pub fn substrings(
     }
     let docs: Vec<u32> = match &job.keep {
         None => (0..stores.len() as u32).collect(),
-        Some(path) => {
-            let mut wanted = std::collections::HashMap::new();
-            crate::report::lists::read_keep(path, |id, line| {
-                wanted.entry(id.to_string()).or_insert(line);
-                Ok(())
-            })?;
-            let docs: Vec<u32> = (0..stores.len() as u32)
-                .filter(|d| wanted.contains_key(stores.id(*d)))
-                .collect();
-            let found: HashSet<&str> = docs.iter().map(|d| stores.id(*d)).collect();
-            let mut unknown: Vec<(u64, &String)> = wanted
-                .iter()
-                .filter(|(id, _)| !found.contains(id.as_str()))
-                .map(|(id, line)| (*line as u64, id))
-                .collect();
-            unknown.sort_unstable();
-            if let Some((line, id)) = unknown.first() {
-                anyhow::bail!(
-                    "{}: {} ids are in none of the stores given (line {line}: {id:?}); give the stores the run deduplicated",
-                    path.display(),
-                    unknown.len()
-                );
-            }
-            docs
-        }
+        Some(path) => super::corpus::keep_docs(path, &super::corpus::ids_of(&stores))?,
     };
     // Everything is checked: what an earlier run made here goes (its finished mark first; the
     // store read, if it lies here, stays), so that a corpus or tokens this run does not write

@@ -401,21 +401,11 @@ fn load<T: Texts + ?Sized>(texts: &T, doc: u32) -> Result<Doc> {
     let t = texts.get(doc, &mut buf)?;
     let mut words = Vec::new();
     words_into(t, &mut words);
-    // The text is kept in the buffer it was read into, where it is there (no second copy of
-    // a large document).
-    let (at, len) = (t.as_ptr() as usize, t.len());
-    let base = buf.as_ptr() as usize;
-    let text = if at >= base && at + len <= base + buf.len() {
-        buf.truncate(at - base + len);
-        buf.drain(..at - base);
-        buf.shrink_to_fit();
-        buf
-    } else {
-        // Texts that hand out their own memory (tests' slices): a copy.
-        let mut other = Vec::new();
-        texts.get(doc, &mut other)?.as_bytes().to_vec()
-    };
-    Ok(Doc { doc, text, words })
+    Ok(Doc {
+        doc,
+        text: t.as_bytes().to_vec(),
+        words,
+    })
 }
 
 /// Document `doc` from `cache`, read on a miss (the least recently used one goes).

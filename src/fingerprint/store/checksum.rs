@@ -47,11 +47,18 @@ pub fn verify(dir: &Path, manifest: &super::Manifest, asked: &BTreeSet<String>) 
     if sums.is_empty() {
         return Ok(());
     }
-    let named: BTreeSet<&String> = sums.keys().collect();
-    let asked_refs: BTreeSet<&String> = asked.iter().collect();
-    if named != asked_refs {
-        let only_sums: Vec<&str> = named.difference(&asked_refs).map(|s| s.as_str()).collect();
-        let only_asked: Vec<&str> = asked_refs.difference(&named).map(|s| s.as_str()).collect();
+    // Both sorted by name.
+    if !sums.keys().eq(asked.iter()) {
+        let only_sums: Vec<&str> = sums
+            .keys()
+            .filter(|n| !asked.contains(*n))
+            .map(String::as_str)
+            .collect();
+        let only_asked: Vec<&str> = asked
+            .iter()
+            .filter(|n| !sums.contains_key(*n))
+            .map(String::as_str)
+            .collect();
         return Err(Error::store(
             dir.join(super::col::MANIFEST),
             format!(
