@@ -137,6 +137,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
     SynthCrawl(SynthCrawlArgs),
+    /// Print the text neardup reads from each document (one JSON line each: id, url, html,
+    /// full_text, text): what `--text main` or `--text full` keeps of a page.
+    Text(TextArgs),
     /// Write a store of random fingerprints with planted near-duplicates.
     Synth(SynthArgs),
 }
@@ -954,6 +957,21 @@ pub enum TextFormat {
     Html,
     /// Always plain text.
     Text,
+}
+
+/// `neardup text`.
+#[derive(Debug, Args)]
+pub struct TextArgs {
+    /// Crawl files or directories.
+    #[arg(required = true, value_name = "CRAWL_DIR_OR_FILES")]
+    pub inputs: Vec<PathBuf>,
+    /// Which text of an HTML page: its main content (the full text where that is under 50
+    /// words), or all of it.
+    #[arg(long, value_enum, default_value_t = crate::text::extract::TextMode::Main)]
+    pub text: crate::text::extract::TextMode,
+    /// Follow symbolic links inside input directories.
+    #[arg(long)]
+    pub follow: bool,
 }
 
 /// `neardup info`.

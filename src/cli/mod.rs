@@ -21,6 +21,7 @@ mod output;
 mod reuse;
 mod sweep;
 mod synth;
+mod text;
 mod trec;
 mod verify;
 mod write;
@@ -98,6 +99,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Join(a) => join::run(config::join_job(&a)?, cli.quiet),
         args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),
         args::Command::Synth(a) => synth::run_store(a, cli.quiet),
+        args::Command::Text(a) => text::run(a, cli.quiet),
         args::Command::Sweep(a) => sweep::run(config::sweep_job(&a)?, cli.quiet),
         args::Command::Cluster(a) => cluster::run(config::cluster_job(&a)?, cli.quiet),
         args::Command::Verify(a) => verify::run(config::verify_job(&a)?, cli.quiet),

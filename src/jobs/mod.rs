@@ -29,6 +29,7 @@ pub mod substrings;
 pub mod sweep;
 #[cfg(feature = "parquet")]
 pub mod table;
+pub mod text;
 pub mod trec;
 pub mod verify;
 

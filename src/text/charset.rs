@@ -1,9 +1,13 @@
 //! Bytes to UTF-8 text.
 //!
-//! The encoding is taken, in order, from a byte-order mark, the HTTP `Content-Type` charset, a
-//! `<meta>` declaration in the first 1,024 bytes (HTML only), valid UTF-8, and finally
-//! `chardetng` run on a prefix only (it is slow on whole documents). Invalid bytes decode to
-//! U+FFFD; decoding never fails. Valid UTF-8 and ASCII come back borrowed, without a copy.
+//! The encoding is taken, in order, from a byte-order mark; valid UTF-8 that holds non-ASCII
+//! bytes (whatever a header or a `<meta>` says: a page that declares gb2312 or ISO-8859-1 and
+//! is UTF-8 is read as the UTF-8 it is, since text in another encoding is almost never valid
+//! UTF-8 by chance); the HTTP `Content-Type` charset; a `<meta>` declaration in the first
+//! 1,024 bytes (HTML only); valid UTF-8; and finally `chardetng` run on a prefix only (it is
+//! slow on whole documents). Pure ASCII follows its declaration (ISO-2022-JP is 7-bit).
+//! Invalid bytes decode to U+FFFD; decoding never fails. Valid UTF-8 and ASCII come back
+//! borrowed, without a copy.
 
 use std::borrow::Cow;
 
@@ -18,6 +22,11 @@ const META_PREFIX: usize = 1024;
 pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> Cow<'a, str> {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         return enc.decode_without_bom_handling(&bytes[bom_len..]).0;
+    }
+    if !bytes.is_ascii() {
+        if let Ok(s) = std::str::from_utf8(bytes) {
+            return Cow::Borrowed(s);
+        }
     }
     let declared = header_charset
         .and_then(|l| Encoding::for_label(l.trim().as_bytes()))
@@ -106,6 +115,26 @@ mod tests {
             decode("naïve".as_bytes(), None, true),
             Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn charsets_that_lie_both_ways() {
+        // UTF-8 declared as gb2312 (meta) or latin-1 (header): read as UTF-8.
+        let page = "<meta charset=gb2312><p>中文网页，编码是UTF-8</p>";
+        assert_eq!(decode(page.as_bytes(), None, true), page);
+        assert_eq!(decode("Grüße".as_bytes(), Some("iso-8859-1"), true), "Grüße");
+        // GBK declared as UTF-8 is not valid UTF-8: replacement characters, no panic.
+        let (gbk, _, _) = encoding_rs::GBK.encode("中文网页");
+        let s = decode(&gbk, Some("utf-8"), true);
+        assert!(s.contains('\u{fffd}'));
+        // GBK declared as GBK is read as GBK; undeclared, the detector finds it.
+        let mut page = b"<meta charset=gbk><p>".to_vec();
+        page.extend_from_slice(&gbk);
+        assert!(decode(&page, None, true).ends_with("中文网页"));
+        // Pure ASCII follows its declaration: ISO-2022-JP is seven-bit.
+        let (jis, _, _) = encoding_rs::ISO_2022_JP.encode("日本語");
+        assert!(jis.is_ascii());
+        assert_eq!(decode(&jis, Some("iso-2022-jp"), false), "日本語");
     }
 
     #[test]

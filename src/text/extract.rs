@@ -7,35 +7,91 @@ use super::{charset, html, normalize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TextMode {
-    /// All of it (navigation, headers and footers included).
+    /// All of it (navigation, headers and footers included): CopyCat's definition.
     #[default]
     Full,
-    /// Its main content only ([`html::to_main_text`]).
+    /// Its main content ([`super::main_content`]); a page whose main content has fewer than
+    /// [`MIN_MAIN_WORDS`] words is read whole, so the copies of a login or contact page are
+    /// still compared.
     Main,
 }
 
-/// Appends the normalised text of `payload` to `out` (cleared first): decoded by its BOM, the
-/// `charset` its headers named or a guess, then stripped of markup when it is HTML (`html`:
-/// `None` sniffs the first bytes), keeping the text `mode` says. Returns whether it was read
-/// as HTML.
+/// Below this many words, a page's main content is too short to compare on: its full text is
+/// read instead (`--text main`).
+pub const MIN_MAIN_WORDS: usize = 50;
+
+/// The main-content extractor that `--text main` stores were made with (recorded in their
+/// manifests): a store made by another reads different text, and is refused.
+pub const MAIN_EXTRACTOR: &str = "main-content v2 (block scores, full text under 50 words)";
+
+/// What [`payload_text`] read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Read {
+    /// It was read as HTML.
+    pub html: bool,
+    /// Main content was asked for but the page's full text was read: no main content was
+    /// found, or it was under [`MIN_MAIN_WORDS`] words.
+    pub full_text: bool,
+}
+
+/// Appends the normalised text of `payload` to `out` (cleared first): decoded by its BOM,
+/// valid UTF-8, the `charset` its headers named or a guess ([`charset::decode`]), then
+/// stripped of markup when it is HTML (`html`: `None` sniffs the first bytes), keeping the
+/// text `mode` says.
 pub fn payload_text(
     payload: &[u8],
     charset: Option<&str>,
     html: Option<bool>,
     mode: TextMode,
     out: &mut String,
-) -> bool {
+) -> Read {
     let is_html = html.unwrap_or_else(|| looks_like_html(payload));
     let decoded = charset::decode(payload, charset, is_html);
     out.clear();
+    let mut full_text = false;
     if is_html && mode == TextMode::Main {
-        html::to_main_text(&decoded, out);
+        let found = html::to_main_text(&decoded, out);
+        if !found || !has_words(out, MIN_MAIN_WORDS) {
+            out.clear();
+            html::to_text(&decoded, out);
+            full_text = true;
+        }
     } else if is_html {
         html::to_text(&decoded, out);
     } else {
         normalize::plain(&decoded, out);
     }
-    is_html
+    Read {
+        html: is_html,
+        full_text,
+    }
+}
+
+/// Whether `text` has at least `n` words: runs of letters and digits, each Chinese or Japanese
+/// character counting as one (as the tokenizer splits them).
+pub fn has_words(text: &str, n: usize) -> bool {
+    let mut count = 0;
+    let mut in_word = false;
+    for c in text.chars() {
+        if is_ideograph(c) {
+            count += 1;
+            in_word = false;
+        } else if c.is_alphanumeric() {
+            count += usize::from(!in_word);
+            in_word = true;
+        } else {
+            in_word = false;
+        }
+        if count >= n {
+            return true;
+        }
+    }
+    false
+}
+
+/// Han, hiragana and katakana characters: words of one character each.
+fn is_ideograph(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
 }
 
 /// HTML when the first non-blank byte opens a tag.

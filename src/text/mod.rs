@@ -12,6 +12,7 @@ pub mod entities;
 pub mod extract;
 pub mod features;
 pub mod html;
+pub mod main_content;
 pub mod normalize;
 pub mod paragraphs;
 pub mod porter;

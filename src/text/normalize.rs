@@ -32,6 +32,11 @@ impl<'a> TextBuilder<'a> {
         self.out.len()
     }
 
+    /// What was written so far.
+    pub fn as_str(&self) -> &str {
+        self.out
+    }
+
     /// Whether nothing was written.
     pub fn is_empty(&self) -> bool {
         self.out.is_empty()

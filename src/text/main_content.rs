@@ -1,0 +1,1110 @@
+//! A page's main content (`--text main`): one forward pass over the markup, one over its
+//! blocks.
+//!
+//! The pass keeps a stack of open elements (implied end tags as a browser closes them: a `p`
+//! by the next block, an `li` by the next `li`, a cell by the next cell or row) and cuts the
+//! text into blocks at block-level boundaries. Each block knows its length, how much of it is
+//! link text, and the element that holds it. As in Readability, every block of 25 or more
+//! characters scores its container's ancestors (1, plus its commas, plus one per 100
+//! characters up to 3; the parent takes all of it, the grandparent half, further ancestors a
+//! third or less), containers start from their tag and from the words of their `class` and
+//! `id`, and a container's score shrinks with its share of link text. The best container
+//! wins, with an ancestor where most good candidates meet, and with those of its siblings that
+//! score nearly as well: so an index page of posts X, Y and Z keeps all three.
+//!
+//! What is never main content, decided on whole words of `class`, `id` and `role` values
+//! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not):
+//! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
+//! sidebars, banners, sharing, comments and the like. A mark that also names the content
+//! (`content with-sidebar`) is not the frame. Hidden elements (`hidden`, `aria-hidden`,
+//! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text.
+//! Every visible `article` is kept when the content is one. Within the chosen containers,
+//! blocks that are mostly links are dropped. A page where nothing scores, or where nothing
+//! is left, gives its full text (hidden parts excepted): never nothing.
+//!
+//! Time is linear in the page: end tags look at most [`MAX_CLOSE`] elements down the stack,
+//! scores reach at most five ancestors, and attribute sets are judged once per distinct set.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use super::html;
+use super::normalize::TextBuilder;
+
+/// How far down the stack an end tag looks for its element; an end tag with no open
+/// element within that reach is ignored (as browsers ignore stray end tags).
+const MAX_CLOSE: usize = 64;
+/// Blocks shorter than this (bytes of text) do not score.
+const MIN_SCORED: usize = 25;
+
+/// What [`extract`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Whether main content was found; otherwise the full text was written.
+    pub main: bool,
+}
+
+/// Appends the main content's text of `html` to `out` (see the module's notes).
+pub fn extract(html: &str, out: &mut String) -> Found {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        s.clear();
+        let s = &mut *s;
+        scan(html, s);
+        write(s, out)
+    })
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The per-thread buffers of one extraction, kept for the next page.
+#[derive(Default)]
+struct Scratch {
+    text: String,
+    nodes: Vec<Node>,
+    blocks: Vec<Block>,
+    stack: Vec<Open>,
+    /// Per node: whether its blocks are in the chosen region.
+    region: Vec<bool>,
+}
+
+impl Scratch {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.nodes.clear();
+        self.blocks.clear();
+        self.stack.clear();
+        self.region.clear();
+    }
+}
+
+/// An element of the page.
+#[derive(Clone, Copy)]
+struct Node {
+    parent: u32,
+    tag: Tag,
+    /// Readability's content score (starting from the tag and the marks' weight), from the
+    /// blocks outside the frame; and from every shown block.
+    score: f32,
+    score_all: f32,
+    /// Whether a block outside the frame scored it; whether any block did.
+    scored: bool,
+    scored_all: bool,
+    /// Child elements.
+    children: u32,
+    /// Bytes of text inside it, and of link text.
+    text: u32,
+    links: u32,
+    /// Not hidden and not in the frame; not hidden.
+    visible: bool,
+    shown: bool,
+}
+
+/// An element on the stack.
+#[derive(Clone, Copy)]
+struct Open {
+    name: Name,
+    node: u32,
+    /// The innermost block-level element at or below this one: the owner of text here.
+    owner: u32,
+    state: State,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct State {
+    hidden: bool,
+    frame: bool,
+    link: bool,
+}
+
+/// A run of text between block boundaries.
+#[derive(Clone, Copy)]
+struct Block {
+    start: u32,
+    end: u32,
+    owner: u32,
+    links: u32,
+    frame: bool,
+}
+
+/// An element name, lowercased, cut at 16 bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Name {
+    len: u8,
+    b: [u8; 16],
+}
+
+impl Name {
+    fn new(raw: &[u8]) -> Name {
+        let mut b = [0u8; 16];
+        let len = raw.len().min(16);
+        for (d, s) in b.iter_mut().zip(&raw[..len]) {
+            *d = s.to_ascii_lowercase();
+        }
+        Name { len: len as u8, b }
+    }
+    fn as_bytes(&self) -> &[u8] {
+        &self.b[..self.len as usize]
+    }
+}
+
+/// The kinds of element the scoring tells apart.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tag {
+    Root,
+    Div,
+    Article,
+    Main,
+    Para,
+    List,
+    Heading,
+    Cell,
+    Pre,
+    Body,
+    Other,
+    Inline,
+}
+
+fn tag_of(name: &[u8]) -> Tag {
+    match name {
+        b"div" | b"section" | b"center" => Tag::Div,
+        b"article" => Tag::Article,
+        b"main" => Tag::Main,
+        b"p" => Tag::Para,
+        b"ul" | b"ol" | b"dl" | b"li" | b"dd" | b"dt" | b"form" | b"address" | b"menu" => {
+            Tag::List
+        }
+        b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"th" => Tag::Heading,
+        b"td" | b"blockquote" => Tag::Cell,
+        b"pre" => Tag::Pre,
+        b"body" => Tag::Body,
+        _ if html::is_block(name) => Tag::Other,
+        _ if name.contains(&b'-') => Tag::Div,
+        _ => Tag::Inline,
+    }
+}
+
+/// Readability's starting score of a container by its tag.
+fn tag_score(t: Tag) -> f32 {
+    match t {
+        Tag::Div => 5.0,
+        Tag::Pre | Tag::Cell => 3.0,
+        Tag::List => -3.0,
+        Tag::Heading => -5.0,
+        _ => 0.0,
+    }
+}
+
+/// Elements whose content is never main text (raw text to the end tag).
+const RAW: [&[u8]; 10] = [
+    b"script",
+    b"style",
+    b"noscript",
+    b"template",
+    b"svg",
+    b"math",
+    b"textarea",
+    b"select",
+    b"iframe",
+    b"button",
+];
+
+/// Elements a page's frame is made of.
+const FRAME_TAGS: [&[u8]; 4] = [b"nav", b"header", b"footer", b"aside"];
+
+/// Words of class and id values that name the frame, matched as a whole value or as the
+/// first or last part of one cut at `-` and `_` (see [`frame_token`]).
+const FRAME_WORDS: [&[u8]; 46] = [
+    b"nav",
+    b"navbar",
+    b"navigation",
+    b"mainnav",
+    b"topnav",
+    b"subnav",
+    b"menu",
+    b"menubar",
+    b"megamenu",
+    b"sidebar",
+    b"footer",
+    b"header",
+    b"masthead",
+    b"breadcrumb",
+    b"breadcrumbs",
+    b"banner",
+    b"cookie",
+    b"cookies",
+    b"consent",
+    b"gdpr",
+    b"social",
+    b"share",
+    b"sharing",
+    b"sharethis",
+    b"comment",
+    b"comments",
+    b"disqus",
+    b"related",
+    b"sponsor",
+    b"sponsored",
+    b"promo",
+    b"ad",
+    b"ads",
+    b"advert",
+    b"advertisement",
+    b"popup",
+    b"modal",
+    b"newsletter",
+    b"subscribe",
+    b"toc",
+    b"pagination",
+    b"pager",
+    b"skiplink",
+    b"contentinfo",
+    b"complementary",
+    b"widget",
+];
+
+/// Parts that may follow (or precede) a frame word in one value and keep it the frame:
+/// `nav-menu`, `footer-links`, `sidebar-left`, `share-buttons`.
+const FRAME_MODIFIERS: &[&[u8]] = &[
+    b"area",
+    b"bar",
+    b"block",
+    b"box",
+    b"btn",
+    b"buttons",
+    b"col",
+    b"column",
+    b"container",
+    b"content",
+    b"holder",
+    b"icons",
+    b"inner",
+    b"item",
+    b"items",
+    b"left",
+    b"link",
+    b"links",
+    b"list",
+    b"main",
+    b"menu",
+    b"nav",
+    b"outer",
+    b"panel",
+    b"posts",
+    b"primary",
+    b"region",
+    b"right",
+    b"secondary",
+    b"section",
+    b"top",
+    b"bottom",
+    b"tools",
+    b"widget",
+    b"widgets",
+    b"wrap",
+    b"wrapper",
+    b"articles",
+    b"stories",
+];
+
+/// Words that name the content: a value holding one (and not itself the frame) keeps its
+/// element out of the frame, and adds to its score.
+const CONTENT_WORDS: [&[u8]; 13] = [
+    b"article",
+    b"body",
+    b"content",
+    b"entry",
+    b"hentry",
+    b"main",
+    b"page",
+    b"post",
+    b"text",
+    b"blog",
+    b"story",
+    b"column",
+    b"prose",
+];
+
+/// Words that lower a container's score (Readability's negative weights).
+const NEGATIVE_WORDS: [&[u8]; 16] = [
+    b"hidden",
+    b"banner",
+    b"combx",
+    b"comment",
+    b"contact",
+    b"footer",
+    b"masthead",
+    b"media",
+    b"meta",
+    b"promo",
+    b"related",
+    b"scroll",
+    b"shoutbox",
+    b"sponsor",
+    b"tags",
+    b"widget",
+];
+
+/// Roles that name the frame.
+const FRAME_ROLES: [&[u8]; 8] = [
+    b"navigation",
+    b"banner",
+    b"contentinfo",
+    b"complementary",
+    b"menu",
+    b"menubar",
+    b"search",
+    b"dialog",
+];
+
+/// What one start tag's attributes say.
+#[derive(Clone, Copy, Default)]
+struct Marks {
+    hidden: bool,
+    frame: bool,
+    main: bool,
+    article: bool,
+    /// Readability's class weight: +25 for content words, -25 for negative ones.
+    weight: f32,
+}
+
+/// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
+fn frame_token(token: &[u8]) -> bool {
+    if FRAME_WORDS.contains(&token) {
+        return true;
+    }
+    let parts: Vec<&[u8]> = token
+        .split(|c| *c == b'-' || *c == b'_')
+        .filter(|p| !p.is_empty())
+        .collect();
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return false;
+    };
+    if parts.len() < 2 {
+        return false;
+    }
+    FRAME_WORDS.contains(last)
+        || (FRAME_WORDS.contains(first)
+            && parts[1..]
+                .iter()
+                .all(|p| FRAME_MODIFIERS.contains(p) || FRAME_WORDS.contains(p) || is_number(p)))
+}
+
+fn is_number(p: &[u8]) -> bool {
+    p.iter().all(u8::is_ascii_digit)
+}
+
+fn parts_of(token: &[u8]) -> impl Iterator<Item = &[u8]> {
+    token
+        .split(|c| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+}
+
+/// Judges the attribute bytes of a start tag.
+fn judge(attrs: &[u8]) -> Marks {
+    let mut m = Marks::default();
+    let mut frame_tokens = 0;
+    let mut content_tokens = 0;
+    html::attributes(attrs, |name, value| {
+        let lower: Vec<u8> = value.iter().map(u8::to_ascii_lowercase).collect();
+        if name.eq_ignore_ascii_case(b"class") || name.eq_ignore_ascii_case(b"id") {
+            for token in lower.split(|c| c.is_ascii_whitespace()).filter(|t| !t.is_empty()) {
+                if token == b"hidden" || token == b"d-none" {
+                    m.hidden = true;
+                }
+                let frame = frame_token(token);
+                let content = parts_of(token).any(|p| CONTENT_WORDS.contains(&p));
+                if frame {
+                    frame_tokens += 1;
+                } else if content {
+                    content_tokens += 1;
+                }
+                if content {
+                    m.weight += 25.0;
+                }
+                if frame || parts_of(token).any(|p| NEGATIVE_WORDS.contains(&p)) {
+                    m.weight -= 25.0;
+                }
+            }
+        } else if name.eq_ignore_ascii_case(b"role") {
+            for token in lower.split(|c| c.is_ascii_whitespace()) {
+                if FRAME_ROLES.contains(&token) {
+                    frame_tokens += 1;
+                } else if token == b"main" {
+                    m.main = true;
+                } else if token == b"article" {
+                    m.article = true;
+                }
+            }
+        } else if name.eq_ignore_ascii_case(b"hidden") {
+            m.hidden = true;
+        } else if name.eq_ignore_ascii_case(b"aria-hidden") {
+            m.hidden |= lower.trim_ascii() == b"true";
+        } else if name.eq_ignore_ascii_case(b"style") {
+            let squeezed: Vec<u8> = lower
+                .iter()
+                .copied()
+                .filter(|c| !c.is_ascii_whitespace())
+                .collect();
+            m.hidden |= memchr::memmem::find(&squeezed, b"display:none").is_some()
+                || memchr::memmem::find(&squeezed, b"visibility:hidden").is_some();
+        } else if name.eq_ignore_ascii_case(b"itemprop") {
+            m.article |= lower
+                .split(|c| c.is_ascii_whitespace())
+                .any(|t| t == b"articlebody" || t == b"text");
+        }
+    });
+    m.frame = frame_tokens > 0 && content_tokens == 0 && !m.main && !m.article;
+    m
+}
+
+/// Attribute sets judged so far in this page.
+type Judged<'a> = HashMap<&'a [u8], Marks, foldhash::fast::RandomState>;
+
+/// The first pass: the stack of open elements, the nodes, the blocks and their scores.
+fn scan(html_text: &str, s: &mut Scratch) {
+    let b = html_text.as_bytes();
+    let n = b.len();
+    let mut judged: Judged<'_> = HashMap::default();
+    let Scratch {
+        text,
+        nodes,
+        blocks,
+        stack,
+        ..
+    } = s;
+    nodes.push(Node {
+        parent: 0,
+        tag: Tag::Root,
+        score: 0.0,
+        score_all: 0.0,
+        scored: false,
+        scored_all: false,
+        children: 0,
+        text: 0,
+        links: 0,
+        visible: true,
+        shown: true,
+    });
+    let mut p = Pass {
+        tb: TextBuilder::new(text),
+        nodes,
+        blocks,
+        stack,
+        block_start: 0,
+        block_links: 0,
+    };
+    let mut i = 0;
+    while i < n {
+        let Some(at) = memchr::memchr(b'<', &b[i..]) else {
+            p.text(html_text, i, n);
+            break;
+        };
+        p.text(html_text, i, i + at);
+        i += at;
+        let next = b.get(i + 1).copied().unwrap_or(b' ');
+        if b[i..].starts_with(b"<!--") {
+            i = memchr::memmem::find(&b[i + 4..], b"-->").map_or(n, |e| i + 4 + e + 3);
+            continue;
+        }
+        if next == b'!' || next == b'?' {
+            i = memchr::memchr(b'>', &b[i..]).map_or(n, |e| i + e + 1);
+            continue;
+        }
+        if next != b'/' && !next.is_ascii_alphabetic() {
+            p.text("<", 0, 1);
+            i += 1;
+            continue;
+        }
+        let closing = next == b'/';
+        let name_start = i + 1 + usize::from(closing);
+        let name_len = b[name_start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
+            .count();
+        let end = html::tag_end(b, name_start + name_len);
+        i = end;
+        if name_len == 0 {
+            continue;
+        }
+        let name = Name::new(&b[name_start..name_start + name_len]);
+        let nb = name.as_bytes();
+        if closing {
+            p.close(nb);
+            continue;
+        }
+        let attrs = &b[name_start + name_len..end];
+        let self_closed = attrs.ends_with(b"/>");
+        if RAW.contains(&nb) {
+            if !self_closed {
+                i = html::skip_raw_text(b, i, nb);
+            }
+            if nb != b"button" {
+                p.boundary();
+            }
+            continue;
+        }
+        if nb == b"br" {
+            p.tb.brk();
+            continue;
+        }
+        if html::is_void(nb) || nb == b"html" || nb == b"head" {
+            if html::is_block(nb) {
+                p.boundary();
+            }
+            continue;
+        }
+        let tag = tag_of(nb);
+        // Inline elements are judged only when they might be hidden: most of a page's tags
+        // are links and spans read as they are.
+        let marks = if attrs.len() < 4
+            || (tag == Tag::Inline
+                && memchr::memmem::find(attrs, b"hidden").is_none()
+                && memchr::memmem::find(attrs, b"none").is_none())
+        {
+            Marks::default()
+        } else if let Some(m) = judged.get(attrs) {
+            *m
+        } else {
+            let m = judge(attrs);
+            judged.insert(attrs, m);
+            m
+        };
+        p.open(name, tag, marks, self_closed);
+    }
+    while !p.stack.is_empty() {
+        p.pop();
+    }
+    p.boundary();
+}
+
+/// The state of the first pass.
+struct Pass<'a, 'o> {
+    tb: TextBuilder<'o>,
+    nodes: &'a mut Vec<Node>,
+    blocks: &'a mut Vec<Block>,
+    stack: &'a mut Vec<Open>,
+    /// Where the current block's text starts, and its link bytes so far.
+    block_start: usize,
+    block_links: u32,
+}
+
+impl Pass<'_, '_> {
+    fn state(&self) -> State {
+        self.stack.last().map_or(State::default(), |o| o.state)
+    }
+
+    fn owner(&self) -> u32 {
+        self.stack.last().map_or(0, |o| o.owner)
+    }
+
+    /// Text between tags.
+    fn text(&mut self, html_text: &str, from: usize, to: usize) {
+        if from >= to || self.state().hidden {
+            return;
+        }
+        let before = self.tb.len();
+        html::append_text(html_text, from, to, &mut self.tb);
+        let added = self.tb.len() - before;
+        self.add_len(added);
+    }
+
+    fn add_len(&mut self, added: usize) {
+        if self.state().link {
+            self.block_links += added as u32;
+        }
+    }
+
+    /// Ends the current block (a block-level boundary).
+    fn boundary(&mut self) {
+        self.tb.brk();
+        let end = self.tb.len();
+        if end > self.block_start {
+            let owner = self.owner();
+            let len = (end - self.block_start) as u32;
+            let links = self.block_links.min(len);
+            let frame = self.state().frame;
+            self.blocks.push(Block {
+                start: self.block_start as u32,
+                end: end as u32,
+                owner,
+                links,
+                frame,
+            });
+            // The text and link bytes count for the owner (and its ancestors when it closes).
+            let o = &mut self.nodes[owner as usize];
+            o.text += len;
+            o.links += links;
+            if len as usize >= MIN_SCORED {
+                self.score_block(owner, end, frame);
+            }
+        }
+        self.block_start = end;
+        self.block_links = 0;
+    }
+
+    /// Adds a block's score to its owner's ancestors, as Readability does for a paragraph.
+    fn score_block(&mut self, owner: u32, end: usize, frame: bool) {
+        let text = &self.tb.as_str()[self.block_start..end];
+        let commas = text
+            .chars()
+            .filter(|c| {
+                matches!(
+                    c,
+                    ',' | '\u{060C}' | '\u{FE50}' | '\u{FE10}' | '\u{FE11}' | '\u{2E41}'
+                        | '\u{2E34}' | '\u{2E32}' | '\u{FF0C}' | '\u{3001}'
+                )
+            })
+            .count();
+        let chars = text.chars().count();
+        let score = 1.0 + commas as f32 + (chars / 100).min(3) as f32;
+        let mut at = self.nodes[owner as usize].parent;
+        for level in 0..5 {
+            let node = &mut self.nodes[at as usize];
+            if node.tag == Tag::Root || !node.shown {
+                break;
+            }
+            let divider = match level {
+                0 => 1.0,
+                1 => 2.0,
+                l => l as f32 * 3.0,
+            };
+            node.score_all += score / divider;
+            node.scored_all = true;
+            if !frame && node.visible {
+                node.score += score / divider;
+                node.scored = true;
+            }
+            at = node.parent;
+        }
+    }
+
+    /// A start tag.
+    fn open(&mut self, name: Name, tag: Tag, marks: Marks, self_closed: bool) {
+        let nb = name.as_bytes();
+        let block_level = tag != Tag::Inline;
+        // Implied end tags: a block closes an open paragraph, an item the open item, a
+        // cell the open cell.
+        if block_level {
+            if let Some(top) = self.stack.last() {
+                let t = top.name.as_bytes();
+                let implied = match nb {
+                    b"li" => t == b"li" || t == b"p",
+                    b"dt" | b"dd" => matches!(t, b"dt" | b"dd" | b"p"),
+                    b"td" | b"th" => matches!(t, b"td" | b"th" | b"p"),
+                    b"tr" => matches!(t, b"td" | b"th" | b"tr" | b"p"),
+                    b"option" => t == b"option",
+                    _ => t == b"p",
+                };
+                if implied {
+                    self.pop();
+                    // A row also closes its row once its cell is gone.
+                    if nb == b"tr" && self.stack.last().is_some_and(|o| o.name.as_bytes() == b"tr")
+                    {
+                        self.pop();
+                    }
+                }
+            }
+            self.boundary();
+        }
+        let parent_state = self.state();
+        let parent = self.stack.last().map_or(0, |o| o.node);
+        let frame_tag = FRAME_TAGS.contains(&nb);
+        let state = State {
+            hidden: parent_state.hidden || marks.hidden,
+            frame: parent_state.frame || ((marks.frame || frame_tag) && tag != Tag::Body),
+            link: parent_state.link || nb == b"a",
+        };
+        let tag = if marks.main && tag != Tag::Body {
+            Tag::Main
+        } else if marks.article && tag != Tag::Body {
+            Tag::Article
+        } else {
+            tag
+        };
+        let id = self.nodes.len() as u32;
+        self.nodes[parent as usize].children += 1;
+        self.nodes.push(Node {
+            parent,
+            tag,
+            score: tag_score(tag) + marks.weight,
+            score_all: tag_score(tag) + marks.weight,
+            scored: false,
+            scored_all: false,
+            children: 0,
+            text: 0,
+            links: 0,
+            visible: !state.hidden && !state.frame,
+            shown: !state.hidden,
+        });
+        if self_closed {
+            return;
+        }
+        let owner = if block_level { id } else { self.owner() };
+        self.stack.push(Open {
+            name,
+            node: id,
+            owner,
+            state,
+        });
+    }
+
+    /// An end tag: closes its element if it is open near the top of the stack.
+    fn close(&mut self, name: &[u8]) {
+        if name == b"body" || name == b"html" || name == b"br" {
+            return;
+        }
+        let depth = self.stack.len();
+        let Some(k) = self
+            .stack
+            .iter()
+            .rev()
+            .take(MAX_CLOSE)
+            .position(|o| o.name.as_bytes() == name)
+        else {
+            return;
+        };
+        for _ in 0..=k.min(depth - 1) {
+            self.pop();
+        }
+    }
+
+    /// Closes the top element; its text counts for its parent.
+    fn pop(&mut self) {
+        let Some(top) = self.stack.last().copied() else {
+            return;
+        };
+        if top.owner == top.node {
+            self.boundary();
+        }
+        self.stack.pop();
+        let node = self.nodes[top.node as usize];
+        let parent = &mut self.nodes[node.parent as usize];
+        parent.text += node.text;
+        parent.links += node.links;
+    }
+}
+
+fn link_density(n: &Node) -> f32 {
+    if n.text == 0 {
+        0.0
+    } else {
+        n.links as f32 / n.text as f32
+    }
+}
+
+/// Main content shorter than this (bytes) is looked for again with the frame's marks
+/// ignored, as Readability retries without its "unlikely candidates": a page's content
+/// sometimes sits in an element marked `related` or `sidebar`.
+const MIN_MAIN_BYTES: usize = 500;
+
+/// The second pass: the chosen containers' blocks into `out`.
+fn write(s: &mut Scratch, out: &mut String) -> Found {
+    let from = out.len();
+    let strict = attempt(s, true, out);
+    if strict >= MIN_MAIN_BYTES {
+        return Found { main: true };
+    }
+    let kept = out.split_off(from);
+    let relaxed = attempt(s, false, out);
+    if relaxed > strict {
+        return Found { main: true };
+    }
+    out.truncate(from);
+    out.push_str(&kept);
+    if strict > 0 {
+        return Found { main: true };
+    }
+    // Nothing scored or nothing was left: the full text, hidden parts excepted.
+    let mut tb = TextBuilder::new(out);
+    for b in s.blocks.iter() {
+        tb.text(&s.text[b.start as usize..b.end as usize], true);
+        tb.brk();
+    }
+    Found { main: false }
+}
+
+/// One choice of the content, written to `out`: returns the bytes written. `strict` keeps
+/// the frame out; otherwise only hidden parts are.
+fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
+    let Scratch {
+        text,
+        nodes,
+        blocks,
+        region,
+        ..
+    } = s;
+    let Some(chosen) = choose(nodes, strict) else {
+        return 0;
+    };
+    region.clear();
+    region.resize(nodes.len(), false);
+    for &c in &chosen {
+        region[c as usize] = true;
+    }
+    for i in 1..nodes.len() {
+        if region[nodes[i].parent as usize] {
+            region[i] = true;
+        }
+    }
+    let from = out.len();
+    let mut tb = TextBuilder::new(out);
+    for b in blocks.iter() {
+        let len = b.end - b.start;
+        if !region[b.owner as usize] || (strict && b.frame) || b.links * 2 > len {
+            continue;
+        }
+        tb.text(&text[b.start as usize..b.end as usize], true);
+        tb.brk();
+    }
+    out.len() - from
+}
+
+/// The chosen region's nodes: the best container, promoted and with its siblings, and every
+/// visible article beside it.
+fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
+    let score = |i: usize| {
+        if strict {
+            nodes[i].score
+        } else {
+            nodes[i].score_all
+        }
+    };
+    let scored = |i: usize| {
+        if strict {
+            nodes[i].scored
+        } else {
+            nodes[i].scored_all
+        }
+    };
+    let visible = |n: &Node| if strict { n.visible } else { n.shown };
+    let fin = |i: usize| score(i) * (1.0 - link_density(&nodes[i]));
+    let candidates: Vec<usize> = (1..nodes.len())
+        .filter(|&i| scored(i) && visible(&nodes[i]))
+        .collect();
+    let mut top5: Vec<usize> = Vec::with_capacity(6);
+    for &c in &candidates {
+        let at = top5.partition_point(|&t| fin(t) >= fin(c));
+        if at < 5 {
+            top5.insert(at, c);
+            top5.truncate(5);
+        }
+    }
+    let mut top = *top5.first()?;
+    let top_score = fin(top);
+    if top_score <= 0.0 {
+        return None;
+    }
+    let ancestors = |mut n: usize| {
+        let mut v = Vec::new();
+        for _ in 0..64 {
+            n = nodes[n].parent as usize;
+            if n == 0 {
+                break;
+            }
+            v.push(n);
+        }
+        v
+    };
+    // Where three good alternatives meet above the best, that ancestor holds the content.
+    let alternatives: Vec<Vec<usize>> = top5[1..]
+        .iter()
+        .filter(|&&c| fin(c) / top_score >= 0.75)
+        .map(|&c| ancestors(c))
+        .collect();
+    if alternatives.len() >= 3 {
+        for a in ancestors(top) {
+            if nodes[a].tag == Tag::Body {
+                break;
+            }
+            if alternatives.iter().filter(|l| l.contains(&a)).count() >= 3 {
+                top = a;
+                break;
+            }
+        }
+    }
+    // A parent scoring higher than the best on the way up takes its place.
+    let mut last = fin(top);
+    let threshold = last / 3.0;
+    for a in ancestors(top).into_iter().take(8) {
+        if nodes[a].tag == Tag::Body {
+            break;
+        }
+        if !scored(a) {
+            continue;
+        }
+        let s = fin(a);
+        if s < threshold {
+            break;
+        }
+        if s > last {
+            top = a;
+            break;
+        }
+        last = s;
+    }
+    // An only child stands for its parent.
+    for _ in 0..64 {
+        let p = nodes[top].parent as usize;
+        if p == 0 || nodes[p].tag == Tag::Body || nodes[p].children != 1 || !visible(&nodes[p]) {
+            break;
+        }
+        top = p;
+    }
+    let mut chosen = vec![top as u32];
+    // Siblings that score nearly as well, or read as paragraphs of the same text.
+    let parent = nodes[top].parent;
+    let best = fin(top);
+    let threshold = (best * 0.2).max(10.0);
+    for (i, n) in nodes.iter().enumerate().skip(1) {
+        if i == top || n.parent != parent || !visible(n) || parent == 0 {
+            continue;
+        }
+        let ld = link_density(n);
+        let keep = (scored(i) && fin(i) >= threshold)
+            || (n.tag == Tag::Para && ((n.text > 80 && ld < 0.25) || (n.text > 0 && ld == 0.0)));
+        if keep {
+            chosen.push(i as u32);
+        }
+    }
+    // Every visible article, when the content is one or sits in one.
+    let in_article = nodes[top].tag == Tag::Article
+        || ancestors(top).iter().any(|&a| nodes[a].tag == Tag::Article)
+        || nodes
+            .iter()
+            .enumerate()
+            .any(|(i, n)| n.tag == Tag::Article && visible(n) && ancestors(i).contains(&top));
+    if in_article {
+        for (i, n) in nodes.iter().enumerate().skip(1) {
+            if n.tag == Tag::Article && visible(n) && n.text >= 100 && link_density(n) < 0.5 {
+                chosen.push(i as u32);
+            }
+        }
+    }
+    Some(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn main_text(html: &str) -> String {
+        let mut out = String::new();
+        extract(html, &mut out);
+        out
+    }
+
+    const P1: &str = "The first paragraph of the story, long enough to score, with a comma or two, and more words after them.";
+    const P2: &str = "A second paragraph that goes on about the same subject, again with commas, clauses, and a full stop.";
+
+    #[test]
+    fn values_name_the_frame_by_whole_words() {
+        assert!(frame_token(b"site-header"));
+        assert!(frame_token(b"nav-menu"));
+        assert!(frame_token(b"footer-links"));
+        assert!(frame_token(b"sidebar"));
+        assert!(!frame_token(b"post-header-and-body"));
+        assert!(!frame_token(b"no-sidebars"));
+        assert!(!frame_token(b"evolve-shared-mutable-history"));
+        assert!(!frame_token(b"canvas"));
+        assert!(!frame_token(b"navigator-guide"));
+        let m = judge(br#" class="content with-sidebar""#);
+        assert!(!m.frame);
+        let m = judge(br#" id="comments""#);
+        assert!(m.frame);
+        let m = judge(br#" role="navigation""#);
+        assert!(m.frame);
+    }
+
+    #[test]
+    fn a_body_class_never_empties_the_page() {
+        let page = format!(
+            "<body class=\"no-sidebars sidebar header\"><div><p>{P1}</p><p>{P2}</p></div></body>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("first paragraph") && t.contains("second paragraph"), "{t}");
+        let page = format!("<div class=\"post-header-and-body\"><p>{P1}</p><p>{P2}</p></div>");
+        assert!(main_text(&page).contains("first paragraph"));
+    }
+
+    #[test]
+    fn every_article_is_kept() {
+        let page = format!(
+            "<nav><a>Home</a> <a>Blog</a></nav><div id=posts>\
+             <article><h2>X</h2><p>X: {P1}</p><p>{P2}</p></article>\
+             <article><h2>Y</h2><p>Y: {P1}</p><p>{P2}</p></article>\
+             <article><h2>Z</h2><p>Z: {P1}</p></article></div>\
+             <footer>(c) the site</footer>"
+        );
+        let t = main_text(&page);
+        for w in ["X:", "Y:", "Z:"] {
+            assert!(t.contains(w), "{w} missing in {t}");
+        }
+        assert!(!t.contains("Home") && !t.contains("(c)"), "{t}");
+    }
+
+    #[test]
+    fn hidden_and_form_controls_are_not_text() {
+        let page = format!(
+            "<main hidden><p>hidden main {P1}</p></main><div><p>{P1}</p><p>{P2}</p>\
+             <textarea><p>typed {P2}</p></textarea><div style=\"display: none\">secret</div>\
+             <template><p>tpl</p></template><span aria-hidden=\"true\">icon</span></div>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("first paragraph"), "{t}");
+        for w in ["hidden main", "typed", "secret", "tpl", "icon"] {
+            assert!(!t.contains(w), "{w} in {t}");
+        }
+    }
+
+    #[test]
+    fn an_unclosed_frame_element_ends_with_its_parent() {
+        let page = format!(
+            "<div><nav><a>Home</a> <a>About</a></div><div><p>{P1}</p><p>{P2}</p></div>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("first paragraph") && t.contains("second"), "{t}");
+        assert!(!t.contains("Home"), "{t}");
+    }
+
+    #[test]
+    fn boilerplate_is_dropped_and_the_content_kept() {
+        let links: String = (0..20).map(|i| format!("<li><a href=/{i}>Link {i}</a></li>")).collect();
+        let page = format!(
+            "<html><head><title>T</title></head><body><div class=top>Welcome guest</div>\
+             <div class=menu><ul>{links}</ul></div><div class=wrap><div class=\"main\">\
+             <h1>Title</h1><p>{P1}</p><p>{P2}</p><ul class=\"links\">{links}</ul></div>\
+             <div class=\"sidebar\"><p>{P2} sidebar</p></div></div>\
+             <div id=footer>Copyright</div></body></html>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("first paragraph") && t.contains("second paragraph"), "{t}");
+        for w in ["Link 3", "sidebar", "Copyright", "Welcome"] {
+            assert!(!t.contains(w), "{w} in {t}");
+        }
+    }
+
+    #[test]
+    fn a_page_where_nothing_scores_gives_its_full_text() {
+        assert_eq!(main_text("<p>a</p><p>b</p>"), "a\nb");
+        assert_eq!(
+            main_text("<nav>Home</nav><form>Email <input> Password</form>"),
+            "Home\nEmail Password"
+        );
+        assert_eq!(main_text("<div hidden>x</div>"), "");
+    }
+
+    #[test]
+    fn hostile_pages_are_linear() {
+        let deep = "<div>".repeat(100_000) + P1 + &"</div>".repeat(100_000);
+        assert!(main_text(&deep).contains("first"));
+        let spans = "<span>".repeat(100_000) + &"</div>".repeat(100_000) + "end";
+        assert!(main_text(&spans).ends_with("end"));
+        let many = "<div class=menu>m</div>".repeat(50_000) + "end";
+        assert!(main_text(&many).ends_with("end"));
+        let attrs: String = (0..100_000).map(|i| format!(" class=\"c{i}\"")).collect();
+        assert_eq!(main_text(&format!("<div{attrs}>x</div>")), "x");
+    }
+}
