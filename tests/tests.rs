@@ -7,6 +7,7 @@ mod bad_input;
 mod canonical;
 mod cluster;
 mod common;
+mod content;
 mod corpus_out;
 mod dedup;
 mod formats;

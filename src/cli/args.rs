@@ -41,8 +41,8 @@ library_values!(RemoveBy {
 });
 
 library_values!(crate::text::extract::TextMode {
-    crate::text::extract::TextMode::Full => "full": "All of a page's text",
-    crate::text::extract::TextMode::Main => "main": "Its main content: navigation, headers, footers and sidebars dropped, only a marked main element or article kept",
+    crate::text::extract::TextMode::Full => "full": "All of a page's text (CopyCat's definition of a near-duplicate)",
+    crate::text::extract::TextMode::Main => "main": "Its main content, by block scores (the page's frame, hidden parts and link lists dropped; every article kept); the full text where that is under 20 words",
 });
 
 library_values!(TableFormat {
@@ -905,9 +905,10 @@ pub struct FingerprintOpts {
     /// plain text.
     #[arg(long, value_enum, default_value_t = TextFormat::Auto)]
     pub text_format: TextFormat,
-    /// Which text of an HTML page is fingerprinted and verified: all of it, or its main
-    /// content (recorded in the store; verification reads the same).
-    #[arg(long, value_enum, default_value_t = crate::text::extract::TextMode::Full)]
+    /// Which text of an HTML page is fingerprinted and verified: its main content (a page
+    /// whose main content is under 20 words is compared on its full text), or all of it,
+    /// CopyCat's definition (recorded in the store; verification reads the same).
+    #[arg(long, value_enum, default_value_t = crate::text::extract::TextMode::Main)]
     pub text: crate::text::extract::TextMode,
     /// Split uncompressed shards larger than this (MiB) across workers; 0 never splits.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
@@ -965,7 +966,7 @@ pub struct TextArgs {
     /// Crawl files or directories.
     #[arg(required = true, value_name = "CRAWL_DIR_OR_FILES")]
     pub inputs: Vec<PathBuf>,
-    /// Which text of an HTML page: its main content (the full text where that is under 50
+    /// Which text of an HTML page: its main content (the full text where that is under 20
     /// words), or all of it.
     #[arg(long, value_enum, default_value_t = crate::text::extract::TextMode::Main)]
     pub text: crate::text::extract::TextMode,

@@ -493,7 +493,7 @@ impl Sink for UnitSink<'_> {
             PayloadKind::Text => Some(false),
             PayloadKind::Unknown => None,
         };
-        extract::payload_text(
+        let read = extract::payload_text(
             &doc.payload,
             doc.charset.as_deref(),
             html,
@@ -504,7 +504,7 @@ impl Sink for UnitSink<'_> {
             return self.skipped(Skip::NotEnglish, doc.loc.offset, "");
         }
         let fps = self.fp.fingerprint(&self.text);
-        let mut flag = 0;
+        let mut flag = if read.full_text { flags::FULL_TEXT } else { 0 };
         if fps.terms < self.cfg.filters.min_terms {
             flag |= flags::SHORT;
             self.out.short += 1;

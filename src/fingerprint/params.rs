@@ -33,6 +33,11 @@ pub struct Params {
     /// Which text of an HTML page is read (`--text`); stores made before it read all of it.
     #[serde(default)]
     pub text: crate::text::extract::TextMode,
+    /// With `--text main`, the main-content extractor's name and version
+    /// ([`crate::text::extract::MAIN_EXTRACTOR`]); empty for the full text (and absent from
+    /// such a store's manifest, as before it existed).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text_extractor: String,
 }
 
 /// The current feature hashing scheme; bump when `text::features` changes its bits.
@@ -47,11 +52,22 @@ impl Default for Params {
             seed: 0,
             hash: HASH_SCHEME.into(),
             text: crate::text::extract::TextMode::Full,
+            text_extractor: String::new(),
         }
     }
 }
 
 impl Params {
+    /// Sets the text mode, and the extractor that goes with it.
+    pub fn with_text(mut self, text: crate::text::extract::TextMode) -> Self {
+        self.text = text;
+        self.text_extractor = match text {
+            crate::text::extract::TextMode::Main => crate::text::extract::MAIN_EXTRACTOR.into(),
+            crate::text::extract::TextMode::Full => String::new(),
+        };
+        self
+    }
+
     /// Parameters for the python-compatible mode (the analysis options do not apply).
     pub fn simhash_py() -> Self {
         Params {
@@ -61,6 +77,7 @@ impl Params {
             seed: 0,
             hash: "md5 of character 4-grams (python simhash 2.x)".into(),
             text: crate::text::extract::TextMode::Full,
+            text_extractor: String::new(),
         }
     }
 
@@ -89,6 +106,16 @@ impl Params {
         );
         check("seed", self.seed.to_string(), other.seed.to_string());
         check("hash", self.hash.clone(), other.hash.clone());
+        check(
+            "text",
+            format!("{:?}", self.text).to_lowercase(),
+            format!("{:?}", other.text).to_lowercase(),
+        );
+        check(
+            "text extractor",
+            self.text_extractor.clone(),
+            other.text_extractor.clone(),
+        );
         d
     }
 }

@@ -177,7 +177,7 @@ impl Default for FingerprintOptions {
             split_mib: 64,
             max_record_size: 32 << 20,
             keep_field: None,
-            text: crate::text::extract::TextMode::Full,
+            text: crate::text::extract::TextMode::Main,
         }
     }
 }

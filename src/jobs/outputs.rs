@@ -536,6 +536,7 @@ pub fn write_sites(
         removal_rate: a.rate,
         rule: sites::FLAG_RULE.to_string(),
         flagged: flagged.into_iter().cloned().collect(),
+        full_text: a.sites.iter().map(|r| r.full_text).sum(),
     };
     Ok((s, files))
 }

@@ -406,7 +406,7 @@ pub fn build_config(
         !ngrams.is_empty() && ngrams.iter().all(|n| (1..=8).contains(n)),
         "--ngrams takes sizes from 1 to 8, e.g. --ngrams 3,5"
     );
-    let mut params = match a.features {
+    let params = match a.features {
         Features::SimhashPy => Params::simhash_py(),
         Features::Native => Params {
             ngrams,
@@ -421,7 +421,7 @@ pub fn build_config(
             ..Params::default()
         },
     };
-    params.text = a.text;
+    let params = params.with_text(a.text);
     Ok(BuildConfig {
         inputs: inputs.to_vec(),
         output: output.to_path_buf(),

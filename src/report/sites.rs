@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::base::tsv::tsv_field;
-use crate::fingerprint::store::StoreSet;
+use crate::fingerprint::store::{flags, StoreSet};
 use crate::report::typed::{TableFormat, Writer};
 use crate::Result;
 
@@ -49,6 +49,10 @@ pub struct Row {
     /// The sites of the kept documents the removed ones duplicate, most first, with counts
     /// (at most [`KEPT_ON`]).
     pub kept_on: Vec<(String, u64)>,
+    /// Documents compared on their full text under `--text main`: no main content was
+    /// found, or it was too short to compare (a login or contact page).
+    #[serde(default)]
+    pub full_text: u64,
 }
 
 /// The audit of a run.
@@ -127,6 +131,7 @@ fn site(stores: &StoreSet, d: u32) -> Cow<'_, str> {
 struct Tally {
     documents: u64,
     removed: u64,
+    full_text: u64,
     kept_on: HashMap<u32, u64>,
 }
 
@@ -152,6 +157,7 @@ fn rows(names: &[String], tallies: Vec<Tally>, site_names: &[String]) -> Vec<Row
                     t.removed as f64 / t.documents as f64
                 },
                 kept_on: on,
+                full_text: t.full_text,
             }
         })
         .collect()
@@ -185,8 +191,10 @@ pub fn audit(stores: &StoreSet, kept: &[u32], limit: Option<u32>) -> Audit {
         let k = kept[d as usize];
         let gone = k != d;
         removed += u64::from(gone);
+        let full = u64::from(stores.flags(d) & flags::FULL_TEXT != 0);
         let t = &mut by_site[s as usize];
         t.documents += 1;
+        t.full_text += full;
         if gone {
             t.removed += 1;
             *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
@@ -194,6 +202,7 @@ pub fn audit(stores: &StoreSet, kept: &[u32], limit: Option<u32>) -> Audit {
         if several {
             let t = &mut by_store[stores.position(d).0];
             t.documents += 1;
+            t.full_text += full;
             if gone {
                 t.removed += 1;
                 *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
@@ -250,7 +259,14 @@ pub fn flagged(a: &Audit) -> Vec<&Row> {
 }
 
 /// The header of `sites.tsv` and `stores.tsv`.
-pub const HEADER: [&str; 5] = ["site", "documents", "removed", "removal_rate", "kept_on"];
+pub const HEADER: [&str; 6] = [
+    "site",
+    "documents",
+    "removed",
+    "removal_rate",
+    "kept_on",
+    "full_text",
+];
 
 fn kept_on_text(on: &[(String, u64)]) -> String {
     let mut t = String::new();
@@ -269,12 +285,13 @@ fn tsv(rows: &[Row]) -> String {
     for r in rows {
         let _ = writeln!(
             t,
-            "{}\t{}\t{}\t{:.6}\t{}",
+            "{}\t{}\t{}\t{:.6}\t{}\t{}",
             tsv_field(&r.site),
             r.documents,
             r.removed,
             r.removal_rate,
-            tsv_field(&kept_on_text(&r.kept_on))
+            tsv_field(&kept_on_text(&r.kept_on)),
+            r.full_text
         );
     }
     t
@@ -290,6 +307,7 @@ fn typed(stem: &Path, rows: &[Row], format: TableFormat) -> Result<PathBuf> {
         // As the TSV writes it (six decimals), so the two read the same.
         cols[3].push_float(Some((r.removal_rate * 1e6).round() / 1e6));
         cols[4].push_str(&kept_on_text(&r.kept_on));
+        cols[5].push_int(Some(r.full_text as i64));
     }
     w.write(cols)?;
     w.finish()
@@ -353,7 +371,7 @@ mod tests {
         let line = t.lines().nth(1).unwrap();
         assert_eq!(t.lines().count(), 2, "{t:?}");
         assert_eq!(line.split('\t').count(), HEADER.len(), "{line:?}");
-        assert!(line.ends_with("a\\tb\\nc=2"), "{line:?}");
+        assert!(line.ends_with("a\\tb\\nc=2\t0"), "{line:?}");
     }
 
     fn row(documents: u64, removed: u64) -> Row {
@@ -363,6 +381,7 @@ mod tests {
             removed,
             removal_rate: removed as f64 / documents as f64,
             kept_on: Vec::new(),
+            full_text: 0,
         }
     }
 

@@ -99,6 +99,10 @@ pub struct SitesSummary {
     pub rule: String,
     /// The flagged sites, most removed first.
     pub flagged: Vec<crate::report::sites::Row>,
+    /// Documents compared on their full text under `--text main` for lack of main content
+    /// (per site in `sites.tsv`).
+    #[serde(default)]
+    pub full_text: u64,
 }
 
 /// A corpus written out: its directory's manifest, in short.

@@ -122,7 +122,10 @@ mod tests {
         // UTF-8 declared as gb2312 (meta) or latin-1 (header): read as UTF-8.
         let page = "<meta charset=gb2312><p>中文网页，编码是UTF-8</p>";
         assert_eq!(decode(page.as_bytes(), None, true), page);
-        assert_eq!(decode("Grüße".as_bytes(), Some("iso-8859-1"), true), "Grüße");
+        assert_eq!(
+            decode("Grüße".as_bytes(), Some("iso-8859-1"), true),
+            "Grüße"
+        );
         // GBK declared as UTF-8 is not valid UTF-8: replacement characters, no panic.
         let (gbk, _, _) = encoding_rs::GBK.encode("中文网页");
         let s = decode(&gbk, Some("utf-8"), true);

@@ -18,11 +18,11 @@ pub enum TextMode {
 
 /// Below this many words, a page's main content is too short to compare on: its full text is
 /// read instead (`--text main`).
-pub const MIN_MAIN_WORDS: usize = 50;
+pub const MIN_MAIN_WORDS: usize = 20;
 
 /// The main-content extractor that `--text main` stores were made with (recorded in their
 /// manifests): a store made by another reads different text, and is refused.
-pub const MAIN_EXTRACTOR: &str = "main-content v2 (block scores, full text under 50 words)";
+pub const MAIN_EXTRACTOR: &str = "main-content v2 (block scores, full text under 20 words)";
 
 /// What [`payload_text`] read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

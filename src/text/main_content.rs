@@ -16,13 +16,16 @@
 //! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not):
 //! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
 //! sidebars, banners, sharing, comments and the like. A mark that also names the content
-//! (`content with-sidebar`) is not the frame. Hidden elements (`hidden`, `aria-hidden`,
+//! (`content with-sidebar`) is not the frame. Where the frame's class and id marks leave less
+//! than 500 bytes of text, the choice is made again without them (a page's article sometimes
+//! sits in an element marked `related`), and taken where it finds much more; frame tags and
+//! roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text.
 //! Every visible `article` is kept when the content is one. Within the chosen containers,
 //! blocks that are mostly links are dropped. A page where nothing scores, or where nothing
 //! is left, gives its full text (hidden parts excepted): never nothing.
 //!
-//! Time is linear in the page: end tags look at most [`MAX_CLOSE`] elements down the stack,
+//! Time is linear in the page: end tags look at most 64 elements down the stack,
 //! scores reach at most five ancestors, and attribute sets are judged once per distinct set.
 
 use std::cell::RefCell;
@@ -97,7 +100,8 @@ struct Node {
     /// Bytes of text inside it, and of link text.
     text: u32,
     links: u32,
-    /// Not hidden and not in the frame; not hidden.
+    /// Not hidden and not in the frame; not hidden and not in a frame element (by tag or
+    /// role), what the retry without the frame's class and id marks looks at.
     visible: bool,
     shown: bool,
 }
@@ -115,7 +119,9 @@ struct Open {
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct State {
     hidden: bool,
+    /// In the frame, by any sign; by its tag or role (`nav`, `aside`, `role="navigation"`).
     frame: bool,
+    frame_tag: bool,
     link: bool,
 }
 
@@ -127,6 +133,7 @@ struct Block {
     owner: u32,
     links: u32,
     frame: bool,
+    frame_tag: bool,
 }
 
 /// An element name, lowercased, cut at 16 bytes.
@@ -173,9 +180,7 @@ fn tag_of(name: &[u8]) -> Tag {
         b"article" => Tag::Article,
         b"main" => Tag::Main,
         b"p" => Tag::Para,
-        b"ul" | b"ol" | b"dl" | b"li" | b"dd" | b"dt" | b"form" | b"address" | b"menu" => {
-            Tag::List
-        }
+        b"ul" | b"ol" | b"dl" | b"li" | b"dd" | b"dt" | b"form" | b"address" | b"menu" => Tag::List,
         b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"th" => Tag::Heading,
         b"td" | b"blockquote" => Tag::Cell,
         b"pre" => Tag::Pre,
@@ -312,19 +317,8 @@ const FRAME_MODIFIERS: &[&[u8]] = &[
 /// Words that name the content: a value holding one (and not itself the frame) keeps its
 /// element out of the frame, and adds to its score.
 const CONTENT_WORDS: [&[u8]; 13] = [
-    b"article",
-    b"body",
-    b"content",
-    b"entry",
-    b"hentry",
-    b"main",
-    b"page",
-    b"post",
-    b"text",
-    b"blog",
-    b"story",
-    b"column",
-    b"prose",
+    b"article", b"body", b"content", b"entry", b"hentry", b"main", b"page", b"post", b"text",
+    b"blog", b"story", b"column", b"prose",
 ];
 
 /// Words that lower a container's score (Readability's negative weights).
@@ -347,6 +341,18 @@ const NEGATIVE_WORDS: [&[u8]; 16] = [
     b"widget",
 ];
 
+/// Class values that hide an element (Bootstrap's, WordPress's and the usual names).
+const HIDDEN_CLASSES: [&[u8]; 8] = [
+    b"hidden",
+    b"hide",
+    b"d-none",
+    b"is-hidden",
+    b"visually-hidden",
+    b"visuallyhidden",
+    b"sr-only",
+    b"screen-reader-text",
+];
+
 /// Roles that name the frame.
 const FRAME_ROLES: [&[u8]; 8] = [
     b"navigation",
@@ -364,6 +370,8 @@ const FRAME_ROLES: [&[u8]; 8] = [
 struct Marks {
     hidden: bool,
     frame: bool,
+    /// A frame role (`navigation`, `banner`, ...), which the retry keeps out too.
+    frame_role: bool,
     main: bool,
     article: bool,
     /// Readability's class weight: +25 for content words, -25 for negative ones.
@@ -387,9 +395,10 @@ fn frame_token(token: &[u8]) -> bool {
     }
     FRAME_WORDS.contains(last)
         || (FRAME_WORDS.contains(first)
-            && parts[1..]
-                .iter()
-                .all(|p| FRAME_MODIFIERS.contains(p) || FRAME_WORDS.contains(p) || is_number(p)))
+            && (parts.len() == 2
+                || parts[1..].iter().all(|p| {
+                    FRAME_MODIFIERS.contains(p) || FRAME_WORDS.contains(p) || is_number(p)
+                })))
 }
 
 fn is_number(p: &[u8]) -> bool {
@@ -410,8 +419,11 @@ fn judge(attrs: &[u8]) -> Marks {
     html::attributes(attrs, |name, value| {
         let lower: Vec<u8> = value.iter().map(u8::to_ascii_lowercase).collect();
         if name.eq_ignore_ascii_case(b"class") || name.eq_ignore_ascii_case(b"id") {
-            for token in lower.split(|c| c.is_ascii_whitespace()).filter(|t| !t.is_empty()) {
-                if token == b"hidden" || token == b"d-none" {
+            for token in lower
+                .split(|c| c.is_ascii_whitespace())
+                .filter(|t| !t.is_empty())
+            {
+                if HIDDEN_CLASSES.contains(&token) {
                     m.hidden = true;
                 }
                 let frame = frame_token(token);
@@ -431,7 +443,7 @@ fn judge(attrs: &[u8]) -> Marks {
         } else if name.eq_ignore_ascii_case(b"role") {
             for token in lower.split(|c| c.is_ascii_whitespace()) {
                 if FRAME_ROLES.contains(&token) {
-                    frame_tokens += 1;
+                    m.frame_role = true;
                 } else if token == b"main" {
                     m.main = true;
                 } else if token == b"article" {
@@ -457,6 +469,7 @@ fn judge(attrs: &[u8]) -> Marks {
         }
     });
     m.frame = frame_tokens > 0 && content_tokens == 0 && !m.main && !m.article;
+    m.frame_role &= !m.main;
     m
 }
 
@@ -625,19 +638,22 @@ impl Pass<'_, '_> {
             let owner = self.owner();
             let len = (end - self.block_start) as u32;
             let links = self.block_links.min(len);
-            let frame = self.state().frame;
+            let State {
+                frame, frame_tag, ..
+            } = self.state();
             self.blocks.push(Block {
                 start: self.block_start as u32,
                 end: end as u32,
                 owner,
                 links,
                 frame,
+                frame_tag,
             });
             // The text and link bytes count for the owner (and its ancestors when it closes).
             let o = &mut self.nodes[owner as usize];
             o.text += len;
             o.links += links;
-            if len as usize >= MIN_SCORED {
+            if len as usize >= MIN_SCORED && !frame_tag {
                 self.score_block(owner, end, frame);
             }
         }
@@ -653,8 +669,15 @@ impl Pass<'_, '_> {
             .filter(|c| {
                 matches!(
                     c,
-                    ',' | '\u{060C}' | '\u{FE50}' | '\u{FE10}' | '\u{FE11}' | '\u{2E41}'
-                        | '\u{2E34}' | '\u{2E32}' | '\u{FF0C}' | '\u{3001}'
+                    ',' | '\u{060C}'
+                        | '\u{FE50}'
+                        | '\u{FE10}'
+                        | '\u{FE11}'
+                        | '\u{2E41}'
+                        | '\u{2E34}'
+                        | '\u{2E32}'
+                        | '\u{FF0C}'
+                        | '\u{3001}'
                 )
             })
             .count();
@@ -701,7 +724,11 @@ impl Pass<'_, '_> {
                 if implied {
                     self.pop();
                     // A row also closes its row once its cell is gone.
-                    if nb == b"tr" && self.stack.last().is_some_and(|o| o.name.as_bytes() == b"tr")
+                    if nb == b"tr"
+                        && self
+                            .stack
+                            .last()
+                            .is_some_and(|o| o.name.as_bytes() == b"tr")
                     {
                         self.pop();
                     }
@@ -711,10 +738,11 @@ impl Pass<'_, '_> {
         }
         let parent_state = self.state();
         let parent = self.stack.last().map_or(0, |o| o.node);
-        let frame_tag = FRAME_TAGS.contains(&nb);
+        let by_tag = (FRAME_TAGS.contains(&nb) || marks.frame_role) && tag != Tag::Body;
         let state = State {
             hidden: parent_state.hidden || marks.hidden,
-            frame: parent_state.frame || ((marks.frame || frame_tag) && tag != Tag::Body),
+            frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
+            frame_tag: parent_state.frame_tag || by_tag,
             link: parent_state.link || nb == b"a",
         };
         let tag = if marks.main && tag != Tag::Body {
@@ -737,7 +765,7 @@ impl Pass<'_, '_> {
             text: 0,
             links: 0,
             visible: !state.hidden && !state.frame,
-            shown: !state.hidden,
+            shown: !state.hidden && !state.frame_tag,
         });
         if self_closed {
             return;
@@ -809,7 +837,9 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
     }
     let kept = out.split_off(from);
     let relaxed = attempt(s, false, out);
-    if relaxed > strict {
+    // Taken only where it finds real content the strict choice missed, not a dialog or a
+    // notice beside a short form.
+    if relaxed >= MIN_MAIN_BYTES && relaxed >= 3 * strict {
         return Found { main: true };
     }
     out.truncate(from);
@@ -853,7 +883,7 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
     let mut tb = TextBuilder::new(out);
     for b in blocks.iter() {
         let len = b.end - b.start;
-        if !region[b.owner as usize] || (strict && b.frame) || b.links * 2 > len {
+        if !region[b.owner as usize] || b.frame_tag || (strict && b.frame) || b.links * 2 > len {
             continue;
         }
         tb.text(&text[b.start as usize..b.end as usize], true);
@@ -1006,6 +1036,8 @@ mod tests {
         assert!(frame_token(b"footer-links"));
         assert!(frame_token(b"sidebar"));
         assert!(!frame_token(b"post-header-and-body"));
+        assert!(frame_token(b"footer-law"));
+        assert!(judge(br#" class="modal upload-modal hide""#).hidden);
         assert!(!frame_token(b"no-sidebars"));
         assert!(!frame_token(b"evolve-shared-mutable-history"));
         assert!(!frame_token(b"canvas"));
@@ -1015,7 +1047,7 @@ mod tests {
         let m = judge(br#" id="comments""#);
         assert!(m.frame);
         let m = judge(br#" role="navigation""#);
-        assert!(m.frame);
+        assert!(m.frame_role);
     }
 
     #[test]
@@ -1024,7 +1056,10 @@ mod tests {
             "<body class=\"no-sidebars sidebar header\"><div><p>{P1}</p><p>{P2}</p></div></body>"
         );
         let t = main_text(&page);
-        assert!(t.contains("first paragraph") && t.contains("second paragraph"), "{t}");
+        assert!(
+            t.contains("first paragraph") && t.contains("second paragraph"),
+            "{t}"
+        );
         let page = format!("<div class=\"post-header-and-body\"><p>{P1}</p><p>{P2}</p></div>");
         assert!(main_text(&page).contains("first paragraph"));
     }
@@ -1061,9 +1096,8 @@ mod tests {
 
     #[test]
     fn an_unclosed_frame_element_ends_with_its_parent() {
-        let page = format!(
-            "<div><nav><a>Home</a> <a>About</a></div><div><p>{P1}</p><p>{P2}</p></div>"
-        );
+        let page =
+            format!("<div><nav><a>Home</a> <a>About</a></div><div><p>{P1}</p><p>{P2}</p></div>");
         let t = main_text(&page);
         assert!(t.contains("first paragraph") && t.contains("second"), "{t}");
         assert!(!t.contains("Home"), "{t}");
@@ -1071,7 +1105,9 @@ mod tests {
 
     #[test]
     fn boilerplate_is_dropped_and_the_content_kept() {
-        let links: String = (0..20).map(|i| format!("<li><a href=/{i}>Link {i}</a></li>")).collect();
+        let links: String = (0..20)
+            .map(|i| format!("<li><a href=/{i}>Link {i}</a></li>"))
+            .collect();
         let page = format!(
             "<html><head><title>T</title></head><body><div class=top>Welcome guest</div>\
              <div class=menu><ul>{links}</ul></div><div class=wrap><div class=\"main\">\
@@ -1080,7 +1116,10 @@ mod tests {
              <div id=footer>Copyright</div></body></html>"
         );
         let t = main_text(&page);
-        assert!(t.contains("first paragraph") && t.contains("second paragraph"), "{t}");
+        assert!(
+            t.contains("first paragraph") && t.contains("second paragraph"),
+            "{t}"
+        );
         for w in ["Link 3", "sidebar", "Copyright", "Welcome"] {
             assert!(!t.contains(w), "{w} in {t}");
         }

@@ -85,6 +85,9 @@ pub mod flags {
     pub const NO_FEATURES: u8 = 2;
     /// The id was already used by an earlier document of this store.
     pub const DUPLICATE_ID: u8 = 4;
+    /// Read under `--text main` but compared on its full text: no main content was found,
+    /// or it was too short to compare.
+    pub const FULL_TEXT: u8 = 8;
 }
 
 /// Which records were admitted (not part of the fingerprint parameters).

@@ -88,6 +88,22 @@ impl Store {
                 ),
             ));
         }
+        if manifest.params.text == crate::text::extract::TextMode::Main
+            && manifest.params.text_extractor != crate::text::extract::MAIN_EXTRACTOR
+        {
+            return Err(Error::store(
+                path,
+                format!(
+                    "made with --text main by an earlier main-content extractor ({}); this \
+                     version reads other text from the same pages: fingerprint the crawl again",
+                    if manifest.params.text_extractor.is_empty() {
+                        "before v2"
+                    } else {
+                        &manifest.params.text_extractor
+                    }
+                ),
+            ));
+        }
         let n = usize::try_from(manifest.docs)
             .ok()
             .filter(|n| n.checked_add(1).and_then(|m| m.checked_mul(16)).is_some())
