@@ -221,149 +221,184 @@ const FRAME_TAGS: [&[u8]; 4] = [b"nav", b"header", b"footer", b"aside"];
 
 /// Words of class and id values that name the frame, matched as a whole value or as the
 /// first or last part of one cut at `-` and `_` (see [`frame_token`]).
-const FRAME_WORDS: [&[u8]; 46] = [
-    b"nav",
-    b"navbar",
-    b"navigation",
-    b"mainnav",
-    b"topnav",
-    b"subnav",
-    b"menu",
-    b"menubar",
-    b"megamenu",
-    b"sidebar",
-    b"footer",
-    b"header",
-    b"masthead",
-    b"breadcrumb",
-    b"breadcrumbs",
-    b"banner",
-    b"cookie",
-    b"cookies",
-    b"consent",
-    b"gdpr",
-    b"social",
-    b"share",
-    b"sharing",
-    b"sharethis",
-    b"comment",
-    b"comments",
-    b"disqus",
-    b"related",
-    b"sponsor",
-    b"sponsored",
-    b"promo",
-    b"ad",
-    b"ads",
-    b"advert",
-    b"advertisement",
-    b"popup",
-    b"modal",
-    b"newsletter",
-    b"subscribe",
-    b"toc",
-    b"pagination",
-    b"pager",
-    b"skiplink",
-    b"contentinfo",
-    b"complementary",
-    b"widget",
-];
+fn is_frame_word(w: &[u8]) -> bool {
+    // A literal match compiles to a switch on the length and a few compares.
+    matches!(
+        w,
+        b"nav"
+        | b"navbar"
+        | b"navigation"
+        | b"mainnav"
+        | b"topnav"
+        | b"subnav"
+        | b"menu"
+        | b"menubar"
+        | b"megamenu"
+        | b"sidebar"
+        | b"footer"
+        | b"header"
+        | b"masthead"
+        | b"breadcrumb"
+        | b"breadcrumbs"
+        | b"banner"
+        | b"cookie"
+        | b"cookies"
+        | b"consent"
+        | b"gdpr"
+        | b"social"
+        | b"share"
+        | b"sharing"
+        | b"sharethis"
+        | b"comment"
+        | b"comments"
+        | b"disqus"
+        | b"related"
+        | b"sponsor"
+        | b"sponsored"
+        | b"promo"
+        | b"ad"
+        | b"ads"
+        | b"advert"
+        | b"advertisement"
+        | b"popup"
+        | b"modal"
+        | b"newsletter"
+        | b"subscribe"
+        | b"toc"
+        | b"pagination"
+        | b"pager"
+        | b"skiplink"
+        | b"contentinfo"
+        | b"complementary"
+        | b"widget"
+    )
+}
 
 /// Parts that may follow (or precede) a frame word in one value and keep it the frame:
 /// `nav-menu`, `footer-links`, `sidebar-left`, `share-buttons`.
-const FRAME_MODIFIERS: &[&[u8]] = &[
-    b"area",
-    b"bar",
-    b"block",
-    b"box",
-    b"btn",
-    b"buttons",
-    b"col",
-    b"column",
-    b"container",
-    b"content",
-    b"holder",
-    b"icons",
-    b"inner",
-    b"item",
-    b"items",
-    b"left",
-    b"link",
-    b"links",
-    b"list",
-    b"main",
-    b"menu",
-    b"nav",
-    b"outer",
-    b"panel",
-    b"posts",
-    b"primary",
-    b"region",
-    b"right",
-    b"secondary",
-    b"section",
-    b"top",
-    b"bottom",
-    b"tools",
-    b"widget",
-    b"widgets",
-    b"wrap",
-    b"wrapper",
-    b"articles",
-    b"stories",
-];
+fn is_frame_modifier(w: &[u8]) -> bool {
+    // A literal match compiles to a switch on the length and a few compares.
+    matches!(
+        w,
+        b"area"
+        | b"bar"
+        | b"block"
+        | b"box"
+        | b"btn"
+        | b"buttons"
+        | b"col"
+        | b"column"
+        | b"container"
+        | b"content"
+        | b"holder"
+        | b"icons"
+        | b"inner"
+        | b"item"
+        | b"items"
+        | b"left"
+        | b"link"
+        | b"links"
+        | b"list"
+        | b"main"
+        | b"menu"
+        | b"nav"
+        | b"outer"
+        | b"panel"
+        | b"posts"
+        | b"primary"
+        | b"region"
+        | b"right"
+        | b"secondary"
+        | b"section"
+        | b"top"
+        | b"bottom"
+        | b"tools"
+        | b"widget"
+        | b"widgets"
+        | b"wrap"
+        | b"wrapper"
+        | b"articles"
+        | b"stories"
+    )
+}
 
 /// Words that name the content: a value holding one (and not itself the frame) keeps its
 /// element out of the frame, and adds to its score.
-const CONTENT_WORDS: [&[u8]; 13] = [
-    b"article", b"body", b"content", b"entry", b"hentry", b"main", b"page", b"post", b"text",
-    b"blog", b"story", b"column", b"prose",
-];
+fn is_content_word(w: &[u8]) -> bool {
+    // A literal match compiles to a switch on the length and a few compares.
+    matches!(
+        w,
+        b"article"
+        | b"body"
+        | b"content"
+        | b"entry"
+        | b"hentry"
+        | b"main"
+        | b"page"
+        | b"post"
+        | b"text"
+        | b"blog"
+        | b"story"
+        | b"column"
+        | b"prose"
+    )
+}
 
 /// Words that lower a container's score (Readability's negative weights).
-const NEGATIVE_WORDS: [&[u8]; 16] = [
-    b"hidden",
-    b"banner",
-    b"combx",
-    b"comment",
-    b"contact",
-    b"footer",
-    b"masthead",
-    b"media",
-    b"meta",
-    b"promo",
-    b"related",
-    b"scroll",
-    b"shoutbox",
-    b"sponsor",
-    b"tags",
-    b"widget",
-];
+fn is_negative_word(w: &[u8]) -> bool {
+    // A literal match compiles to a switch on the length and a few compares.
+    matches!(
+        w,
+        b"hidden"
+        | b"banner"
+        | b"combx"
+        | b"comment"
+        | b"contact"
+        | b"footer"
+        | b"masthead"
+        | b"media"
+        | b"meta"
+        | b"promo"
+        | b"related"
+        | b"scroll"
+        | b"shoutbox"
+        | b"sponsor"
+        | b"tags"
+        | b"widget"
+    )
+}
 
 /// Class values that hide an element (Bootstrap's, WordPress's and the usual names).
-const HIDDEN_CLASSES: [&[u8]; 8] = [
-    b"hidden",
-    b"hide",
-    b"d-none",
-    b"is-hidden",
-    b"visually-hidden",
-    b"visuallyhidden",
-    b"sr-only",
-    b"screen-reader-text",
-];
+fn is_hidden_class(w: &[u8]) -> bool {
+    // A literal match compiles to a switch on the length and a few compares.
+    matches!(
+        w,
+        b"hidden"
+        | b"hide"
+        | b"d-none"
+        | b"is-hidden"
+        | b"visually-hidden"
+        | b"visuallyhidden"
+        | b"sr-only"
+        | b"screen-reader-text"
+    )
+}
 
 /// Roles that name the frame.
-const FRAME_ROLES: [&[u8]; 8] = [
-    b"navigation",
-    b"banner",
-    b"contentinfo",
-    b"complementary",
-    b"menu",
-    b"menubar",
-    b"search",
-    b"dialog",
-];
+fn is_frame_role(w: &[u8]) -> bool {
+    // A literal match compiles to a switch on the length and a few compares.
+    matches!(
+        w,
+        b"navigation"
+        | b"banner"
+        | b"contentinfo"
+        | b"complementary"
+        | b"menu"
+        | b"menubar"
+        | b"search"
+        | b"dialog"
+    )
+}
 
 /// What one start tag's attributes say.
 #[derive(Clone, Copy, Default)]
@@ -380,24 +415,30 @@ struct Marks {
 
 /// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
 fn frame_token(token: &[u8]) -> bool {
-    if FRAME_WORDS.contains(&token) {
+    if is_frame_word(token) {
         return true;
     }
-    let parts: Vec<&[u8]> = token
-        .split(|c| *c == b'-' || *c == b'_')
-        .filter(|p| !p.is_empty())
-        .collect();
-    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
-        return false;
-    };
-    if parts.len() < 2 {
+    if !token.iter().any(|c| *c == b'-' || *c == b'_') {
         return false;
     }
-    FRAME_WORDS.contains(last)
-        || (FRAME_WORDS.contains(first)
-            && (parts.len() == 2
-                || parts[1..].iter().all(|p| {
-                    FRAME_MODIFIERS.contains(p) || FRAME_WORDS.contains(p) || is_number(p)
+    let mut parts = token
+        .split(|c| *c == b'-' || *c == b'_')
+        .filter(|p| !p.is_empty());
+    let Some(first) = parts.next() else {
+        return false;
+    };
+    let rest: [&[u8]; 8] = std::array::from_fn(|_| parts.next().unwrap_or(b""));
+    let n = rest.iter().take_while(|p| !p.is_empty()).count();
+    if n == 0 {
+        return false;
+    }
+    // More than nine parts: the last one is not known here, and it is not a frame's name.
+    let last = rest[n - 1];
+    is_frame_word(last)
+        || (is_frame_word(first)
+            && (n == 1
+                || rest[..n].iter().all(|p| {
+                    is_frame_modifier(p) || is_frame_word(p) || is_number(p)
                 })))
 }
 
@@ -416,18 +457,38 @@ fn judge(attrs: &[u8]) -> Marks {
     let mut m = Marks::default();
     let mut frame_tokens = 0;
     let mut content_tokens = 0;
+    let mut lower: Vec<u8> = Vec::new();
     html::attributes(attrs, |name, value| {
-        let lower: Vec<u8> = value.iter().map(u8::to_ascii_lowercase).collect();
+        // Only these attributes are read: the others' values (styles aside, often long) are
+        // not even lowercased.
+        if !matches!(name.len(), 2 | 4 | 5 | 6 | 8 | 11)
+            || ![
+                &b"class"[..],
+                b"id",
+                b"role",
+                b"hidden",
+                b"aria-hidden",
+                b"style",
+                b"itemprop",
+            ]
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n))
+        {
+            return;
+        }
+        lower.clear();
+        lower.extend(value.iter().map(u8::to_ascii_lowercase));
+        let lower = &lower;
         if name.eq_ignore_ascii_case(b"class") || name.eq_ignore_ascii_case(b"id") {
             for token in lower
                 .split(|c| c.is_ascii_whitespace())
                 .filter(|t| !t.is_empty())
             {
-                if HIDDEN_CLASSES.contains(&token) {
+                if is_hidden_class(token) {
                     m.hidden = true;
                 }
                 let frame = frame_token(token);
-                let content = parts_of(token).any(|p| CONTENT_WORDS.contains(&p));
+                let content = parts_of(token).any(|p| is_content_word(p));
                 if frame {
                     frame_tokens += 1;
                 } else if content {
@@ -436,13 +497,13 @@ fn judge(attrs: &[u8]) -> Marks {
                 if content {
                     m.weight += 25.0;
                 }
-                if frame || parts_of(token).any(|p| NEGATIVE_WORDS.contains(&p)) {
+                if frame || parts_of(token).any(|p| is_negative_word(p)) {
                     m.weight -= 25.0;
                 }
             }
         } else if name.eq_ignore_ascii_case(b"role") {
             for token in lower.split(|c| c.is_ascii_whitespace()) {
-                if FRAME_ROLES.contains(&token) {
+                if is_frame_role(token) {
                     m.frame_role = true;
                 } else if token == b"main" {
                     m.main = true;
@@ -455,13 +516,17 @@ fn judge(attrs: &[u8]) -> Marks {
         } else if name.eq_ignore_ascii_case(b"aria-hidden") {
             m.hidden |= lower.trim_ascii() == b"true";
         } else if name.eq_ignore_ascii_case(b"style") {
-            let squeezed: Vec<u8> = lower
-                .iter()
-                .copied()
-                .filter(|c| !c.is_ascii_whitespace())
-                .collect();
-            m.hidden |= memchr::memmem::find(&squeezed, b"display:none").is_some()
-                || memchr::memmem::find(&squeezed, b"visibility:hidden").is_some();
+            if memchr::memmem::find(lower, b"none").is_some()
+                || memchr::memmem::find(lower, b"hidden").is_some()
+            {
+                let squeezed: Vec<u8> = lower
+                    .iter()
+                    .copied()
+                    .filter(|c| !c.is_ascii_whitespace())
+                    .collect();
+                m.hidden |= memchr::memmem::find(&squeezed, b"display:none").is_some()
+                    || memchr::memmem::find(&squeezed, b"visibility:hidden").is_some();
+            }
         } else if name.eq_ignore_ascii_case(b"itemprop") {
             m.article |= lower
                 .split(|c| c.is_ascii_whitespace())
@@ -481,6 +546,8 @@ fn scan(html_text: &str, s: &mut Scratch) {
     let b = html_text.as_bytes();
     let n = b.len();
     let mut judged: Judged<'_> = HashMap::default();
+    let hidden_word = memchr::memmem::Finder::new(b"hidden");
+    let none_word = memchr::memmem::Finder::new(b"none");
     let Scratch {
         text,
         nodes,
@@ -574,8 +641,8 @@ fn scan(html_text: &str, s: &mut Scratch) {
         // are links and spans read as they are.
         let marks = if attrs.len() < 4
             || (tag == Tag::Inline
-                && memchr::memmem::find(attrs, b"hidden").is_none()
-                && memchr::memmem::find(attrs, b"none").is_none())
+                && hidden_word.find(attrs).is_none()
+                && none_word.find(attrs).is_none())
         {
             Marks::default()
         } else if let Some(m) = judged.get(attrs) {
@@ -664,24 +731,29 @@ impl Pass<'_, '_> {
     /// Adds a block's score to its owner's ancestors, as Readability does for a paragraph.
     fn score_block(&mut self, owner: u32, end: usize, frame: bool) {
         let text = &self.tb.as_str()[self.block_start..end];
-        let commas = text
-            .chars()
-            .filter(|c| {
-                matches!(
-                    c,
-                    ',' | '\u{060C}'
-                        | '\u{FE50}'
-                        | '\u{FE10}'
-                        | '\u{FE11}'
-                        | '\u{2E41}'
-                        | '\u{2E34}'
-                        | '\u{2E32}'
-                        | '\u{FF0C}'
-                        | '\u{3001}'
-                )
-            })
-            .count();
-        let chars = text.chars().count();
+        let bytes = text.as_bytes();
+        let mut commas = memchr::memchr_iter(b',', bytes).count();
+        let mut chars = bytes.len();
+        if !bytes.is_ascii() {
+            chars = bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count();
+            commas += text
+                .chars()
+                .filter(|c| {
+                    matches!(
+                        c,
+                        '\u{060C}'
+                            | '\u{FE50}'
+                            | '\u{FE10}'
+                            | '\u{FE11}'
+                            | '\u{2E41}'
+                            | '\u{2E34}'
+                            | '\u{2E32}'
+                            | '\u{FF0C}'
+                            | '\u{3001}'
+                    )
+                })
+                .count();
+        }
         let score = 1.0 + commas as f32 + (chars / 100).min(3) as f32;
         let mut at = self.nodes[owner as usize].parent;
         for level in 0..5 {
