@@ -1,7 +1,7 @@
 //! A payload's text, the one way every stage gets it: fingerprinting, and verification when it
 //! reads the same record again, so both see the same words.
 
-use super::{charset, html, normalize};
+use super::{charset, html, main_content, normalize};
 
 /// Which text of an HTML page is read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -50,7 +50,7 @@ pub fn payload_text(
     out.clear();
     let mut full_text = false;
     if is_html && mode == TextMode::Main {
-        let found = html::to_main_text(&decoded, out);
+        let found = main_content::extract(&decoded, out).main;
         if !found || !has_words(out, MIN_MAIN_WORDS) {
             out.clear();
             html::to_text(&decoded, out);

@@ -6,8 +6,8 @@
 //! is dropped, comments and doctypes are dropped, character references are decoded, and
 //! block-level elements become line breaks. Everything else contributes its text.
 //!
-//! [`to_main_text`] keeps the page's main content only (`--text main`): see
-//! [`super::main_content`].
+//! The page's main content only (`--text main`) is [`super::main_content`]'s, which uses the
+//! helpers here.
 
 use super::entities::{self, Decoded};
 use super::normalize::TextBuilder;
@@ -25,13 +25,6 @@ const SKIPPED: [&[u8]; 6] = [
 /// Extracts the text of `html` into `out` (appending).
 pub fn to_text(html: &str, out: &mut String) {
     scan(html, out);
-}
-
-/// Extracts the main content's text of `html` into `out` (appending): see
-/// [`super::main_content`]. Returns whether main content was found (otherwise the full text,
-/// hidden parts excepted, was written).
-pub fn to_main_text(html: &str, out: &mut String) -> bool {
-    super::main_content::extract(html, out).main
 }
 
 /// Elements that never have content (their start tag is the whole element).

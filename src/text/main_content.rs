@@ -226,51 +226,51 @@ fn is_frame_word(w: &[u8]) -> bool {
     matches!(
         w,
         b"nav"
-        | b"navbar"
-        | b"navigation"
-        | b"mainnav"
-        | b"topnav"
-        | b"subnav"
-        | b"menu"
-        | b"menubar"
-        | b"megamenu"
-        | b"sidebar"
-        | b"footer"
-        | b"header"
-        | b"masthead"
-        | b"breadcrumb"
-        | b"breadcrumbs"
-        | b"banner"
-        | b"cookie"
-        | b"cookies"
-        | b"consent"
-        | b"gdpr"
-        | b"social"
-        | b"share"
-        | b"sharing"
-        | b"sharethis"
-        | b"comment"
-        | b"comments"
-        | b"disqus"
-        | b"related"
-        | b"sponsor"
-        | b"sponsored"
-        | b"promo"
-        | b"ad"
-        | b"ads"
-        | b"advert"
-        | b"advertisement"
-        | b"popup"
-        | b"modal"
-        | b"newsletter"
-        | b"subscribe"
-        | b"toc"
-        | b"pagination"
-        | b"pager"
-        | b"skiplink"
-        | b"contentinfo"
-        | b"complementary"
-        | b"widget"
+            | b"navbar"
+            | b"navigation"
+            | b"mainnav"
+            | b"topnav"
+            | b"subnav"
+            | b"menu"
+            | b"menubar"
+            | b"megamenu"
+            | b"sidebar"
+            | b"footer"
+            | b"header"
+            | b"masthead"
+            | b"breadcrumb"
+            | b"breadcrumbs"
+            | b"banner"
+            | b"cookie"
+            | b"cookies"
+            | b"consent"
+            | b"gdpr"
+            | b"social"
+            | b"share"
+            | b"sharing"
+            | b"sharethis"
+            | b"comment"
+            | b"comments"
+            | b"disqus"
+            | b"related"
+            | b"sponsor"
+            | b"sponsored"
+            | b"promo"
+            | b"ad"
+            | b"ads"
+            | b"advert"
+            | b"advertisement"
+            | b"popup"
+            | b"modal"
+            | b"newsletter"
+            | b"subscribe"
+            | b"toc"
+            | b"pagination"
+            | b"pager"
+            | b"skiplink"
+            | b"contentinfo"
+            | b"complementary"
+            | b"widget"
     )
 }
 
@@ -281,44 +281,44 @@ fn is_frame_modifier(w: &[u8]) -> bool {
     matches!(
         w,
         b"area"
-        | b"bar"
-        | b"block"
-        | b"box"
-        | b"btn"
-        | b"buttons"
-        | b"col"
-        | b"column"
-        | b"container"
-        | b"content"
-        | b"holder"
-        | b"icons"
-        | b"inner"
-        | b"item"
-        | b"items"
-        | b"left"
-        | b"link"
-        | b"links"
-        | b"list"
-        | b"main"
-        | b"menu"
-        | b"nav"
-        | b"outer"
-        | b"panel"
-        | b"posts"
-        | b"primary"
-        | b"region"
-        | b"right"
-        | b"secondary"
-        | b"section"
-        | b"top"
-        | b"bottom"
-        | b"tools"
-        | b"widget"
-        | b"widgets"
-        | b"wrap"
-        | b"wrapper"
-        | b"articles"
-        | b"stories"
+            | b"bar"
+            | b"block"
+            | b"box"
+            | b"btn"
+            | b"buttons"
+            | b"col"
+            | b"column"
+            | b"container"
+            | b"content"
+            | b"holder"
+            | b"icons"
+            | b"inner"
+            | b"item"
+            | b"items"
+            | b"left"
+            | b"link"
+            | b"links"
+            | b"list"
+            | b"main"
+            | b"menu"
+            | b"nav"
+            | b"outer"
+            | b"panel"
+            | b"posts"
+            | b"primary"
+            | b"region"
+            | b"right"
+            | b"secondary"
+            | b"section"
+            | b"top"
+            | b"bottom"
+            | b"tools"
+            | b"widget"
+            | b"widgets"
+            | b"wrap"
+            | b"wrapper"
+            | b"articles"
+            | b"stories"
     )
 }
 
@@ -329,18 +329,18 @@ fn is_content_word(w: &[u8]) -> bool {
     matches!(
         w,
         b"article"
-        | b"body"
-        | b"content"
-        | b"entry"
-        | b"hentry"
-        | b"main"
-        | b"page"
-        | b"post"
-        | b"text"
-        | b"blog"
-        | b"story"
-        | b"column"
-        | b"prose"
+            | b"body"
+            | b"content"
+            | b"entry"
+            | b"hentry"
+            | b"main"
+            | b"page"
+            | b"post"
+            | b"text"
+            | b"blog"
+            | b"story"
+            | b"column"
+            | b"prose"
     )
 }
 
@@ -350,21 +350,21 @@ fn is_negative_word(w: &[u8]) -> bool {
     matches!(
         w,
         b"hidden"
-        | b"banner"
-        | b"combx"
-        | b"comment"
-        | b"contact"
-        | b"footer"
-        | b"masthead"
-        | b"media"
-        | b"meta"
-        | b"promo"
-        | b"related"
-        | b"scroll"
-        | b"shoutbox"
-        | b"sponsor"
-        | b"tags"
-        | b"widget"
+            | b"banner"
+            | b"combx"
+            | b"comment"
+            | b"contact"
+            | b"footer"
+            | b"masthead"
+            | b"media"
+            | b"meta"
+            | b"promo"
+            | b"related"
+            | b"scroll"
+            | b"shoutbox"
+            | b"sponsor"
+            | b"tags"
+            | b"widget"
     )
 }
 
@@ -374,13 +374,13 @@ fn is_hidden_class(w: &[u8]) -> bool {
     matches!(
         w,
         b"hidden"
-        | b"hide"
-        | b"d-none"
-        | b"is-hidden"
-        | b"visually-hidden"
-        | b"visuallyhidden"
-        | b"sr-only"
-        | b"screen-reader-text"
+            | b"hide"
+            | b"d-none"
+            | b"is-hidden"
+            | b"visually-hidden"
+            | b"visuallyhidden"
+            | b"sr-only"
+            | b"screen-reader-text"
     )
 }
 
@@ -390,13 +390,13 @@ fn is_frame_role(w: &[u8]) -> bool {
     matches!(
         w,
         b"navigation"
-        | b"banner"
-        | b"contentinfo"
-        | b"complementary"
-        | b"menu"
-        | b"menubar"
-        | b"search"
-        | b"dialog"
+            | b"banner"
+            | b"contentinfo"
+            | b"complementary"
+            | b"menu"
+            | b"menubar"
+            | b"search"
+            | b"dialog"
     )
 }
 
@@ -437,9 +437,9 @@ fn frame_token(token: &[u8]) -> bool {
     is_frame_word(last)
         || (is_frame_word(first)
             && (n == 1
-                || rest[..n].iter().all(|p| {
-                    is_frame_modifier(p) || is_frame_word(p) || is_number(p)
-                })))
+                || rest[..n]
+                    .iter()
+                    .all(|p| is_frame_modifier(p) || is_frame_word(p) || is_number(p))))
 }
 
 fn is_number(p: &[u8]) -> bool {
@@ -488,7 +488,7 @@ fn judge(attrs: &[u8]) -> Marks {
                     m.hidden = true;
                 }
                 let frame = frame_token(token);
-                let content = parts_of(token).any(|p| is_content_word(p));
+                let content = parts_of(token).any(is_content_word);
                 if frame {
                     frame_tokens += 1;
                 } else if content {
@@ -497,7 +497,7 @@ fn judge(attrs: &[u8]) -> Marks {
                 if content {
                     m.weight += 25.0;
                 }
-                if frame || parts_of(token).any(|p| is_negative_word(p)) {
+                if frame || parts_of(token).any(is_negative_word) {
                     m.weight -= 25.0;
                 }
             }
