@@ -91,6 +91,18 @@ pub enum PayloadKind {
     Unknown,
 }
 
+impl PayloadKind {
+    /// Whether the payload is HTML, as `text::extract::payload_text` takes it: `None` has it
+    /// sniff the first bytes.
+    pub fn is_html(self) -> Option<bool> {
+        match self {
+            PayloadKind::Html => Some(true),
+            PayloadKind::Text => Some(false),
+            PayloadKind::Unknown => None,
+        }
+    }
+}
+
 /// One document as a reader found it, before any filtering.
 #[derive(Debug)]
 pub struct Document<'a> {

@@ -22,7 +22,7 @@ use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
 use crate::base::paths::within;
 use crate::corpus::{
-    self, discover, Document, PayloadKind, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
+    self, discover, Document, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
 };
 use crate::text::{canonical, extract, features, paragraphs};
 use crate::{Error, Result};
@@ -488,11 +488,7 @@ impl Sink for UnitSink<'_> {
         if let Some(reason) = self.admit(&doc) {
             return self.skipped(reason, doc.loc.offset, "");
         }
-        let html = match doc.kind {
-            PayloadKind::Html => Some(true),
-            PayloadKind::Text => Some(false),
-            PayloadKind::Unknown => None,
-        };
+        let html = doc.kind.is_html();
         let read = extract::payload_text(
             &doc.payload,
             doc.charset.as_deref(),

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::corpus::{self, discover, Document, PayloadKind, ReadOptions, Sink, Skip};
+use crate::corpus::{self, discover, Document, ReadOptions, Sink, Skip};
 use crate::text::extract::{self, TextMode};
 
 use super::Outcome;
@@ -44,11 +44,7 @@ impl Sink for Lines<'_> {
         if self.error.is_some() {
             return;
         }
-        let html = match doc.kind {
-            PayloadKind::Html => Some(true),
-            PayloadKind::Text => Some(false),
-            PayloadKind::Unknown => None,
-        };
+        let html = doc.kind.is_html();
         let read = extract::payload_text(
             &doc.payload,
             doc.charset.as_deref(),

@@ -23,10 +23,11 @@ pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> 
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         return enc.decode_without_bom_handling(&bytes[bom_len..]).0;
     }
-    if !bytes.is_ascii() {
-        if let Ok(s) = std::str::from_utf8(bytes) {
-            return Cow::Borrowed(s);
-        }
+    // Validated once: valid UTF-8 with non-ASCII bytes is UTF-8 whatever is declared; pure
+    // ASCII follows its declaration.
+    let valid = std::str::from_utf8(bytes).ok();
+    if let Some(s) = valid.filter(|s| !s.is_ascii()) {
+        return Cow::Borrowed(s);
     }
     let declared = header_charset
         .and_then(|l| Encoding::for_label(l.trim().as_bytes()))
@@ -35,14 +36,11 @@ pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> 
     if let Some(enc) = declared {
         if enc == UTF_8 {
             // Validation alone is much faster than the lossy decoder's chunked walk.
-            return match std::str::from_utf8(bytes) {
-                Ok(s) => Cow::Borrowed(s),
-                Err(_) => String::from_utf8_lossy(bytes),
-            };
+            return valid.map_or_else(|| String::from_utf8_lossy(bytes), Cow::Borrowed);
         }
         return enc.decode_without_bom_handling(bytes).0;
     }
-    if let Ok(s) = std::str::from_utf8(bytes) {
+    if let Some(s) = valid {
         return Cow::Borrowed(s);
     }
     let mut det = chardetng::EncodingDetector::new();

@@ -682,18 +682,14 @@ impl Pass<'_, '_> {
 
     /// Text between tags.
     fn text(&mut self, html_text: &str, from: usize, to: usize) {
-        if from >= to || self.state().hidden {
+        let state = self.state();
+        if from >= to || state.hidden {
             return;
         }
         let before = self.tb.len();
         html::append_text(html_text, from, to, &mut self.tb);
-        let added = self.tb.len() - before;
-        self.add_len(added);
-    }
-
-    fn add_len(&mut self, added: usize) {
-        if self.state().link {
-            self.block_links += added as u32;
+        if state.link {
+            self.block_links += (self.tb.len() - before) as u32;
         }
     }
 

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::base::mmap;
 use crate::corpus::{
-    gzip, read_unit, Document, PayloadKind, ReadOptions, Shard, ShardFormat, Sink, Skip, WorkUnit,
+    gzip, read_unit, Document, ReadOptions, Shard, ShardFormat, Sink, Skip, WorkUnit,
 };
 use crate::fingerprint::store::{shard_checksum, StoreSet};
 use crate::text::extract;
@@ -57,11 +57,7 @@ pub fn for_each_text<S, T: Send>(
         shard_dir,
         || (init(), String::new()),
         |(state, text), d, doc| {
-            let html = match doc.kind {
-                PayloadKind::Html => Some(true),
-                PayloadKind::Text => Some(false),
-                PayloadKind::Unknown => None,
-            };
+            let html = doc.kind.is_html();
             let mode = stores.stores()[stores.position(d).0].manifest.params.text;
             extract::payload_text(&doc.payload, doc.charset.as_deref(), html, mode, text);
             let h = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
