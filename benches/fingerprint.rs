@@ -130,6 +130,7 @@ fn stages(c: &mut Criterion) {
             },
             minhash: None,
             chunks: false,
+            shingles: None,
             keep_field: None,
         };
         b.iter(|| pool.install(|| build(&cfg, &Silent).expect("build").manifest.docs))

@@ -771,6 +771,80 @@ fn a_web_shaped_crawl_is_deduplicated_by_its_planted_truth() {
     }
 }
 
+/// Verification compares the shingle sets `dedup` keeps in its store, and the lists are those
+/// of reading every candidate's record again (`--reread`); a store given without the sets, or
+/// given with one that lacks them, is read again, with the same lists.
+#[test]
+fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = dir.path().join("crawl");
+    nd(
+        "-q synth-crawl --docs 3000 --shape web --shards 3 -o {}",
+        &[&crawl],
+    )
+    .ok();
+    let summary = |out: &Path| -> serde_json::Value {
+        serde_json::from_str(&read(&out.join("summary.json"))).unwrap()
+    };
+    let (kept, again) = (dir.path().join("kept"), dir.path().join("again"));
+    nd("-q dedup {} -o {}", &[&crawl, &kept]).ok();
+    nd("-q dedup {} -o {} --reread", &[&crawl, &again]).ok();
+    let lists = [
+        "remove.tsv",
+        "keep.txt",
+        "clusters.tsv",
+        "sweep.tsv",
+        "sites.tsv",
+    ];
+    for f in lists {
+        assert_eq!(read(&kept.join(f)), read(&again.join(f)), "{f}");
+    }
+    let (a, b) = (summary(&kept), summary(&again));
+    let v = |s: &serde_json::Value, k: &str| s["verification"][k].as_u64().unwrap();
+    assert!(v(&a, "sets_from_store") > 100, "{a}");
+    assert_eq!(v(&a, "documents_read"), 0, "{a}");
+    assert_eq!(v(&b, "sets_from_store"), 0, "{b}");
+    assert_eq!(v(&b, "documents_read"), v(&a, "sets_from_store"), "{b}");
+    assert!(kept.join("store/shingles.u64").exists());
+    assert!(!again.join("store/shingles.u64").exists());
+    // Stores: with the sets (from the store), without (read again), and the two together.
+    let plain = dir.path().join("plain");
+    nd("-q fingerprint {} -o {} --minhash", &[&crawl, &plain]).ok();
+    let from_plain = dir.path().join("from-plain");
+    nd("-q dedup {} -o {}", &[&plain, &from_plain]).ok();
+    let from_kept = dir.path().join("from-kept");
+    nd("-q dedup {} -o {}", &[&kept.join("store"), &from_kept]).ok();
+    for f in lists {
+        assert_eq!(read(&kept.join(f)), read(&from_plain.join(f)), "{f}");
+        assert_eq!(read(&kept.join(f)), read(&from_kept.join(f)), "{f}");
+    }
+    assert_eq!(v(&summary(&from_plain), "sets_from_store"), 0);
+    assert!(v(&summary(&from_kept), "sets_from_store") > 100);
+    // Split into two stores, one keeping the sets and one not: everything is read again.
+    let shards: Vec<PathBuf> = (0..3)
+        .map(|i| crawl.join(format!("synth-{i:05}.warc.gz")))
+        .collect();
+    let (s1, s2) = (dir.path().join("s1"), dir.path().join("s2"));
+    nd(
+        "-q fingerprint {} -o {} --minhash --shingles",
+        &[&shards[0], &s1],
+    )
+    .ok();
+    nd(
+        "-q fingerprint {} {} -o {} --minhash",
+        &[&shards[1], &shards[2], &s2],
+    )
+    .ok();
+    let mixed = dir.path().join("mixed");
+    nd("-q dedup {} {} -o {}", &[&s1, &s2, &mixed]).ok();
+    assert_eq!(v(&summary(&mixed), "sets_from_store"), 0);
+    assert!(v(&summary(&mixed), "documents_read") > 100);
+    assert_eq!(
+        read(&kept.join("remove.tsv")),
+        read(&mixed.join("remove.tsv"))
+    );
+}
+
 /// `--skip-joined` leaves comparisons out and the lists as they were: with components it is
 /// taken (and skips some pairs here), with stars it is refused, since a star removal needs
 /// every pair.

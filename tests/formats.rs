@@ -182,6 +182,7 @@ fn store_is_the_same_for_any_thread_count_and_split() {
         filters: Default::default(),
         minhash: None,
         chunks: false,
+        shingles: None,
         keep_field: None,
     };
     let report = build(&cfg, &Silent).unwrap();

@@ -129,6 +129,15 @@ fn verified_scores_equal_a_brute_force_re_extraction() {
             outputs.push(out);
         }
         assert_eq!(outputs[0], outputs[1], "{name}: thread counts differ");
+        // The shingle sets kept by fingerprinting give the scores of reading the texts again.
+        let kept = dir.path().join(format!("{name}.kept"));
+        nd("-q fingerprint {} -o {} --shingles", &[&input, &kept]).ok();
+        assert!(kept.join("shingles.u64").exists(), "{name}");
+        let from_sets = nd("-q --threads 3 verify {} --tau 24 -o -", &[&kept]).ok();
+        assert_eq!(
+            from_sets, outputs[0],
+            "{name}: the kept sets score otherwise"
+        );
         let lines: Vec<&str> = outputs[0].lines().skip(1).collect();
         assert!(lines.len() >= 36, "{name}: {} pairs", lines.len());
         let mut passed = 0;

@@ -73,6 +73,18 @@ impl Mapped {
     }
 }
 
+impl Mapped {
+    /// Tells the kernel the map is read here and there, not front to back: no read-ahead and
+    /// no pages mapped around the ones touched (a column of which a few documents' rows are
+    /// read, such as the shingle sets of the candidates).
+    pub fn advise_random(&self) {
+        #[cfg(unix)]
+        if let Some(map) = &self.map {
+            let _ = map.advise(memmap2::Advice::Random);
+        }
+    }
+}
+
 /// Bytes in memory, on an 8-byte boundary.
 enum Owned {
     /// A byte vector that starts on one (as large allocations do): kept as it is.

@@ -535,6 +535,11 @@ pub struct DedupArgs {
     /// --remove-by component only (a star removal needs every pair).
     #[arg(long, conflicts_with = "no_verify")]
     pub skip_joined: bool,
+    /// Verification reads the candidates' texts again from the shards. By default `dedup`
+    /// of a crawl keeps every document's shingle set in its store (about 8 bytes per word
+    /// of main text) and verification compares those: no record is read twice.
+    #[arg(long, conflicts_with = "no_verify")]
+    pub reread: bool,
     /// Verify every candidate pair, as lists of pairs (cost grows with the square of a
     /// group's size), instead of comparing each text only with the kept texts of its runs of
     /// equal band keys: the same lists, but pairs.bin and the sweep then hold every verified
@@ -842,6 +847,12 @@ pub struct FingerprintOpts {
     /// content reuse below the page, paragraph dedup.
     #[arg(long)]
     pub chunks: bool,
+    /// Also keep each document's shingle set (verification's word 8-grams, about 8 bytes per
+    /// word of text), so that a verified `dedup` of the store compares them instead of
+    /// reading the candidates' records again. `dedup` of a crawl keeps them unless told
+    /// --reread.
+    #[arg(long)]
+    pub shingles: bool,
     /// MinHash bands (keys per document).
     #[arg(long, default_value_t = 40, value_name = "B")]
     pub minhash_bands: u32,

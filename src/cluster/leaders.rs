@@ -441,6 +441,8 @@ pub fn remove(
             stats.add(&w.stats);
             removals.extend(w.removals);
         }
+        drop(sets);
+        stores.release_shingles();
         batch.clear();
         Ok(())
     };
@@ -450,7 +452,7 @@ pub fn remove(
             // Larger than the budget alone: in blocks of half of it, in rank order, the
             // sets of the leaders listed held from block to block.
             let mut w = Walk::default();
-            let mut held: HashMap<u32, Vec<u64>> = HashMap::new();
+            let mut held: crate::verify::Sets<'_> = HashMap::new();
             let mut start = 0;
             while start < comp.len() {
                 let mut end = start;

@@ -15,8 +15,8 @@ use rayon::prelude::*;
 
 use super::minhash::{MinhashParams, Minhasher};
 use super::store::{
-    flags, shard_checksum, ChunkParams, Filters, Manifest, Reading, Row, ShardInfo, Stats,
-    StoreWriter,
+    flags, shard_checksum, ChunkParams, Filters, Manifest, Reading, Row, ShardInfo, ShingleParams,
+    Stats, StoreWriter,
 };
 use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
@@ -49,6 +49,9 @@ pub struct BuildConfig {
     pub minhash: Option<MinhashParams>,
     /// Hash every paragraph chunk too (`--chunks`; `text::paragraphs`).
     pub chunks: bool,
+    /// Keep every document's set of word k-gram shingles too (`--shingles`), with this k:
+    /// verification then compares the sets kept instead of reading the shards again.
+    pub shingles: Option<usize>,
     /// The field whose number each document keeps (`values.f64`), or [`WARC_DATE`].
     pub keep_field: Option<String>,
 }
@@ -146,6 +149,9 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     if cfg.chunks {
         writer = writer.with_chunks()?;
     }
+    if cfg.shingles.is_some() {
+        writer = writer.with_shingles()?;
+    }
     if cfg.keep_field.is_some() {
         writer = writer.with_values()?;
     }
@@ -187,6 +193,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
     manifest.reading = Some(Reading::of(&cfg.read));
     manifest.minhash = cfg.minhash;
     manifest.chunks = cfg.chunks.then(ChunkParams::default);
+    manifest.shingles = cfg.shingles.map(ShingleParams::new);
     manifest.keep_field = cfg.keep_field.clone();
     let manifest = writer.finish(manifest)?;
     let path = cfg.output.clone();
@@ -291,6 +298,9 @@ pub fn build_in_memory(
     if cfg.chunks {
         writer = writer.with_chunks()?;
     }
+    if cfg.shingles.is_some() {
+        writer = writer.with_shingles()?;
+    }
     if cfg.keep_field.is_some() {
         writer = writer.with_values()?;
     }
@@ -337,6 +347,7 @@ pub fn build_in_memory(
     manifest.reading = Some(Reading::of(&cfg.read));
     manifest.minhash = cfg.minhash;
     manifest.chunks = cfg.chunks.then(ChunkParams::default);
+    manifest.shingles = cfg.shingles.map(ShingleParams::new);
     manifest.keep_field = cfg.keep_field.clone();
     let store = writer.finish_in_memory(manifest)?.with_memory(memory);
     let mut skipped_rows = skipped_rows.into_inner().unwrap();
@@ -517,6 +528,19 @@ impl Sink for UnitSink<'_> {
             features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
             m.sign(shingles, &mut minhash);
         }
+        // The set verification compares: the same shingles, sorted, without repeats
+        // (computed again only where the band keys use another k).
+        let mut shingle_set = Vec::new();
+        if let Some(k) = self.cfg.shingles {
+            match &self.sign {
+                Some((m, s)) if m.params().shingle as usize == k => {
+                    shingle_set.extend_from_slice(s)
+                }
+                _ => features::shingles(self.fp.terms(), k, &mut shingle_set),
+            }
+            shingle_set.sort_unstable();
+            shingle_set.dedup();
+        }
         let mut chunks = Vec::new();
         if self.cfg.chunks {
             paragraphs::chunk_hashes(&self.text, &mut chunks);
@@ -547,6 +571,7 @@ impl Sink for UnitSink<'_> {
             loc: doc.loc,
             minhash,
             chunks,
+            shingles: shingle_set,
             value: match &self.cfg.keep_field {
                 Some(f) if f.eq_ignore_ascii_case(WARC_DATE) => doc.date,
                 Some(_) => doc.value,

@@ -592,15 +592,14 @@ pub(super) fn linear_verify(
     let (scored, stats) = crate::cluster::leaders::remove(stores, g.graph, spec, rules, policy)?;
     if !quiet {
         say!(
-            "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({} documents read again, {:.1} MB of payload) in {:.2} s",
+            "verify: {} texts in {} components (largest {}): {} kept, {} removed after {} comparisons ({}) in {:.2} s",
             stats.texts,
             stats.components,
             stats.largest_component,
             stats.leaders,
             stats.removed,
             stats.comparisons,
-            scored.stats.documents,
-            scored.stats.payload_bytes as f64 / 1e6,
+            scored.stats.describe(),
             t.elapsed().as_secs_f64()
         );
     }

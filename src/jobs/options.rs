@@ -100,6 +100,9 @@ pub struct FingerprintOptions {
     pub minhash: bool,
     /// Hash every paragraph chunk too.
     pub chunks: bool,
+    /// Keep every document's shingle set too (verification's word 8-grams), so that a
+    /// verified `dedup` of the store compares them instead of reading the shards again.
+    pub shingles: bool,
     /// MinHash bands (keys per document).
     pub minhash_bands: u32,
     /// MinHash bins per band.
@@ -156,6 +159,7 @@ impl Default for FingerprintOptions {
             features: Features::Native,
             minhash: false,
             chunks: false,
+            shingles: false,
             minhash_bands: 40,
             minhash_rows: 7,
             ngrams: vec![3, 5],
@@ -297,6 +301,9 @@ pub struct DedupOptions {
     pub no_verify: bool,
     /// Skip comparisons of pairs whose texts are already joined.
     pub skip_joined: bool,
+    /// Verification reads the candidates' texts again from the shards, instead of the
+    /// shingle sets the store keeps from fingerprinting (less disk, more time).
+    pub reread: bool,
     /// Verify every candidate pair as a list of pairs.
     pub all_pairs: bool,
     /// Kept texts listed per run of equal band keys at most (0: no bound).
@@ -342,6 +349,7 @@ impl Default for DedupOptions {
             candidates: None,
             no_verify: false,
             skip_joined: false,
+            reread: false,
             all_pairs: false,
             max_leaders: crate::cluster::leaders::DEFAULT_MAX_LEADERS,
             shard_dir: None,

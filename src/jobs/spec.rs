@@ -129,6 +129,7 @@ pub fn verify_spec(o: &SimilarityOptions) -> anyhow::Result<VerifySpec> {
         min,
         shard_dir: None,
         memory: o.verify_memory,
+        reread: false,
     })
 }
 
@@ -286,7 +287,13 @@ impl DedupSpec {
             );
             fingerprint.minhash = true;
         }
-        let build = build_config(&a.inputs, &a.output.join("store"), a.force, &fingerprint)?;
+        let mut build = build_config(&a.inputs, &a.output.join("store"), a.force, &fingerprint)?;
+        // A verified run keeps the shingle sets of the texts it fingerprints: verification
+        // compares them where it would read the candidates' records again (BENCHMARKS.md,
+        // "Verification from the store").
+        if !a.no_verify && !a.reread && fingerprint.features == Features::Native {
+            build.shingles = Some(a.similarity.shingle);
+        }
         let stores: Vec<PathBuf> = a
             .inputs
             .iter()
@@ -360,6 +367,7 @@ impl DedupSpec {
                 Some(DedupVerify {
                     spec: VerifySpec {
                         shard_dir: a.shard_dir.clone(),
+                        reread: a.reread,
                         ..verify_spec(&a.similarity)?
                     },
                     skip_joined: a.skip_joined,
@@ -453,6 +461,15 @@ pub fn build_config(
             english_only: a.english,
         },
         chunks: a.chunks,
+        shingles: if a.shingles {
+            anyhow::ensure!(
+                a.features == Features::Native,
+                "--shingles needs the native features (its shingles are the store's terms)"
+            );
+            Some(crate::verify::shingle::DEFAULT_K)
+        } else {
+            None
+        },
         minhash: if a.minhash {
             anyhow::ensure!(
                 a.features == Features::Native,

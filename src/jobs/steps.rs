@@ -426,7 +426,7 @@ pub fn score(
     if !quiet {
         let c = sg.counts(spec, |_| true);
         say!(
-            "verify: {} of {} candidate pairs have {} >= {} on word {}-grams ({} text comparisons{}, {} documents read again, {:.1} MB of payload) in {:.2} s",
+            "verify: {} of {} candidate pairs have {} >= {} on word {}-grams ({} text comparisons{}, {}) in {:.2} s",
             c.verified,
             c.candidates,
             spec.measure.name(),
@@ -441,8 +441,7 @@ pub fn score(
             } else {
                 String::new()
             },
-            sg.stats.documents,
-            sg.stats.payload_bytes as f64 / 1e6,
+            sg.stats.describe(),
             started.elapsed().as_secs_f64()
         );
     }
@@ -465,6 +464,7 @@ pub fn verification_summary(
         not_compared_pairs: c.candidates - c.known,
         comparisons: sg.compared,
         documents_read: sg.stats.documents,
+        sets_from_store: sg.stats.kept_sets,
         payload_bytes: sg.stats.payload_bytes,
         text_bytes: sg.stats.text_bytes,
         seconds: started.elapsed().as_secs_f64(),

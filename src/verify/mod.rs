@@ -20,6 +20,7 @@ pub mod measure;
 pub mod reread;
 pub mod shingle;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rayon::prelude::*;
@@ -45,6 +46,8 @@ pub struct VerifySpec {
     pub shard_dir: Option<std::path::PathBuf>,
     /// Bytes of shingle sets to hold at once (see the module's notes on memory).
     pub memory: u64,
+    /// Read the texts again from the shards even where the stores keep the shingle sets.
+    pub reread: bool,
 }
 
 /// The default budget of shingle sets held at once: 2 GiB.
@@ -58,6 +61,7 @@ impl Default for VerifySpec {
             min: 0.82,
             shard_dir: None,
             memory: DEFAULT_MEMORY,
+            reread: false,
         }
     }
 }
@@ -80,6 +84,8 @@ pub struct VerifyStats {
     pub text_bytes: u64,
     /// Shingles held, summed over documents.
     pub shingles: u64,
+    /// Shingle sets taken from the stores (kept by fingerprinting), not read again.
+    pub kept_sets: u64,
 }
 
 impl VerifyStats {
@@ -89,15 +95,38 @@ impl VerifyStats {
         self.payload_bytes += o.payload_bytes;
         self.text_bytes += o.text_bytes;
         self.shingles += o.shingles;
+        self.kept_sets += o.kept_sets;
+    }
+
+    /// Where the sets came from, for a message: "N documents read again (X MB of payload)",
+    /// "N shingle sets kept in the store", or both.
+    pub fn describe(&self) -> String {
+        let read = format!(
+            "{} documents read again ({:.1} MB of payload)",
+            self.documents,
+            self.payload_bytes as f64 / 1e6
+        );
+        match (self.kept_sets, self.documents) {
+            (0, _) => read,
+            (k, 0) => format!("{k} shingle sets kept in the store"),
+            (k, _) => format!("{k} shingle sets kept in the store, {read}"),
+        }
     }
 }
 
-/// The shingle sets of `docs`, read again from their shards.
-pub fn shingle_sets(
-    stores: &StoreSet,
+/// Shingle sets by document: borrowed from the stores that keep them, or read again.
+pub type Sets<'s> = HashMap<u32, Cow<'s, [u64]>>;
+
+/// The shingle sets of `docs`: those the stores keep when every store keeps them (made alike,
+/// and `spec.reread` not asked), else read again from their shards.
+pub fn shingle_sets<'s>(
+    stores: &'s StoreSet,
     docs: &[u32],
     spec: &VerifySpec,
-) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
+) -> Result<(Sets<'s>, VerifyStats)> {
+    if !spec.reread && stores.has_shingles(spec.k) {
+        return Ok(kept_sets(stores, docs));
+    }
     let params = &stores.stores()[0].manifest.params;
     let (opts, seed) = (params.tokens, params.seed);
     let found = reread::for_each_text(
@@ -129,10 +158,28 @@ pub fn shingle_sets(
             stats.documents += 1;
             stats.text_bytes += bytes;
             stats.shingles += set.len() as u64;
-            (d, set)
+            (d, Cow::Owned(set))
         })
         .collect();
     Ok((sets, stats))
+}
+
+/// The shingle sets the stores keep for `docs`, read in store order (the column's pages in
+/// the order they lie on disk); nothing is read from the shards.
+fn kept_sets<'s>(stores: &'s StoreSet, docs: &[u32]) -> (Sets<'s>, VerifyStats) {
+    let mut order = docs.to_vec();
+    order.sort_unstable();
+    order.dedup();
+    let mut stats = VerifyStats::default();
+    let mut sets = HashMap::with_capacity(order.len());
+    for d in order {
+        let set = stores.shingles(d).unwrap_or(&[]);
+        stats.kept_sets += 1;
+        stats.text_bytes += u64::from(stores.text_len(d));
+        stats.shingles += set.len() as u64;
+        sets.insert(d, Cow::Borrowed(set));
+    }
+    (sets, stats)
 }
 
 /// Which candidate pairs are compared.
@@ -523,7 +570,7 @@ pub fn score_graph(
             }
             let mut pairs: Vec<((usize, usize), Vec<usize>)> = by_blocks.into_iter().collect();
             pairs.sort_unstable();
-            let mut rows: Option<(usize, HashMap<u32, Vec<u64>>)> = None;
+            let mut rows: Option<(usize, Sets<'_>)> = None;
             for ((x, y), edges) in pairs {
                 if rows.as_ref().map(|r| r.0) != Some(x) {
                     let docs: Vec<u32> = blocks[x].iter().map(|u| rep(*u)).collect();

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::Params;
 use crate::corpus::{PayloadKind, ReadOptions, ShardFormat};
 
-pub use reader::{open_many, Chunks, Store};
+pub use reader::{open_many, Chunks, Indexed, Store};
 pub use set::StoreSet;
 pub use writer::{Row, StoreWriter};
 
@@ -70,6 +70,12 @@ pub mod col {
     pub const CHUNKS: &str = "chunks.u128";
     /// Offsets into `chunks.u128`, in chunks, u64, one more than documents.
     pub const CHUNKS_IDX: &str = "chunks.idx";
+    /// Verification's shingle set of every document (word k-gram hashes, sorted, without
+    /// repeats, as verification makes them), document after document (only in
+    /// stores built with `--shingles`, which `dedup` of a crawl makes).
+    pub const SHINGLES: &str = "shingles.u64";
+    /// Offsets into `shingles.u64`, in hashes, u64, one more than documents.
+    pub const SHINGLES_IDX: &str = "shingles.idx";
     /// A number per document (f64, NaN where the document had none), in stores built with
     /// a keep field (`--keep-field`, `dedup --keep-by`).
     pub const VALUES: &str = "values.f64";
@@ -206,6 +212,9 @@ pub struct Manifest {
     /// How the paragraph chunks (`chunks.u128`) were cut and hashed, in a store that has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chunks: Option<ChunkParams>,
+    /// How the shingle sets (`shingles.u64`) were made, in a store that has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shingles: Option<ShingleParams>,
     /// The field whose number each document keeps in `values.f64` (or `WARC-Date`), in a
     /// store built with one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -232,6 +241,28 @@ impl Default for ChunkParams {
         ChunkParams {
             unit: "line".into(),
             hash: "xxh3-128".into(),
+        }
+    }
+}
+
+/// How a store's shingle sets were made: verification's shingles of the store's own terms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShingleParams {
+    /// Terms per shingle.
+    pub k: u32,
+    /// The hash of a shingle: [`SHINGLE_HASH`].
+    pub hash: String,
+}
+
+/// The shingle hash the sets hold; a store naming another is read again from its shards.
+pub const SHINGLE_HASH: &str = "xxh3-64 of the term hashes, sorted set";
+
+impl ShingleParams {
+    /// The sets of `k`-term shingles, hashed as verification hashes them.
+    pub fn new(k: usize) -> ShingleParams {
+        ShingleParams {
+            k: k as u32,
+            hash: SHINGLE_HASH.into(),
         }
     }
 }
@@ -301,6 +332,7 @@ impl Manifest {
             reading: None,
             minhash: None,
             chunks: None,
+            shingles: None,
             keep_field: None,
             checksums: BTreeMap::new(),
             created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),

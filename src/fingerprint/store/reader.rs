@@ -55,6 +55,8 @@ pub struct Store {
     minhash: Option<MinhashColumns>,
     /// `chunks.u128` and `chunks.idx`, in a store built with chunks.
     chunks: Option<(Mapped, Mapped)>,
+    /// `shingles.u64` and `shingles.idx`, in a store built with shingle sets.
+    shingles: Option<(Mapped, Mapped)>,
     /// `values.f64`, in a store built with a keep field.
     values: Option<Mapped>,
     /// `canonical.bin` and its index (None in version 1 stores).
@@ -243,6 +245,15 @@ impl Store {
             Some(_) => Some(indexed(col::CHUNKS_IDX, col::CHUNKS, 16)?),
             None => None,
         };
+        let shingles = match &manifest.shingles {
+            Some(_) => {
+                let (data, idx) = indexed(col::SHINGLES_IDX, col::SHINGLES, 8)?;
+                // Verification reads the candidates' sets, a few here and there.
+                data.advise_random();
+                Some((data, idx))
+            }
+            None => None,
+        };
         let values = match &manifest.keep_field {
             Some(_) => Some(open(col::VALUES, 8, 0)?),
             None => None,
@@ -251,6 +262,7 @@ impl Store {
             memory: None,
             values,
             chunks,
+            shingles,
             canonical,
             minhash,
             path: path.to_path_buf(),
@@ -381,6 +393,23 @@ impl Store {
         })
     }
 
+    /// The shingle sets, when the store has them: document `i`'s is `doc(i)`, sorted,
+    /// without repeats.
+    pub fn shingles(&self) -> Option<Indexed<'_, u64>> {
+        self.shingles.as_ref().map(|(data, idx)| Indexed {
+            values: column(data),
+            idx: column(idx),
+        })
+    }
+
+    /// Hands the shingle sets' mapped pages back to the kernel (after a batch of verification:
+    /// the sets read stay out of this process's resident memory).
+    pub fn release_shingles(&self) {
+        if let Some((data, _)) = &self.shingles {
+            data.release_all();
+        }
+    }
+
     /// SimHash-64 column.
     pub fn fp64(&self) -> &[u64] {
         column(&self.fp64)
@@ -461,6 +490,25 @@ impl<'a> Chunks<'a> {
     /// Number of documents.
     pub fn docs(&self) -> usize {
         self.idx.len().saturating_sub(1)
+    }
+}
+
+/// A column of variable-length rows: every document's values in store order, and the offset
+/// index.
+#[derive(Clone, Copy)]
+pub struct Indexed<'a, T> {
+    /// All values, document after document.
+    pub values: &'a [T],
+    /// Document `i`'s values are `values[idx[i]..idx[i + 1]]`.
+    pub idx: &'a [u64],
+}
+
+impl<'a, T> Indexed<'a, T> {
+    /// The values of document `i`.
+    pub fn doc(&self, i: usize) -> &'a [T] {
+        let (a, b) = (self.idx[i] as usize, self.idx[i + 1] as usize);
+        // Checked against the data's length when opened; a damaged index reads as none.
+        self.values.get(a..b).unwrap_or(&[])
     }
 }
 

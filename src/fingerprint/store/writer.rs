@@ -11,7 +11,7 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{xxh3_128, Xxh3};
 
 use super::{col, flags, Manifest, Store};
 use crate::base::claim;
@@ -47,27 +47,95 @@ pub struct Row {
     pub minhash: Vec<u64>,
     /// Paragraph chunk hashes (empty unless the store has chunks).
     pub chunks: Vec<u128>,
+    /// The shingle set, sorted, without repeats (empty unless the store has shingles).
+    pub shingles: Vec<u64>,
     /// The keep field's number, as `f64::to_bits` (None: the document had none; written
     /// only in a store with values).
     pub value: Option<u64>,
 }
 
+/// A column file being written: its checksum computed as the bytes go by (so that finishing
+/// never reads a column back), and the bytes written since its pages were last handed to the
+/// flusher.
+struct FileCol {
+    w: BufWriter<File>,
+    sum: Box<Xxh3>,
+    unsynced: u64,
+    flusher: Flusher,
+}
+
 /// Where a column's bytes go: a file of the temporary directory, or memory.
 enum Col {
-    File(BufWriter<File>),
+    File(FileCol),
     Mem(Vec<u8>),
+}
+
+/// A column file starts its pages' way to the disk, in the background, after this many
+/// bytes: the store's final sync then waits for little (a store of shingle sets is gigabytes,
+/// which the page cache would otherwise hold dirty until the end).
+const SYNC_STEP: u64 = 64 << 20;
+
+/// Syncs column files on a thread of its own, as they grow: the writer hands over a second
+/// handle of the file and goes on writing.
+#[derive(Clone)]
+struct Flusher(std::sync::mpsc::Sender<File>);
+
+impl Flusher {
+    fn start() -> Flusher {
+        let (tx, rx) = std::sync::mpsc::channel::<File>();
+        std::thread::spawn(move || {
+            for f in rx {
+                // An error here is met again, and reported, by the final sync.
+                let _ = f.sync_data();
+            }
+        });
+        Flusher(tx)
+    }
+}
+
+impl Col {
+    fn file(f: File, flusher: Flusher) -> Col {
+        Col::File(FileCol {
+            w: BufWriter::with_capacity(1 << 16, f),
+            sum: Box::new(Xxh3::new()),
+            unsynced: 0,
+            flusher,
+        })
+    }
+}
+
+impl FileCol {
+    fn wrote(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.sum.update(b);
+        self.unsynced += b.len() as u64;
+        if self.unsynced >= SYNC_STEP {
+            self.unsynced = 0;
+            self.w.flush()?;
+            if let Ok(f) = self.w.get_ref().try_clone() {
+                let _ = self.flusher.0.send(f);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Write for Col {
     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
         match self {
-            Col::File(f) => f.write(b),
+            Col::File(f) => {
+                let n = f.w.write(b)?;
+                f.wrote(&b[..n])?;
+                Ok(n)
+            }
             Col::Mem(v) => v.write(b),
         }
     }
     fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
         match self {
-            Col::File(f) => f.write_all(b),
+            Col::File(f) => {
+                f.w.write_all(b)?;
+                f.wrote(b)
+            }
             Col::Mem(v) => {
                 v.extend_from_slice(b);
                 Ok(())
@@ -76,7 +144,7 @@ impl Write for Col {
     }
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
-            Col::File(f) => f.flush(),
+            Col::File(f) => f.w.flush(),
             Col::Mem(_) => Ok(()),
         }
     }
@@ -104,6 +172,8 @@ struct Columns {
     minhash: Option<Vec<(String, Col)>>,
     /// `chunks.u128` and `chunks.idx`.
     chunks: Option<(Named, Named)>,
+    /// `shingles.u64` and `shingles.idx`.
+    shingles: Option<(Named, Named)>,
     /// `values.f64`.
     values: Option<Named>,
 }
@@ -130,7 +200,7 @@ impl Columns {
         .map(|(n, c)| (n.to_string(), c))
         .collect();
         v.extend(self.minhash.into_iter().flatten());
-        if let Some((a, b)) = self.chunks {
+        for (a, b) in self.chunks.into_iter().chain(self.shingles) {
             v.push((a.0.to_string(), a.1));
             v.push((b.0.to_string(), b.1));
         }
@@ -186,12 +256,15 @@ pub struct StoreWriter {
     urls_len: u64,
     canonical_len: u64,
     chunks_len: u64,
+    shingles_len: u64,
     seen_ids: HashSet<u128>,
     duplicate_ids: u64,
     /// The temporary directory's registration (None in memory).
     _interrupt: Option<interrupt::Temporary>,
     /// In memory: the documents columns are made room for.
     rows_hint: usize,
+    /// On disk: syncs the columns as they grow.
+    flusher: Option<Flusher>,
 }
 
 impl StoreWriter {
@@ -236,14 +309,15 @@ impl StoreWriter {
         }
         let (guard, ()) = interrupt::register_with(&tmp, || fs::create_dir_all(&tmp))
             .map_err(|e| Error::io(&tmp, e))?;
+        let flusher = Flusher::start();
         let open = |n: &'static str| -> Result<(&'static str, Col)> {
             let p = tmp.join(n);
             Ok((
                 n,
-                Col::File(BufWriter::with_capacity(
-                    1 << 16,
+                Col::file(
                     File::create(&p).map_err(|e| Error::io(&p, e))?,
-                )),
+                    flusher.clone(),
+                ),
             ))
         };
         let cols = Columns {
@@ -262,9 +336,10 @@ impl StoreWriter {
             canonical_idx: open(col::CANONICAL_IDX)?,
             minhash: None,
             chunks: None,
+            shingles: None,
             values: None,
         };
-        StoreWriter::start(target.to_path_buf(), tmp, cols, Some(guard))
+        StoreWriter::start(target.to_path_buf(), tmp, cols, Some((guard, flusher)))
     }
 
     /// Starts a store in memory of up to `rows` documents (room is made for them at once:
@@ -288,6 +363,7 @@ impl StoreWriter {
             canonical_idx: m(col::CANONICAL_IDX, 8),
             minhash: None,
             chunks: None,
+            shingles: None,
             values: None,
         };
         let mut w = StoreWriter::start(label.to_path_buf(), PathBuf::new(), cols, None)?;
@@ -299,8 +375,9 @@ impl StoreWriter {
         target: PathBuf,
         tmp: PathBuf,
         mut cols: Columns,
-        guard: Option<interrupt::Temporary>,
+        files: Option<(interrupt::Temporary, Flusher)>,
     ) -> Result<Self> {
+        let (guard, flusher) = files.unzip();
         let zero = 0u64.to_le_bytes();
         for c in [
             &mut cols.ids_idx.1,
@@ -318,21 +395,23 @@ impl StoreWriter {
             urls_len: 0,
             canonical_len: 0,
             chunks_len: 0,
+            shingles_len: 0,
             seen_ids: HashSet::new(),
             duplicate_ids: 0,
             _interrupt: guard,
+            flusher,
             rows_hint: 0,
         })
     }
 
     /// A new column named `n`, of the kind the others are.
     fn column(&self, n: &str) -> Result<Col> {
-        if self._interrupt.is_none() {
+        let Some(flusher) = &self.flusher else {
             return Ok(Col::Mem(Vec::with_capacity(self.rows_hint * 8)));
-        }
+        };
         let p = self.tmp.join(n);
         let f = File::create(&p).map_err(|e| Error::io(&p, e))?;
-        Ok(Col::File(BufWriter::with_capacity(1 << 16, f)))
+        Ok(Col::file(f, flusher.clone()))
     }
 
     /// Gives the store a MinHash column of `bands` keys per document (before the first row).
@@ -348,15 +427,28 @@ impl StoreWriter {
         Ok(self)
     }
 
-    /// Gives the store the paragraph chunk columns (before the first row).
-    pub fn with_chunks(mut self) -> Result<Self> {
+    /// A data column and its offset index, the index's first offset written.
+    fn indexed(&self, data: &'static str, idx: &'static str) -> Result<(Named, Named)> {
         assert_eq!(self.docs, 0, "the column starts with the first row");
-        let data = (col::CHUNKS, self.column(col::CHUNKS)?);
-        let mut idx = (col::CHUNKS_IDX, self.column(col::CHUNKS_IDX)?);
+        let data = (data, self.column(data)?);
+        let mut idx = (idx, self.column(idx)?);
         idx.1
             .write_all(&0u64.to_le_bytes())
             .map_err(|e| Error::io(&self.tmp, e))?;
-        self.cols.as_mut().expect("open").chunks = Some((data, idx));
+        Ok((data, idx))
+    }
+
+    /// Gives the store the paragraph chunk columns (before the first row).
+    pub fn with_chunks(mut self) -> Result<Self> {
+        let c = self.indexed(col::CHUNKS, col::CHUNKS_IDX)?;
+        self.cols.as_mut().expect("open").chunks = Some(c);
+        Ok(self)
+    }
+
+    /// Gives the store the shingle set columns (before the first row).
+    pub fn with_shingles(mut self) -> Result<Self> {
+        let c = self.indexed(col::SHINGLES, col::SHINGLES_IDX)?;
+        self.cols.as_mut().expect("open").shingles = Some(c);
         Ok(self)
     }
 
@@ -410,6 +502,11 @@ impl StoreWriter {
                 self.chunks_len += row.chunks.len() as u64;
                 w(idx, &self.chunks_len.to_le_bytes())?;
             }
+            if let Some((data, idx)) = &mut c.shingles {
+                w(data, bytemuck::cast_slice(&row.shingles))?;
+                self.shingles_len += row.shingles.len() as u64;
+                w(idx, &self.shingles_len.to_le_bytes())?;
+            }
             if let Some(v) = &mut c.values {
                 w(v, &row.value.unwrap_or(f64::NAN.to_bits()).to_le_bytes())?;
             }
@@ -436,21 +533,23 @@ impl StoreWriter {
         let cols = self.cols.take().expect("finish twice");
         let tmp = self.tmp.clone();
         let mut names = Vec::new();
+        let mut sums = std::collections::BTreeMap::new();
         for (n, c) in cols.all() {
-            names.push(n);
-            if let Col::File(mut f) = c {
-                f.flush().map_err(|e| Error::io(&tmp, e))?;
-                let file = f
+            if let Col::File(FileCol { mut w, sum, .. }) = c {
+                w.flush().map_err(|e| Error::io(&tmp, e))?;
+                let file = w
                     .into_inner()
                     .map_err(|e| Error::io(&tmp, e.into_error()))?;
                 file.sync_all().map_err(|e| Error::io(&tmp, e))?;
+                // The checksum of the bytes written, as `checksum::of` computes it from a file.
+                sums.insert(n.clone(), format!("{:016x}", sum.digest()));
             }
+            names.push(n);
         }
         manifest.docs = self.docs;
         manifest.stats.documents = self.docs;
         manifest.stats.duplicate_ids = self.duplicate_ids;
-        // Read back from the page cache just written.
-        manifest.checksums = super::checksum::compute(&tmp, &names)?;
+        manifest.checksums = sums;
         let json =
             serde_json::to_vec_pretty(&manifest).map_err(|e| Error::store(&tmp, e.to_string()))?;
         let mpath = tmp.join(col::MANIFEST);
@@ -474,6 +573,7 @@ impl StoreWriter {
         } else {
             fs::rename(&tmp, &self.target).map_err(|e| Error::io(&self.target, e))?;
         }
+        super::checksum::mark_checked(&self.target, &manifest.checksums);
         Ok(manifest)
     }
 }
@@ -523,6 +623,51 @@ mod tests {
             Default::default(),
             vec![],
         )
+    }
+
+    /// The checksums computed as the columns are written are those of the files (the store's
+    /// readers check them), and the shingle sets come back as written, document by document.
+    #[test]
+    fn streamed_checksums_are_the_files_and_shingle_sets_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("s");
+        let mut w = StoreWriter::create(&target, false)
+            .unwrap()
+            .with_minhash(3)
+            .unwrap()
+            .with_shingles()
+            .unwrap();
+        let sets: Vec<Vec<u64>> = (0..200u64)
+            .map(|i| (0..(i * 13) % 97).map(|j| j * 31 + i).collect())
+            .collect();
+        for (i, set) in sets.iter().enumerate() {
+            w.push(&Row {
+                id: format!("id{i}"),
+                url: "x".repeat(i % 5),
+                minhash: vec![i as u64; 3],
+                shingles: set.clone(),
+                ..Row::default()
+            })
+            .unwrap();
+        }
+        let mut m = manifest();
+        m.shingles = Some(super::super::ShingleParams::new(8));
+        m.minhash = Some(crate::fingerprint::minhash::MinhashParams {
+            bands: 3,
+            ..Default::default()
+        });
+        let m = w.finish(m).unwrap();
+        let names: Vec<String> = m.checksums.keys().cloned().collect();
+        assert!(names.iter().any(|n| n == col::SHINGLES), "{names:?}");
+        assert_eq!(
+            super::super::checksum::compute(&target, &names).unwrap(),
+            m.checksums
+        );
+        let s = Store::open(&target).unwrap();
+        let kept = s.shingles().unwrap();
+        for (i, set) in sets.iter().enumerate() {
+            assert_eq!(kept.doc(i), &set[..], "document {i}");
+        }
     }
 
     #[test]
