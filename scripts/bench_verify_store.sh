@@ -8,7 +8,8 @@
 # under /usr/bin/time (wall seconds, user seconds, system seconds, peak RSS in KB), and prints
 # one line per run and the ratio dedup / fingerprint of that build in that round. The outputs
 # of the two builds' last round must list the same removals (`remove.tsv` and `keep.txt`,
-# byte for byte); the script fails if they do not. WORK_DIR (default: a new directory under
+# byte for byte); the script fails if they do not. NEW_DEDUP_ARGS (environment) is added to
+# the new build's `dedup`, for example `NEW_DEDUP_ARGS=--keep-shingles`. WORK_DIR (default: a new directory under
 # /tmp) holds one store and one output per build at a time; about 4 KB a page with the
 # shingle sets, so a 1 M-page crawl needs about 5 GB there.
 set -euo pipefail
@@ -30,7 +31,9 @@ for r in $(seq 1 "$rounds"); do
         f=$(run "round $r $b fingerprint-minhash" "$bin" fingerprint "$crawl" --minhash -o "$work/fp-$b" -q)
         echo "$f"
         rm -rf "$work/fp-$b"
-        d=$(run "round $r $b dedup" "$bin" dedup "$crawl" -o "$work/dd-$b" -q)
+        extra=()
+        if [ "$b" = new ] && [ -n "${NEW_DEDUP_ARGS:-}" ]; then read -ra extra <<<"$NEW_DEDUP_ARGS"; fi
+        d=$(run "round $r $b dedup" "$bin" dedup "$crawl" -o "$work/dd-$b" -q "${extra[@]}")
         echo "$d"
         # Fields: round R BUILD WHAT wall user sys peak.
         awk -v f="$f" -v d="$d" -v r="$r" -v b="$b" 'BEGIN { split(f, a, " "); split(d, c, " ");

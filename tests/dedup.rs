@@ -771,9 +771,9 @@ fn a_web_shaped_crawl_is_deduplicated_by_its_planted_truth() {
     }
 }
 
-/// Verification compares the shingle sets `dedup` keeps in its store, and the lists are those
-/// of reading every candidate's record again (`--reread`); a store given without the sets, or
-/// given with one that lacks them, is read again, with the same lists.
+/// With `--keep-shingles` verification compares the shingle sets kept in the store, and the
+/// lists are those of reading every candidate's record again (the default); a store given
+/// without the sets, or given with one that lacks them, is read again, with the same lists.
 #[test]
 fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
     let dir = tempfile::tempdir().unwrap();
@@ -787,8 +787,8 @@ fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
         serde_json::from_str(&read(&out.join("summary.json"))).unwrap()
     };
     let (kept, again) = (dir.path().join("kept"), dir.path().join("again"));
-    nd("-q dedup {} -o {}", &[&crawl, &kept]).ok();
-    nd("-q dedup {} -o {} --reread", &[&crawl, &again]).ok();
+    nd("-q dedup {} -o {} --keep-shingles", &[&crawl, &kept]).ok();
+    nd("-q dedup {} -o {}", &[&crawl, &again]).ok();
     let lists = [
         "remove.tsv",
         "keep.txt",

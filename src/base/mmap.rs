@@ -74,14 +74,9 @@ impl Mapped {
 }
 
 impl Mapped {
-    /// Tells the kernel the map is read here and there, not front to back: no read-ahead and
-    /// no pages mapped around the ones touched (a column of which a few documents' rows are
-    /// read, such as the shingle sets of the candidates).
-    pub fn advise_random(&self) {
-        #[cfg(unix)]
-        if let Some(map) = &self.map {
-            let _ = map.advise(memmap2::Advice::Random);
-        }
+    /// Whether the bytes are a map of a file (not bytes held in memory).
+    pub fn is_file(&self) -> bool {
+        self.map.is_some()
     }
 }
 

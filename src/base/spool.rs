@@ -157,32 +157,7 @@ impl Spool {
     }
 
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
-        #[cfg(unix)]
-        let r = std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, offset);
-        #[cfg(windows)]
-        let r = {
-            let mut done = 0;
-            let mut r = Ok(());
-            while done < buf.len() {
-                match std::os::windows::fs::FileExt::seek_read(
-                    &self.file,
-                    &mut buf[done..],
-                    offset + done as u64,
-                ) {
-                    Ok(0) => {
-                        r = Err(std::io::ErrorKind::UnexpectedEof.into());
-                        break;
-                    }
-                    Ok(n) => done += n,
-                    Err(e) => {
-                        r = Err(e);
-                        break;
-                    }
-                }
-            }
-            r
-        };
-        r.map_err(|e| Error::io(&self.owned.path, e))
+        read_exact_at(&self.file, buf, offset).map_err(|e| Error::io(&self.owned.path, e))
     }
 
     fn text<'a>(&self, bytes: &'a [u8], at: u64) -> Result<&'a str> {
@@ -220,6 +195,30 @@ impl Spool {
             let s = (p.offset - start) as usize;
             let t = self.text(&buf[s..s + p.len as usize], p.offset)?;
             f(i, t);
+        }
+        Ok(())
+    }
+}
+
+/// Fills `buf` from `file` at `offset` (a positioned read: the file's cursor is not used, so
+/// threads may share the file).
+pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            match std::os::windows::fs::FileExt::seek_read(
+                file,
+                &mut buf[done..],
+                offset + done as u64,
+            )? {
+                0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                n => done += n,
+            }
         }
         Ok(())
     }

@@ -535,11 +535,13 @@ pub struct DedupArgs {
     /// --remove-by component only (a star removal needs every pair).
     #[arg(long, conflicts_with = "no_verify")]
     pub skip_joined: bool,
-    /// Verification reads the candidates' texts again from the shards. By default `dedup`
-    /// of a crawl keeps every document's shingle set in its store (about 8 bytes per word
-    /// of main text) and verification compares those: no record is read twice.
+    /// Keep every document's shingle set in the store (about 8 bytes per word of text, more
+    /// than the WARC.gz on web pages) and verify from the sets: no record is read twice, and a
+    /// later `dedup` of the store verifies without reading the shards. Without it,
+    /// verification reads the candidates' records again (BENCHMARKS.md: on crawls that fit
+    /// the page cache the two cost the same).
     #[arg(long, conflicts_with = "no_verify")]
-    pub reread: bool,
+    pub keep_shingles: bool,
     /// Verify every candidate pair, as lists of pairs (cost grows with the square of a
     /// group's size), instead of comparing each text only with the kept texts of its runs of
     /// equal band keys: the same lists, but pairs.bin and the sweep then hold every verified
@@ -849,8 +851,7 @@ pub struct FingerprintOpts {
     pub chunks: bool,
     /// Also keep each document's shingle set (verification's word 8-grams, about 8 bytes per
     /// word of text), so that a verified `dedup` of the store compares them instead of
-    /// reading the candidates' records again. `dedup` of a crawl keeps them unless told
-    /// --reread.
+    /// reading the candidates' records again (`dedup --keep-shingles` keeps them).
     #[arg(long)]
     pub shingles: bool,
     /// MinHash bands (keys per document).

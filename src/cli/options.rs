@@ -115,7 +115,7 @@ impl From<&DedupArgs> for DedupOptions {
             }),
             no_verify: a.no_verify,
             skip_joined: a.skip_joined,
-            reread: a.reread,
+            keep_shingles: a.keep_shingles,
             all_pairs: a.all_pairs,
             max_leaders: a.max_leaders,
             shard_dir: a.shard_dir.clone(),

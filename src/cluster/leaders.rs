@@ -441,8 +441,6 @@ pub fn remove(
             stats.add(&w.stats);
             removals.extend(w.removals);
         }
-        drop(sets);
-        stores.release_shingles();
         batch.clear();
         Ok(())
     };

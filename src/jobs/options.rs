@@ -301,9 +301,9 @@ pub struct DedupOptions {
     pub no_verify: bool,
     /// Skip comparisons of pairs whose texts are already joined.
     pub skip_joined: bool,
-    /// Verification reads the candidates' texts again from the shards, instead of the
-    /// shingle sets the store keeps from fingerprinting (less disk, more time).
-    pub reread: bool,
+    /// Keep every document's shingle set in the store as it is fingerprinted, and verify
+    /// from the sets instead of reading the candidates' records again.
+    pub keep_shingles: bool,
     /// Verify every candidate pair as a list of pairs.
     pub all_pairs: bool,
     /// Kept texts listed per run of equal band keys at most (0: no bound).
@@ -349,7 +349,7 @@ impl Default for DedupOptions {
             candidates: None,
             no_verify: false,
             skip_joined: false,
-            reread: false,
+            keep_shingles: false,
             all_pairs: false,
             max_leaders: crate::cluster::leaders::DEFAULT_MAX_LEADERS,
             shard_dir: None,

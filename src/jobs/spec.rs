@@ -129,7 +129,6 @@ pub fn verify_spec(o: &SimilarityOptions) -> anyhow::Result<VerifySpec> {
         min,
         shard_dir: None,
         memory: o.verify_memory,
-        reread: false,
     })
 }
 
@@ -288,10 +287,18 @@ impl DedupSpec {
             fingerprint.minhash = true;
         }
         let mut build = build_config(&a.inputs, &a.output.join("store"), a.force, &fingerprint)?;
-        // A verified run keeps the shingle sets of the texts it fingerprints: verification
-        // compares them where it would read the candidates' records again (BENCHMARKS.md,
-        // "Verification from the store").
-        if !a.no_verify && !a.reread && fingerprint.features == Features::Native {
+        // Asked to, a verified run keeps the shingle sets of the texts it fingerprints, and
+        // verification compares them instead of reading the candidates' records again
+        // (BENCHMARKS.md, "Verification from the store").
+        if a.keep_shingles {
+            anyhow::ensure!(
+                !a.no_verify,
+                "--keep-shingles keeps what verification compares: not with --no-verify"
+            );
+            anyhow::ensure!(
+                fingerprint.features == Features::Native,
+                "--keep-shingles needs the native features (its shingles are the store's terms)"
+            );
             build.shingles = Some(a.similarity.shingle);
         }
         let stores: Vec<PathBuf> = a
@@ -367,7 +374,6 @@ impl DedupSpec {
                 Some(DedupVerify {
                     spec: VerifySpec {
                         shard_dir: a.shard_dir.clone(),
-                        reread: a.reread,
                         ..verify_spec(&a.similarity)?
                     },
                     skip_joined: a.skip_joined,

@@ -46,8 +46,6 @@ pub struct VerifySpec {
     pub shard_dir: Option<std::path::PathBuf>,
     /// Bytes of shingle sets to hold at once (see the module's notes on memory).
     pub memory: u64,
-    /// Read the texts again from the shards even where the stores keep the shingle sets.
-    pub reread: bool,
 }
 
 /// The default budget of shingle sets held at once: 2 GiB.
@@ -61,7 +59,6 @@ impl Default for VerifySpec {
             min: 0.82,
             shard_dir: None,
             memory: DEFAULT_MEMORY,
-            reread: false,
         }
     }
 }
@@ -118,14 +115,14 @@ impl VerifyStats {
 pub type Sets<'s> = HashMap<u32, Cow<'s, [u64]>>;
 
 /// The shingle sets of `docs`: those the stores keep when every store keeps them (made alike,
-/// and `spec.reread` not asked), else read again from their shards.
+/// with `spec.k`), else read again from their shards.
 pub fn shingle_sets<'s>(
     stores: &'s StoreSet,
     docs: &[u32],
     spec: &VerifySpec,
 ) -> Result<(Sets<'s>, VerifyStats)> {
-    if !spec.reread && stores.has_shingles(spec.k) {
-        return Ok(kept_sets(stores, docs));
+    if stores.has_shingles(spec.k) {
+        return kept_sets(stores, docs);
     }
     let params = &stores.stores()[0].manifest.params;
     let (opts, seed) = (params.tokens, params.seed);
@@ -164,22 +161,38 @@ pub fn shingle_sets<'s>(
     Ok((sets, stats))
 }
 
-/// The shingle sets the stores keep for `docs`, read in store order (the column's pages in
-/// the order they lie on disk); nothing is read from the shards.
-fn kept_sets<'s>(stores: &'s StoreSet, docs: &[u32]) -> (Sets<'s>, VerifyStats) {
+/// The shingle sets the stores keep for `docs`, read from their column files in store order
+/// (so the reads go front to back through each file), in parallel; nothing is read from the
+/// shards.
+fn kept_sets<'s>(stores: &'s StoreSet, docs: &[u32]) -> Result<(Sets<'s>, VerifyStats)> {
     let mut order = docs.to_vec();
     order.sort_unstable();
     order.dedup();
+    let read: Vec<Vec<(u32, Vec<u64>)>> = order
+        .par_chunks(1024)
+        .map(|chunk| {
+            let mut files: Vec<Option<std::fs::File>> =
+                (0..stores.stores().len()).map(|_| None).collect();
+            chunk
+                .iter()
+                .map(|&d| {
+                    let (s, i) = stores.position(d);
+                    let mut set = Vec::new();
+                    stores.stores()[s].read_shingles(i, &mut files[s], &mut set)?;
+                    Ok((d, set))
+                })
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<_>>()?;
     let mut stats = VerifyStats::default();
     let mut sets = HashMap::with_capacity(order.len());
-    for d in order {
-        let set = stores.shingles(d).unwrap_or(&[]);
+    for (d, set) in read.into_iter().flatten() {
         stats.kept_sets += 1;
         stats.text_bytes += u64::from(stores.text_len(d));
         stats.shingles += set.len() as u64;
-        sets.insert(d, Cow::Borrowed(set));
+        sets.insert(d, Cow::Owned(set));
     }
-    (sets, stats)
+    Ok((sets, stats))
 }
 
 /// Which candidate pairs are compared.

@@ -246,12 +246,7 @@ impl Store {
             None => None,
         };
         let shingles = match &manifest.shingles {
-            Some(_) => {
-                let (data, idx) = indexed(col::SHINGLES_IDX, col::SHINGLES, 8)?;
-                // Verification reads the candidates' sets, a few here and there.
-                data.advise_random();
-                Some((data, idx))
-            }
+            Some(_) => Some(indexed(col::SHINGLES_IDX, col::SHINGLES, 8)?),
             None => None,
         };
         let values = match &manifest.keep_field {
@@ -402,12 +397,38 @@ impl Store {
         })
     }
 
-    /// Hands the shingle sets' mapped pages back to the kernel (after a batch of verification:
-    /// the sets read stay out of this process's resident memory).
-    pub fn release_shingles(&self) {
-        if let Some((data, _)) = &self.shingles {
-            data.release_all();
+    /// Document `i`'s shingle set into `out` (cleared first; empty in a store without sets).
+    /// From a store on disk the set is read from the column file (opened into `file` on
+    /// first use), not touched through the map: the sets read are the caller's memory, counted
+    /// once, and the column's pages stay out of this process.
+    pub fn read_shingles(
+        &self,
+        i: usize,
+        file: &mut Option<std::fs::File>,
+        out: &mut Vec<u64>,
+    ) -> Result<()> {
+        out.clear();
+        let Some((data, idx)) = &self.shingles else {
+            return Ok(());
+        };
+        let idx: &[u64] = column(idx);
+        let (a, b) = (idx[i], idx[i + 1]);
+        // Checked against the data's length when opened; a damaged index reads as no set.
+        if b < a || b.saturating_mul(8) > data.len() as u64 {
+            return Ok(());
         }
+        if !data.is_file() {
+            out.extend_from_slice(&column::<u64>(data)[a as usize..b as usize]);
+            return Ok(());
+        }
+        let path = self.path.join(col::SHINGLES);
+        if file.is_none() {
+            *file = Some(std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?);
+        }
+        let f = file.as_ref().expect("opened above");
+        out.resize((b - a) as usize, 0);
+        crate::base::spool::read_exact_at(f, bytemuck::cast_slice_mut(out), a * 8)
+            .map_err(|e| Error::io(&path, e))
     }
 
     /// SimHash-64 column.

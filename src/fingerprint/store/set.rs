@@ -363,13 +363,6 @@ impl StoreSet {
         Some(s.shingles()?.doc(i))
     }
 
-    /// Hands the mapped pages of the shingle sets back to the kernel.
-    pub fn release_shingles(&self) {
-        for s in &self.stores {
-            s.release_shingles();
-        }
-    }
-
     /// A 64-bit digest of the corpus's fingerprints and their order, so a pairs file made from
     /// other stores is refused.
     pub fn digest(&self) -> u64 {
