@@ -15,6 +15,11 @@ fn lines(p: &Path) -> Vec<String> {
     read(p).lines().map(str::to_string).collect()
 }
 
+/// An output directory's `summary.json`, as JSON.
+fn summary_json(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(&out.join("summary.json"))).unwrap()
+}
+
 fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample")
 }
@@ -54,8 +59,7 @@ fn dedup_writes_every_output_and_later_commands_reuse_them() {
         );
         assert!(!body.contains("plot failed"), "{svg}");
     }
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let summary = summary_json(&out);
     let docs = summary["documents"].as_u64().unwrap();
     assert!(docs >= 90, "{docs}");
     let sweep = lines(&out.join("sweep.tsv"));
@@ -232,8 +236,7 @@ fn short_documents_are_listed_as_excluded_and_kept() {
         keep,
         ["urn:long-0", "urn:short-0", "urn:short-1", "urn:short-2"]
     );
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let summary = summary_json(&out);
     assert_eq!(summary["excluded"], 3);
     assert_eq!(summary["joined"], 4);
     let sweep = lines(&out.join("sweep.tsv"));
@@ -392,8 +395,7 @@ fn verified_dedup_outputs_are_reproduced_from_its_pairs() {
         assert_eq!(f[11], f[12], "{row}");
         assert_eq!(f[5], f[9], "clustered pairs are the verified ones: {row}");
     }
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let summary = summary_json(&out);
     assert_eq!(summary["verification"]["measure"], "s3");
     assert_eq!(summary["verification"]["not_compared_pairs"], 0);
     let (store, pairs) = (out.join("store"), out.join("pairs.bin"));
@@ -496,8 +498,7 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
         assert_eq!(read(&from_new.join(f)), read(&from_old.join(f)), "{f}");
     }
     assert!(lines(&from_new.join("remove.tsv")).len() > 1);
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let summary = summary_json(&out);
     let v = &summary["verification"];
     let (c, p) = (
         v["candidate_pairs"].as_u64().unwrap(),
@@ -508,7 +509,7 @@ fn minhash_candidates_are_verified_like_simhash_ones() {
     // The SimHash default verifies pairs on the same sample too.
     let sim = dir.path().join("sim");
     nd("-q dedup {} -o {}", &[&sample(), &sim]).ok();
-    let s2: serde_json::Value = serde_json::from_str(&read(&sim.join("summary.json"))).unwrap();
+    let s2 = summary_json(&sim);
     assert!(s2["verification"]["verified_pairs"].as_u64().unwrap() > 0);
 }
 
@@ -527,7 +528,7 @@ fn dedup_takes_stores_as_inputs() {
         assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
     }
     assert!(!b.join("store").exists(), "no store written");
-    let summary: serde_json::Value = serde_json::from_str(&read(&b.join("summary.json"))).unwrap();
+    let summary = summary_json(&b);
     assert!(summary["fingerprint"].is_null(), "{summary}");
     let mixed = nd(
         "-q dedup {} {} -o {}",
@@ -581,8 +582,7 @@ fn removal_by_stars_and_by_component() {
         assert!(keep.iter().any(|k| k == f[1]), "{r}");
         assert!(f[3].parse::<f64>().unwrap() >= 0.82, "{r}");
     }
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&comp.join("summary.json"))).unwrap();
+    let summary = summary_json(&comp);
     assert_eq!(summary["clusters"]["remove_by"], "component");
 }
 
@@ -687,8 +687,7 @@ fn dedup_against_an_older_collection_removes_only_new_documents() {
         "{own} of {} removed for their own copy",
         old_ids.len()
     );
-    let summary: serde_json::Value =
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap();
+    let summary = summary_json(&out);
     let a = &summary["against"];
     assert_eq!(a["new_documents"], new_ids.len() as u64);
     assert_eq!(a["old_documents"], old_ids.len() as u64);
@@ -783,9 +782,6 @@ fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
         &[&crawl],
     )
     .ok();
-    let summary = |out: &Path| -> serde_json::Value {
-        serde_json::from_str(&read(&out.join("summary.json"))).unwrap()
-    };
     let (kept, again) = (dir.path().join("kept"), dir.path().join("again"));
     nd("-q dedup {} -o {} --keep-shingles", &[&crawl, &kept]).ok();
     nd("-q dedup {} -o {}", &[&crawl, &again]).ok();
@@ -799,7 +795,7 @@ fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
     for f in lists {
         assert_eq!(read(&kept.join(f)), read(&again.join(f)), "{f}");
     }
-    let (a, b) = (summary(&kept), summary(&again));
+    let (a, b) = (summary_json(&kept), summary_json(&again));
     let v = |s: &serde_json::Value, k: &str| s["verification"][k].as_u64().unwrap();
     assert!(v(&a, "sets_from_store") > 100, "{a}");
     assert_eq!(v(&a, "documents_read"), 0, "{a}");
@@ -818,8 +814,8 @@ fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
         assert_eq!(read(&kept.join(f)), read(&from_plain.join(f)), "{f}");
         assert_eq!(read(&kept.join(f)), read(&from_kept.join(f)), "{f}");
     }
-    assert_eq!(v(&summary(&from_plain), "sets_from_store"), 0);
-    assert!(v(&summary(&from_kept), "sets_from_store") > 100);
+    assert_eq!(v(&summary_json(&from_plain), "sets_from_store"), 0);
+    assert!(v(&summary_json(&from_kept), "sets_from_store") > 100);
     // Split into two stores, one keeping the sets and one not: everything is read again.
     let shards: Vec<PathBuf> = (0..3)
         .map(|i| crawl.join(format!("synth-{i:05}.warc.gz")))
@@ -837,8 +833,8 @@ fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
     .ok();
     let mixed = dir.path().join("mixed");
     nd("-q dedup {} {} -o {}", &[&s1, &s2, &mixed]).ok();
-    assert_eq!(v(&summary(&mixed), "sets_from_store"), 0);
-    assert!(v(&summary(&mixed), "documents_read") > 100);
+    assert_eq!(v(&summary_json(&mixed), "sets_from_store"), 0);
+    assert!(v(&summary_json(&mixed), "documents_read") > 100);
     assert_eq!(
         read(&kept.join("remove.tsv")),
         read(&mixed.join("remove.tsv"))
@@ -865,14 +861,14 @@ fn skip_joined_gives_the_lists_of_every_pair_compared() {
     for f in ["clusters.tsv", "keep.txt", "remove.tsv"] {
         assert_eq!(read(&skip.join(f)), read(&every.join(f)), "{f}");
     }
-    let summary = |p: &Path| -> serde_json::Value {
-        serde_json::from_str(&read(&p.join("summary.json"))).unwrap()
-    };
-    let skipped = summary(&skip)["verification"]["not_compared_pairs"]
+    let skipped = summary_json(&skip)["verification"]["not_compared_pairs"]
         .as_u64()
         .unwrap();
     assert!(skipped > 0, "nothing skipped: the test would not tell");
-    assert_eq!(summary(&every)["verification"]["not_compared_pairs"], 0);
+    assert_eq!(
+        summary_json(&every)["verification"]["not_compared_pairs"],
+        0
+    );
     let e = nd(
         "-q dedup {} -o {} --skip-joined",
         &[&crawl, &d.join("star")],

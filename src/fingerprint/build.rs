@@ -142,19 +142,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
             first.display()
         ));
     }
-    let mut writer = StoreWriter::create(&cfg.output, cfg.force)?;
-    if let Some(m) = &cfg.minhash {
-        writer = writer.with_minhash(m.bands as usize)?;
-    }
-    if cfg.chunks {
-        writer = writer.with_chunks()?;
-    }
-    if cfg.shingles.is_some() {
-        writer = writer.with_shingles()?;
-    }
-    if cfg.keep_field.is_some() {
-        writer = writer.with_values()?;
-    }
+    let mut writer = with_columns(StoreWriter::create(&cfg.output, cfg.force)?, cfg)?;
     let mut stats = Stats {
         input_bytes: found.shards.iter().map(|s| s.size).sum(),
         empty_shards: found.empty.len() as u64,
@@ -189,13 +177,7 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
                 .map(|m| shard_checksum(&m)),
         })
         .collect();
-    let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, shards_info);
-    manifest.reading = Some(Reading::of(&cfg.read));
-    manifest.minhash = cfg.minhash;
-    manifest.chunks = cfg.chunks.then(ChunkParams::default);
-    manifest.shingles = cfg.shingles.map(ShingleParams::new);
-    manifest.keep_field = cfg.keep_field.clone();
-    let manifest = writer.finish(manifest)?;
+    let manifest = writer.finish(manifest_of(cfg, stats, shards_info))?;
     let path = cfg.output.clone();
     Ok(BuildReport {
         manifest,
@@ -205,6 +187,34 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
         skips,
         skipped_rows: Vec::new(),
     })
+}
+
+/// `writer` with the optional columns `cfg` asks for (before the first row).
+fn with_columns(mut writer: StoreWriter, cfg: &BuildConfig) -> Result<StoreWriter> {
+    if let Some(m) = &cfg.minhash {
+        writer = writer.with_minhash(m.bands as usize)?;
+    }
+    if cfg.chunks {
+        writer = writer.with_chunks()?;
+    }
+    if cfg.shingles.is_some() {
+        writer = writer.with_shingles()?;
+    }
+    if cfg.keep_field.is_some() {
+        writer = writer.with_values()?;
+    }
+    Ok(writer)
+}
+
+/// The manifest of a store built by `cfg` from `shards` with `stats`: what its columns hold.
+fn manifest_of(cfg: &BuildConfig, stats: Stats, shards: Vec<ShardInfo>) -> Manifest {
+    let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, shards);
+    manifest.reading = Some(Reading::of(&cfg.read));
+    manifest.minhash = cfg.minhash;
+    manifest.chunks = cfg.chunks.then(ChunkParams::default);
+    manifest.shingles = cfg.shingles.map(ShingleParams::new);
+    manifest.keep_field = cfg.keep_field.clone();
+    manifest
 }
 
 /// Fingerprints `units` on the rayon pool with `run` and writes their rows in unit order,
@@ -291,19 +301,7 @@ pub fn build_in_memory(
         Table::Held(t) => t.rows() as usize,
         Table::Scanned(_, rows) => *rows,
     };
-    let mut writer = StoreWriter::memory(label, rows)?;
-    if let Some(m) = &cfg.minhash {
-        writer = writer.with_minhash(m.bands as usize)?;
-    }
-    if cfg.chunks {
-        writer = writer.with_chunks()?;
-    }
-    if cfg.shingles.is_some() {
-        writer = writer.with_shingles()?;
-    }
-    if cfg.keep_field.is_some() {
-        writer = writer.with_values()?;
-    }
+    let mut writer = with_columns(StoreWriter::memory(label, rows)?, cfg)?;
     let mut stats = Stats::default();
     progress.start(rows as u64);
     let mut skips = SkipCounts::default();
@@ -343,13 +341,9 @@ pub fn build_in_memory(
         }
     };
     stats.skipped = skips.to_map();
-    let mut manifest = Manifest::new(cfg.params.clone(), cfg.filters.clone(), stats, Vec::new());
-    manifest.reading = Some(Reading::of(&cfg.read));
-    manifest.minhash = cfg.minhash;
-    manifest.chunks = cfg.chunks.then(ChunkParams::default);
-    manifest.shingles = cfg.shingles.map(ShingleParams::new);
-    manifest.keep_field = cfg.keep_field.clone();
-    let store = writer.finish_in_memory(manifest)?.with_memory(memory);
+    let store = writer
+        .finish_in_memory(manifest_of(cfg, stats, Vec::new()))?
+        .with_memory(memory);
     let mut skipped_rows = skipped_rows.into_inner().unwrap();
     skipped_rows.sort_unstable_by_key(|r| r.0);
     let report = BuildReport {

@@ -171,7 +171,7 @@ pub struct VerificationSummary {
     /// Documents read again from their shards.
     pub documents_read: u64,
     /// Shingle sets taken from the stores, which kept them when fingerprinting (`--shingles`,
-    /// made by `dedup` of a crawl), instead of reading the documents again.
+    /// `dedup --keep-shingles`), instead of reading the documents again.
     #[serde(default)]
     pub sets_from_store: u64,
     /// Their payload (HTML or text), bytes.

@@ -20,7 +20,6 @@ pub mod measure;
 pub mod reread;
 pub mod shingle;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rayon::prelude::*;
@@ -111,16 +110,13 @@ impl VerifyStats {
     }
 }
 
-/// Shingle sets by document: borrowed from the stores that keep them, or read again.
-pub type Sets<'s> = HashMap<u32, Cow<'s, [u64]>>;
-
 /// The shingle sets of `docs`: those the stores keep when every store keeps them (made alike,
 /// with `spec.k`), else read again from their shards.
-pub fn shingle_sets<'s>(
-    stores: &'s StoreSet,
+pub fn shingle_sets(
+    stores: &StoreSet,
     docs: &[u32],
     spec: &VerifySpec,
-) -> Result<(Sets<'s>, VerifyStats)> {
+) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
     if stores.has_shingles(spec.k) {
         return kept_sets(stores, docs);
     }
@@ -155,7 +151,7 @@ pub fn shingle_sets<'s>(
             stats.documents += 1;
             stats.text_bytes += bytes;
             stats.shingles += set.len() as u64;
-            (d, Cow::Owned(set))
+            (d, set)
         })
         .collect();
     Ok((sets, stats))
@@ -164,7 +160,7 @@ pub fn shingle_sets<'s>(
 /// The shingle sets the stores keep for `docs`, read from their column files in store order
 /// (so the reads go front to back through each file), in parallel; nothing is read from the
 /// shards.
-fn kept_sets<'s>(stores: &'s StoreSet, docs: &[u32]) -> Result<(Sets<'s>, VerifyStats)> {
+fn kept_sets(stores: &StoreSet, docs: &[u32]) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
     let mut order = docs.to_vec();
     order.sort_unstable();
     order.dedup();
@@ -190,7 +186,7 @@ fn kept_sets<'s>(stores: &'s StoreSet, docs: &[u32]) -> Result<(Sets<'s>, Verify
         stats.kept_sets += 1;
         stats.text_bytes += u64::from(stores.text_len(d));
         stats.shingles += set.len() as u64;
-        sets.insert(d, Cow::Owned(set));
+        sets.insert(d, set);
     }
     Ok((sets, stats))
 }
@@ -583,7 +579,7 @@ pub fn score_graph(
             }
             let mut pairs: Vec<((usize, usize), Vec<usize>)> = by_blocks.into_iter().collect();
             pairs.sort_unstable();
-            let mut rows: Option<(usize, Sets<'_>)> = None;
+            let mut rows: Option<(usize, HashMap<u32, Vec<u64>>)> = None;
             for ((x, y), edges) in pairs {
                 if rows.as_ref().map(|r| r.0) != Some(x) {
                     let docs: Vec<u32> = blocks[x].iter().map(|u| rep(*u)).collect();

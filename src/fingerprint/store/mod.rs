@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::Params;
 use crate::corpus::{PayloadKind, ReadOptions, ShardFormat};
 
-pub use reader::{open_many, Chunks, Indexed, Store};
+pub use reader::{open_many, Chunks, Store};
 pub use set::StoreSet;
 pub use writer::{Row, StoreWriter};
 
@@ -72,7 +72,7 @@ pub mod col {
     pub const CHUNKS_IDX: &str = "chunks.idx";
     /// Verification's shingle set of every document (word k-gram hashes, sorted, without
     /// repeats, as verification makes them), document after document (only in
-    /// stores built with `--shingles`, which `dedup` of a crawl makes).
+    /// stores built with `--shingles`, or by `dedup --keep-shingles`).
     pub const SHINGLES: &str = "shingles.u64";
     /// Offsets into `shingles.u64`, in hashes, u64, one more than documents.
     pub const SHINGLES_IDX: &str = "shingles.idx";

@@ -388,15 +388,6 @@ impl Store {
         })
     }
 
-    /// The shingle sets, when the store has them: document `i`'s is `doc(i)`, sorted,
-    /// without repeats.
-    pub fn shingles(&self) -> Option<Indexed<'_, u64>> {
-        self.shingles.as_ref().map(|(data, idx)| Indexed {
-            values: column(data),
-            idx: column(idx),
-        })
-    }
-
     /// Document `i`'s shingle set into `out` (cleared first; empty in a store without sets).
     /// From a store on disk the set is read from the column file (opened into `file` on
     /// first use), not touched through the map: the sets read are the caller's memory, counted
@@ -511,25 +502,6 @@ impl<'a> Chunks<'a> {
     /// Number of documents.
     pub fn docs(&self) -> usize {
         self.idx.len().saturating_sub(1)
-    }
-}
-
-/// A column of variable-length rows: every document's values in store order, and the offset
-/// index.
-#[derive(Clone, Copy)]
-pub struct Indexed<'a, T> {
-    /// All values, document after document.
-    pub values: &'a [T],
-    /// Document `i`'s values are `values[idx[i]..idx[i + 1]]`.
-    pub idx: &'a [u64],
-}
-
-impl<'a, T> Indexed<'a, T> {
-    /// The values of document `i`.
-    pub fn doc(&self, i: usize) -> &'a [T] {
-        let (a, b) = (self.idx[i] as usize, self.idx[i + 1] as usize);
-        // Checked against the data's length when opened; a damaged index reads as none.
-        self.values.get(a..b).unwrap_or(&[])
     }
 }
 

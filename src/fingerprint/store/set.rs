@@ -348,19 +348,11 @@ impl StoreSet {
     }
 
     /// Whether every store keeps the shingle sets of `k`-term shingles (hashed the way
-    /// verification hashes them): verification then reads the sets, not the shards.
+    /// verification hashes them; a store whose manifest names them has opened their
+    /// columns): verification then reads the sets, not the shards.
     pub fn has_shingles(&self, k: usize) -> bool {
-        !self.stores.is_empty()
-            && self.stores.iter().all(|s| {
-                s.manifest.shingles.as_ref() == Some(&super::ShingleParams::new(k))
-                    && s.shingles().is_some()
-            })
-    }
-
-    /// The shingle set of document `doc`, when its store keeps them.
-    pub fn shingles(&self, doc: u32) -> Option<&[u64]> {
-        let (s, i) = self.locate(doc);
-        Some(s.shingles()?.doc(i))
+        let want = Some(super::ShingleParams::new(k));
+        !self.stores.is_empty() && self.stores.iter().all(|s| s.manifest.shingles == want)
     }
 
     /// A 64-bit digest of the corpus's fingerprints and their order, so a pairs file made from
