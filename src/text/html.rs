@@ -12,15 +12,14 @@
 use super::entities::{self, Decoded};
 use super::normalize::TextBuilder;
 
-/// Elements whose content is not text (raw text up to the matching end tag).
-const SKIPPED: [&[u8]; 6] = [
-    b"script",
-    b"style",
-    b"noscript",
-    b"template",
-    b"svg",
-    b"math",
-];
+/// Elements whose content is not text (raw text up to the matching end tag). A literal match
+/// compiles to a switch on the length and word compares, not a call to `memcmp` a name.
+pub(super) fn is_skipped(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"script" | b"style" | b"noscript" | b"template" | b"svg" | b"math"
+    )
+}
 
 /// Extracts the text of `html` into `out` (appending).
 pub fn to_text(html: &str, out: &mut String) {
@@ -135,7 +134,7 @@ fn scan(html: &str, out: &mut String) {
             }
             let name = &lower[..if short { name_len } else { 0 }];
             i = end;
-            if !closing && SKIPPED.contains(&name) {
+            if !closing && is_skipped(name) {
                 // A self-closing `<svg/>` has no content to skip.
                 if !b[..end].ends_with(b"/>") {
                     i = skip_raw_text(b, i, name);

@@ -202,22 +202,16 @@ fn tag_score(t: Tag) -> f32 {
     }
 }
 
-/// Elements whose content is never main text (raw text to the end tag).
-const RAW: [&[u8]; 10] = [
-    b"script",
-    b"style",
-    b"noscript",
-    b"template",
-    b"svg",
-    b"math",
-    b"textarea",
-    b"select",
-    b"iframe",
-    b"button",
-];
+/// Elements whose content is never main text (raw text to the end tag). A literal match
+/// compiles to a switch on the length and word compares, not a call to `memcmp` a name.
+fn is_raw(name: &[u8]) -> bool {
+    html::is_skipped(name) || matches!(name, b"textarea" | b"select" | b"iframe" | b"button")
+}
 
 /// Elements a page's frame is made of.
-const FRAME_TAGS: [&[u8]; 4] = [b"nav", b"header", b"footer", b"aside"];
+fn is_frame_tag(name: &[u8]) -> bool {
+    matches!(name, b"nav" | b"header" | b"footer" | b"aside")
+}
 
 /// Words of class and id values that name the frame, matched as a whole value or as the
 /// first or last part of one cut at `-` and `_` (see [`frame_token`]).
@@ -617,7 +611,7 @@ fn scan(html_text: &str, s: &mut Scratch) {
         }
         let attrs = &b[name_start + name_len..end];
         let self_closed = attrs.ends_with(b"/>");
-        if RAW.contains(&nb) {
+        if is_raw(nb) {
             if !self_closed {
                 i = html::skip_raw_text(b, i, nb);
             }
@@ -806,7 +800,7 @@ impl Pass<'_, '_> {
         }
         let parent_state = self.state();
         let parent = self.stack.last().map_or(0, |o| o.node);
-        let by_tag = (FRAME_TAGS.contains(&nb) || marks.frame_role) && tag != Tag::Body;
+        let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
         let state = State {
             hidden: parent_state.hidden || marks.hidden,
             frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
@@ -982,14 +976,19 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
     let candidates: Vec<usize> = (1..nodes.len())
         .filter(|&i| scored(i) && visible(&nodes[i]))
         .collect();
-    let mut top5: Vec<usize> = Vec::with_capacity(6);
+    // The five best by final score, earlier nodes first among equals; each score is
+    // computed once, and most candidates lose to the fifth at one compare.
+    let mut best: Vec<(f32, usize)> = Vec::with_capacity(6);
     for &c in &candidates {
-        let at = top5.partition_point(|&t| fin(t) >= fin(c));
-        if at < 5 {
-            top5.insert(at, c);
-            top5.truncate(5);
+        let fc = fin(c);
+        if best.len() == 5 && best[4].0 >= fc {
+            continue;
         }
+        let at = best.partition_point(|&(ft, _)| ft >= fc);
+        best.insert(at, (fc, c));
+        best.truncate(5);
     }
+    let top5: Vec<usize> = best.iter().map(|&(_, c)| c).collect();
     let mut top = *top5.first()?;
     let top_score = fin(top);
     if top_score <= 0.0 {
