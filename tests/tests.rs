@@ -20,6 +20,7 @@ mod nothing_lost;
 mod outputs;
 mod ownership;
 mod policy;
+mod report;
 mod reuse;
 mod sites;
 mod substrings;

@@ -168,6 +168,20 @@ class DedupResult:
         """The kept documents' ids."""
         return [_tsv_value(line) for line in (self.dir / "keep.txt").read_text().splitlines()]
 
+    def explain(self, id: str, shard_dir: Optional[PathLike] = None) -> dict:
+        """Why page ``id`` was removed or kept, as ``neardup explain`` says it: ``status``
+        (``removed``, ``kept``, ``excluded``, ``unknown``); for a removed page the kept page,
+        ``score``, ``candidates`` (shared MinHash bands, SimHash distance) and the word
+        ``diff`` of the two texts; for a kept page ``removed_for_it``."""
+        sd = None if shard_dir is None else os.fspath(shard_dir)
+        return json.loads(_neardup.explain(os.fspath(self.dir), id, sd))
+
+    @property
+    def report_page(self) -> Path:
+        """``report.html``: the run, the per-site audit, the plots and removed pages beside
+        their kept page; open it in a browser."""
+        return self.dir / "report.html"
+
     def table(self, name: str):
         """A table of the run (``clusters``, ``keep``, ``remove``, ``excluded``, ``sweep``,
         ``pairs``) as a ``pyarrow.Table``."""

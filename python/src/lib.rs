@@ -170,9 +170,7 @@ fn dedup_table<'py>(
             let schema = arrow_stream(data)?.schema();
             let scan = Box::new(PyScan { make });
             Table::Scanned(
-                std::sync::Arc::new(
-                    Streamed::new(scan, &schema, &spec.build.read).map_err(bad)?,
-                ),
+                std::sync::Arc::new(Streamed::new(scan, &schema, &spec.build.read).map_err(bad)?),
                 rows,
             )
         }
@@ -184,8 +182,8 @@ fn dedup_table<'py>(
             })
         })
         .map_err(job_error)?;
-    let summary = serde_json::to_string(&r.summary)
-        .map_err(|e| NeardupError::new_err(e.to_string()))?;
+    let summary =
+        serde_json::to_string(&r.summary).map_err(|e| NeardupError::new_err(e.to_string()))?;
     Ok((
         PyArray1::from_vec(py, r.cluster),
         PyArray1::from_vec(py, r.kept_row),
@@ -314,6 +312,37 @@ fn sweep_job(py: Python<'_>, options: &str, quiet: bool, threads: Option<usize>)
     let job = SweepJob::new(&o).map_err(job_error)?;
     py.detach(|| with_threads(threads, || neardup::jobs::sweep::sweep(&job, quiet)))
         .map_err(job_error)
+}
+
+/// Why page `id` of the `dedup` run in `out` was removed or kept (`neardup explain OUT ID`),
+/// as a JSON object: `status` (`removed`, `kept`, `excluded`, `unknown`) and its facts.
+#[pyfunction]
+#[pyo3(signature = (out, id, shard_dir=None))]
+fn explain(
+    py: Python<'_>,
+    out: std::path::PathBuf,
+    id: &str,
+    shard_dir: Option<std::path::PathBuf>,
+) -> PyResult<String> {
+    let e = py
+        .detach(|| neardup::jobs::explain::explain(&out, id, shard_dir.as_deref()))
+        .map_err(job_error)?;
+    serde_json::to_string(&e).map_err(|e| job_error(e.into()))
+}
+
+/// Writes `out/report.html` again for the `dedup` run in `out` (`neardup report OUT`);
+/// returns what it holds as a JSON object (`bytes`, `pairs`, `sites`, `seconds`...).
+#[pyfunction]
+#[pyo3(signature = (out, shard_dir=None))]
+fn report(
+    py: Python<'_>,
+    out: std::path::PathBuf,
+    shard_dir: Option<std::path::PathBuf>,
+) -> PyResult<String> {
+    let r = py
+        .detach(|| neardup::jobs::report::report(&out, shard_dir.as_deref()))
+        .map_err(job_error)?;
+    serde_json::to_string(&r).map_err(|e| job_error(e.into()))
 }
 
 /// A job run by name (`trec-run`, `trec-qrels`, `trec-inspect`, `trec-transfer`,
@@ -507,6 +536,8 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_job, m)?)?;
     m.add_function(wrap_pyfunction!(named_job, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
+    m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(reuse_top, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;

@@ -81,6 +81,22 @@ def test_dedup_and_sweep_return_tables(sample, tmp_path, caplog):
     assert sw.column("tau").to_pylist() == list(range(7))
 
 
+def test_explain_answers_as_the_lists_and_the_report_page_is_written(sample, tmp_path):
+    r = neardup.dedup([sample], tmp_path / "out")
+    assert r.report_page.is_file() and r.summary["report"]["bytes"] == r.report_page.stat().st_size
+    rows = [l.split("\t") for l in (tmp_path / "out" / "remove.tsv").read_text().splitlines()[1:]]
+    assert rows, "the sample crawl has near-duplicates"
+    removed, kept = rows[0][0], rows[0][1]
+    e = r.explain(removed)
+    assert e["status"] == "removed" and e["kept"] == kept
+    assert e["score"] == pytest.approx(float(rows[0][3]), abs=5e-7)
+    assert e["diff"]["shared_words"] > 0
+    k = r.explain(kept)
+    assert k["status"] == "kept"
+    assert removed in [x["id"] for x in k["removed_for_it"]]
+    assert r.explain("no-such-page")["status"] == "unknown"
+
+
 def test_errors_are_exceptions_with_the_message(tmp_path):
     with pytest.raises(neardup.NeardupError, match="missing"):
         neardup.Store(tmp_path / "missing")

@@ -99,6 +99,11 @@ pub enum Command {
     Fingerprint(FingerprintArgs),
     /// Show a store's counts, parameters and skipped records by reason.
     Info(InfoArgs),
+    /// Write OUT/report.html again for an earlier `dedup` run (every `dedup` writes one).
+    Report(ReportArgs),
+    /// Why a page of a `dedup` run was removed or kept: the kept page, the score, how the
+    /// two became candidates, and the diff of their texts.
+    Explain(ExplainArgs),
     /// Export fingerprints as TSV or as a raw u64 array.
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
@@ -996,6 +1001,34 @@ pub struct InfoArgs {
     /// Print the manifests as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `neardup report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The output directory of a `dedup` run.
+    #[arg(value_name = "DEDUP_OUT")]
+    pub output: PathBuf,
+    /// Where to look for shards that moved since the run (by file name).
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
+}
+
+/// `neardup explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The output directory of a `dedup` run.
+    #[arg(value_name = "DEDUP_OUT")]
+    pub output: PathBuf,
+    /// A document id, as the lists write it (TSV-escaped) or as it is.
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Print the answer as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Where to look for shards that moved since the run (by file name).
+    #[arg(long, value_name = "DIR")]
+    pub shard_dir: Option<PathBuf>,
 }
 
 /// `neardup export`.

@@ -130,8 +130,8 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
         run.stores.len() - removed.len(),
         removed.len()
     );
-    for (stage, secs) in &run.stages {
-        println!("  {stage:<30} {secs:>7.2} s");
+    for stage in &run.stages {
+        println!("  {:<30} {:>7.2} s", stage.name, stage.seconds);
     }
     println!(
         "{:>28} | {:>8} {:>8} {:>9} | {:>10} {:>10} {:>7}",

@@ -11,6 +11,7 @@ pub mod config;
 mod dedup;
 mod demo;
 mod evaluate;
+mod explain;
 mod export;
 mod fingerprint;
 mod gpus;
@@ -95,6 +96,8 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         args::Command::Fingerprint(a) => fingerprint::run(a, cli.quiet),
         args::Command::Info(a) => info::run(a),
+        args::Command::Report(a) => explain::report(a, cli.quiet),
+        args::Command::Explain(a) => explain::run(a),
         args::Command::Export(a) => export::run(a),
         args::Command::Join(a) => join::run(config::join_job(&a)?, cli.quiet),
         args::Command::SynthCrawl(a) => synth::run(a, cli.quiet),

@@ -26,7 +26,9 @@ use crate::fingerprint::store::{StoreSet, StoreWriter};
 use crate::join::canonical::CanonicalStats;
 use crate::join::graph::PairGraph;
 use crate::join::Backend;
-use crate::report::summary::{self as sm, ClustersSummary, FingerprintSummary, JoinRun};
+use crate::report::summary::{
+    self as sm, ClustersSummary, FingerprintSummary, JoinRun, StageSummary,
+};
 use crate::verify::{Compare, ScoredGraph, VerifySpec};
 
 /// Drops the edges whose units hold only documents from `old` on (pairs within the older
@@ -91,30 +93,35 @@ pub struct DedupRun {
     pub levels: Vec<Level>,
     /// Each document's kept document (itself when kept) at the lists' threshold.
     pub kept: Vec<u32>,
-    /// Seconds per stage, in order.
-    pub stages: Vec<(&'static str, f64)>,
+    /// Each stage's time and peak memory, in order.
+    pub stages: Vec<StageSummary>,
     /// How fingerprinting ended.
     pub outcome: Outcome,
 }
 
-/// The time each stage of a run took.
+/// The time and peak memory of each stage of a run.
 #[derive(Default)]
 struct Stages {
-    done: Vec<(&'static str, f64)>,
+    done: Vec<StageSummary>,
     current: Option<(&'static str, Instant)>,
 }
 
 impl Stages {
-    /// Ends the stage under way and starts `name`.
+    /// Ends the stage under way and starts `name`, with a new peak of resident memory.
     fn start(&mut self, name: &'static str) {
         self.end();
+        crate::base::rss::reset_peak();
         self.current = Some((name, Instant::now()));
     }
 
-    /// Ends the stage under way; returns every stage's time.
-    fn end(&mut self) -> Vec<(&'static str, f64)> {
+    /// Ends the stage under way; returns every stage's time and peak.
+    fn end(&mut self) -> Vec<StageSummary> {
         if let Some((n, t)) = self.current.take() {
-            self.done.push((n, t.elapsed().as_secs_f64()));
+            self.done.push(StageSummary {
+                name: n.to_string(),
+                seconds: t.elapsed().as_secs_f64(),
+                peak_rss: crate::base::rss::peak(),
+            });
         }
         self.done.clone()
     }
@@ -427,6 +434,20 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     s.verification = verification;
     s.sweep = Some(sweep);
     s.clusters = Some(clusters);
+    // The page shows the stages before its own (its time is in `report`).
+    s.stages = stage.end();
+    if !quiet {
+        say!(
+            "      writing {}",
+            dir.join(crate::report::page::NAME).display()
+        );
+    }
+    s.report = Some(super::report::write_page(
+        dir,
+        &s,
+        &stores,
+        cfg.shard_dir.as_deref(),
+    )?);
     s.write(dir)?;
     claimed.finish()?;
     Ok(DedupRun {
@@ -435,7 +456,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         candidates,
         levels,
         kept: assigned.kept,
-        stages: stage.end(),
+        stages: s.stages.clone(),
         outcome,
     })
 }

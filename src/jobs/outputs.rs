@@ -590,6 +590,7 @@ pub const DEDUP_OUTPUTS: &[&str] = &[
     crate::report::sites::SITES,
     crate::report::sites::STORES,
     crate::report::sites::PLOT,
+    crate::report::page::NAME,
 ];
 
 /// The typed tables `dedup --tables` writes, by stem.
@@ -627,6 +628,8 @@ pub fn summary(
         clusters: None,
         verification: None,
         memory_bound: None,
+        stages: Vec::new(),
+        report: None,
     }
 }
 

@@ -41,7 +41,7 @@ pub struct Summary {
     pub stores: Vec<PathBuf>,
     /// The pairs file read (`--pairs`) or written (`dedup`), if any.
     pub pairs_file: Option<PathBuf>,
-    /// Wall time of the whole run, seconds.
+    /// Wall time of the whole run, seconds (the report page's own time is `report.seconds`).
     pub seconds: f64,
     /// Documents in the stores.
     pub documents: u64,
@@ -81,6 +81,42 @@ pub struct Summary {
     /// The removal audit per site (`dedup`): `sites.tsv`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sites: Option<SitesSummary>,
+    /// Each stage's wall time and peak resident memory, in order (`dedup`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stages: Vec<StageSummary>,
+    /// The report page (`dedup`): `report.html`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportSummary>,
+}
+
+/// One stage of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageSummary {
+    /// `fingerprint`, `candidates and verification`, `sweep`, `clusters and lists`, ...
+    pub name: String,
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// The peak resident memory of the process during the stage, bytes (Linux; absent
+    /// elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rss: Option<u64>,
+}
+
+/// What the report page holds and what it took.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSummary {
+    /// Its size, bytes.
+    pub bytes: u64,
+    /// Removed pages shown beside their kept page.
+    pub pairs: u64,
+    /// Of them, shown without their texts: a shard could not be read again.
+    pub pairs_without_text: u64,
+    /// Sites in its audit table (the most removed first; every one is in `sites.tsv`).
+    pub sites: u64,
+    /// Time to build and write it, seconds.
+    pub seconds: f64,
 }
 
 /// The removal audit in short: the crawl's rate and the sites removed far above it.

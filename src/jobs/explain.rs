@@ -1,0 +1,224 @@
+//! `neardup explain OUT ID`: why one page of a `dedup` run was removed or kept. For a removed
+//! page: the kept page it names, the score, how the two became candidates (the MinHash band
+//! keys they share, and their SimHash distance) and the word diff of the texts verification
+//! compared; for a kept page: the pages removed for it; for an excluded page: why it took no
+//! part. Ids are taken as the lists write them (TSV-escaped) or as they are.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::report::{by_name, read_excluded, read_removals, run_stores, Removal};
+use crate::fingerprint::store::StoreSet;
+use crate::report::diff::{self, Diff, Shape};
+use crate::report::lists;
+use crate::report::summary::Summary;
+
+/// How a removed page and its kept page became candidates.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidates {
+    /// The MinHash bands whose keys the two share (numbered from 0), where the stores have
+    /// band keys: one shared band makes a pair a candidate.
+    pub shared_bands: Option<Vec<u32>>,
+    /// Bands per document.
+    pub bands: Option<u32>,
+    /// The Hamming distance of their 64-bit SimHash fingerprints.
+    pub simhash64_distance: u32,
+    /// The run's candidate plan, as `summary.json` names it.
+    pub plan: String,
+}
+
+/// A page removed for another, in a kept page's answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RemovedFor {
+    pub id: String,
+    pub url: String,
+    pub score: Option<f64>,
+    pub hamming64: Option<u32>,
+}
+
+/// A removed page's answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RemovedPage {
+    pub id: String,
+    pub url: String,
+    pub kept: String,
+    pub kept_url: String,
+    pub score: Option<f64>,
+    /// The measure and threshold the score passed (`s3 >= 0.82`), where the run verified.
+    pub rule: Option<String>,
+    pub hamming64: Option<u32>,
+    /// Pages in the kept page's group (it and every page removed for it).
+    pub group: u64,
+    pub candidates: Candidates,
+    /// The texts verification compared, removed against kept.
+    pub diff: Option<Diff>,
+    /// Why there is no diff, where there is none.
+    pub note: Option<String>,
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Explanation {
+    /// Removed: `kept` is the page it duplicates.
+    Removed(Box<RemovedPage>),
+    /// Kept, with the pages removed for it.
+    Kept {
+        id: String,
+        url: String,
+        removed_for_it: Vec<RemovedFor>,
+    },
+    /// Kept without taking part in the join.
+    Excluded {
+        id: String,
+        url: String,
+        reason: String,
+    },
+    /// Not a document of the run.
+    Unknown { id: String },
+}
+
+/// Explains the page `id` of the `dedup` run in `dir` (texts read again from the shards, or
+/// from `shard_dir`).
+pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result<Explanation> {
+    let summary = Summary::read(dir)?;
+    let stores = StoreSet::open(&run_stores(dir, &summary)?)?;
+    let names = by_name(&stores);
+    // As the lists escape it, then as given.
+    let unescaped = crate::base::tsv::tsv_value(id).into_owned();
+    let (id, doc) = match names.get(unescaped.as_str()) {
+        Some(d) => (unescaped, *d),
+        None => match names.get(id) {
+            Some(d) => (id.to_string(), *d),
+            None => return Ok(Explanation::Unknown { id: id.to_string() }),
+        },
+    };
+    let url = stores.url(doc).to_string();
+    let removals = read_removals(&dir.join(lists::REMOVE))?;
+    if let Some(r) = removals.iter().find(|r| r.id == id) {
+        return Ok(removed(&stores, &names, &summary, &removals, r, shard_dir));
+    }
+    if let Some((_, reason)) = read_excluded(&dir.join(lists::EXCLUDED))?
+        .into_iter()
+        .find(|(e, _)| *e == id)
+    {
+        return Ok(Explanation::Excluded { id, url, reason });
+    }
+    let removed_for_it = removals
+        .iter()
+        .filter(|r| r.kept == id)
+        .map(|r| RemovedFor {
+            url: names
+                .get(r.id.as_str())
+                .map_or_else(String::new, |d| stores.url(*d).to_string()),
+            id: r.id.clone(),
+            score: r.score,
+            hamming64: r.hamming64,
+        })
+        .collect();
+    Ok(Explanation::Kept {
+        id,
+        url,
+        removed_for_it,
+    })
+}
+
+fn removed(
+    stores: &StoreSet,
+    names: &std::collections::HashMap<&str, u32>,
+    summary: &Summary,
+    removals: &[Removal],
+    r: &Removal,
+    shard_dir: Option<&Path>,
+) -> Explanation {
+    let a = names[r.id.as_str()];
+    let b = names.get(r.kept.as_str()).copied();
+    let fp = stores.fp64();
+    let candidates = Candidates {
+        shared_bands: b.and_then(|b| shared_bands(stores, a, b)),
+        bands: stores.minhash_params().map(|p| p.bands),
+        simhash64_distance: b.map_or(64, |b| (fp[a as usize] ^ fp[b as usize]).count_ones()),
+        plan: summary
+            .join
+            .ran
+            .as_ref()
+            .map_or_else(String::new, |r| r.plan.clone()),
+    };
+    let (diff, note) = match b {
+        None => (
+            None,
+            Some("the kept page is not in the run's stores".to_string()),
+        ),
+        Some(b) => match crate::verify::reread::for_each_text(
+            stores,
+            &[a, b],
+            shard_dir,
+            || (),
+            |_, d, t| (d, t.to_string()),
+        ) {
+            Ok(found) => {
+                let text = |d: u32| {
+                    found
+                        .values
+                        .iter()
+                        .find(|v| v.0 == d)
+                        .map(|v| v.1 .1.as_str())
+                };
+                match (text(a), text(b)) {
+                    (Some(ta), Some(tb)) => (
+                        Some(diff::diff(
+                            ta,
+                            tb,
+                            Shape {
+                                context: 12,
+                                budget: 3000,
+                            },
+                        )),
+                        None,
+                    ),
+                    _ => (
+                        None,
+                        Some("the texts were not found where the store recorded them".into()),
+                    ),
+                }
+            }
+            Err(e) => (
+                None,
+                Some(format!("the texts could not be read again: {e}")),
+            ),
+        },
+    };
+    Explanation::Removed(Box::new(RemovedPage {
+        id: r.id.clone(),
+        url: stores.url(a).to_string(),
+        kept: r.kept.clone(),
+        kept_url: b.map_or_else(String::new, |b| stores.url(b).to_string()),
+        score: r.score,
+        rule: summary
+            .verification
+            .as_ref()
+            .map(|v| format!("{} >= {}", v.measure, v.min)),
+        hamming64: r.hamming64,
+        group: 1 + removals.iter().filter(|o| o.kept == r.kept).count() as u64,
+        candidates,
+        diff,
+        note,
+    }))
+}
+
+/// The bands whose keys documents `a` and `b` share; None without band keys.
+fn shared_bands(stores: &StoreSet, a: u32, b: u32) -> Option<Vec<u32>> {
+    let p = stores.minhash_params()?;
+    let (sa, ra) = stores.position(a);
+    let (sb, rb) = stores.position(b);
+    let mut shared = Vec::new();
+    for band in 0..p.bands as usize {
+        let ka = stores.stores()[sa].minhash_band(band)?[ra];
+        let kb = stores.stores()[sb].minhash_band(band)?[rb];
+        if ka == kb {
+            shared.push(band as u32);
+        }
+    }
+    Some(shared)
+}
