@@ -246,3 +246,38 @@ fn a_browser_runs_the_page_without_an_error_and_draws_the_sample_and_the_audit()
     );
     assert!(dom.contains("<del>") && dom.contains("<ins>") || dom.contains("shared words"));
 }
+
+#[test]
+fn explain_takes_ids_as_the_lists_escape_them_and_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = dir.path().join("c.jsonl");
+    let text = crate::common::page(7, 150);
+    // Two copies whose ids hold a tab and a backslash; the lists write them escaped.
+    let mut lines = String::new();
+    for id in ["a\\tkept", "b\\\\tab\\tcopy"] {
+        lines.push_str(&format!(
+            "{{\"id\":\"{id}\",\"url\":\"https://x.example/{}\",\"text\":\"{text}\"}}\n",
+            id.len()
+        ));
+    }
+    std::fs::write(&crawl, lines).unwrap();
+    let out = dir.path().join("out");
+    nd("dedup {} -o {} -q", &[&crawl, &out]).ok();
+    let remove = read(&out.join("remove.tsv"));
+    let line = remove.lines().nth(1).expect("the copy removed");
+    assert_eq!(
+        line.split('\t').next().unwrap(),
+        "b\\\\tab\\tcopy",
+        "{remove}"
+    );
+    // As remove.tsv writes it, and as the id is.
+    for given in ["b\\\\tab\\tcopy", "b\\tab\tcopy"] {
+        let e: serde_json::Value =
+            serde_json::from_str(&nd("explain {} {} --json", &[&out, &given]).ok()).unwrap();
+        assert_eq!(e["status"], "removed", "{given:?}");
+        assert_eq!(e["id"], "b\\tab\tcopy");
+        assert_eq!(e["kept"], "a\tkept");
+    }
+    let page = page_data(&read(&out.join("report.html")));
+    assert_eq!(page["samples"][0]["id"], "b\\tab\tcopy");
+}

@@ -224,8 +224,14 @@ pub fn run(a: DemoArgs, quiet: bool) -> anyhow::Result<Outcome> {
     }
     println!("Whole run {:.1} s", started.elapsed().as_secs_f64());
     match &a.output {
-        Some(d) => println!("crawl and outputs kept in {}", d.display()),
-        None => println!("(temporary files removed; pass -o DIR to keep them)"),
+        Some(d) => println!(
+            "crawl and outputs kept in {}; open {} in a browser to see what was removed and why",
+            d.display(),
+            d.join("out").join(crate::report::page::NAME).display()
+        ),
+        None => println!(
+            "(temporary files removed; pass -o DIR to keep them, and the report page of the run)"
+        ),
     }
     Ok(run.outcome)
 }

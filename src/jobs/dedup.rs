@@ -417,37 +417,33 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         stats: report.manifest.stats.clone(),
     });
     s.seconds = started.elapsed().as_secs_f64();
-    if !quiet {
-        say!(
-            "done in {:.1} s: {} documents{}, {} kept at tau {} ({} removed, {} excluded from the join and kept); outputs in {}",
-            s.seconds,
-            protect.unwrap_or(stores.len() as u32),
-            if protect.is_some() { " new" } else { "" },
-            clusters.keep,
-            cfg.at.tau,
-            clusters.remove,
-            clusters.excluded,
-            dir.display()
-        );
-    }
+    let done = format!(
+        "done in {:.1} s: {} documents{}, {} kept at tau {} ({} removed, {} excluded from the join and kept); outputs in {}",
+        s.seconds,
+        protect.unwrap_or(stores.len() as u32),
+        if protect.is_some() { " new" } else { "" },
+        clusters.keep,
+        cfg.at.tau,
+        clusters.remove,
+        clusters.excluded,
+        dir.display()
+    );
     let levels = sweep.levels.clone();
     s.verification = verification;
     s.sweep = Some(sweep);
     s.clusters = Some(clusters);
     // The page shows the stages before its own (its time is in `report`).
     s.stages = stage.end();
+    let page = super::report::write_page(dir, &s, &stores, cfg.shard_dir.as_deref())?;
     if !quiet {
+        say!("{done}");
         say!(
-            "      writing {}",
-            dir.join(crate::report::page::NAME).display()
+            "      what was removed and why: {} ({} pairs shown beside their kept page)",
+            dir.join(crate::report::page::NAME).display(),
+            page.pairs
         );
     }
-    s.report = Some(super::report::write_page(
-        dir,
-        &s,
-        &stores,
-        cfg.shard_dir.as_deref(),
-    )?);
+    s.report = Some(page);
     s.write(dir)?;
     claimed.finish()?;
     Ok(DedupRun {
