@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use crate::base::claim::OutDir;
 use crate::base::tsv::tsv_value;
 use crate::fingerprint::store::StoreSet;
@@ -344,9 +346,9 @@ pub fn write_page(
             Ok(found) => (found.values.into_iter().collect(), None),
             Err(e) => (HashMap::new(), Some(e.to_string())),
         };
-    let mut without_text = 0;
+    // Each diff is bounded in time (`report::diff`); the pairs are diffed in parallel.
     let samples: Vec<Sample> = drawn
-        .iter()
+        .par_iter()
         .map(|(i, why)| {
             let r = &removals[*i];
             let (a, b) = (doc(&r.id), doc(&r.kept));
@@ -357,7 +359,6 @@ pub fn write_page(
             let (diff, note) = match pair {
                 Some((ta, tb)) => (Some(diff::diff(ta, tb, Shape::default())), None),
                 None => {
-                    without_text += 1;
                     let why = match (&text_error, a.zip(b)) {
                         (_, None) => "a document of this pair is not in the run's stores".into(),
                         (Some(e), _) => format!("the texts could not be read again: {e}"),
@@ -431,7 +432,7 @@ pub fn write_page(
     Ok(ReportSummary {
         bytes: html.len() as u64,
         pairs: page.samples.len() as u64,
-        pairs_without_text: without_text,
+        pairs_without_text: page.samples.iter().filter(|s| s.diff.is_none()).count() as u64,
         sites: page.sites.len() as u64,
         seconds: started.elapsed().as_secs_f64(),
     })
