@@ -118,6 +118,7 @@ pub fn inflate_passing(data: &[u8], out: &mut dyn Members, passed: &dyn Fn(usize
     // Inflate target, zeroed once: zeroing per read would cost more than inflating.
     let mut chunk = vec![0u8; CHUNK];
     let mut pos = 0usize;
+    let mut decoder: Option<GzDecoder<&[u8]>> = None;
     while pos < data.len() {
         if !data[pos..].starts_with(&[0x1f, 0x8b]) {
             // Trailing zero padding is common and harmless.
@@ -141,7 +142,15 @@ pub fn inflate_passing(data: &[u8], out: &mut dyn Members, passed: &dyn Fn(usize
             }
         }
         out.member_start(pos as u64);
-        let mut dec = GzDecoder::new(&data[pos..]);
+        // One decoder for every member, reset for each: a new one would allocate and clear
+        // its inflate state (the window and tables) again, per record in a WARC.gz.
+        let dec = match &mut decoder {
+            Some(d) => {
+                d.reset(&data[pos..]);
+                d
+            }
+            None => decoder.insert(GzDecoder::new(&data[pos..])),
+        };
         let failure = loop {
             match dec.read(&mut chunk) {
                 Ok(0) => break None,
@@ -152,7 +161,7 @@ pub fn inflate_passing(data: &[u8], out: &mut dyn Members, passed: &dyn Fn(usize
         };
         match failure {
             None => {
-                let end = data.len() - dec.into_inner().len();
+                let end = data.len() - dec.get_ref().len();
                 out.member_end((end - pos) as u64);
                 pos = end;
                 passed(pos);
