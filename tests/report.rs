@@ -164,6 +164,15 @@ fn every_dedup_writes_a_page_whose_pairs_are_the_lists_and_explain_agrees() {
     // An id that is not in the run is an error saying so.
     let err = nd("explain {} no-such-page", &[&out]).fails();
     assert!(err.contains("not a document of the run"), "{err}");
+    // A directory that is not a dedup output is named as such.
+    let crawl = dir.path().join("crawl");
+    for cmd in ["report {}", "explain {} x"] {
+        let err = nd(cmd, &[&crawl]).fails();
+        assert!(
+            err.contains("not the output of a finished `neardup dedup` run"),
+            "{err}"
+        );
+    }
 }
 
 /// Chromium, where it is installed; with NEARDUP_REQUIRE_BROWSER set (CI installs it), it

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::report::{by_name, read_excluded, read_removals, run_stores, Removal};
+use super::report::{by_name, finished_run, read_excluded, read_removals, run_stores, Removal};
 use crate::fingerprint::store::StoreSet;
 use crate::report::diff::{self, Diff, Shape};
 use crate::report::lists;
@@ -82,7 +82,7 @@ pub enum Explanation {
 /// Explains the page `id` of the `dedup` run in `dir` (texts read again from the shards, or
 /// from `shard_dir`).
 pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result<Explanation> {
-    let summary = Summary::read(dir)?;
+    let summary = finished_run(dir)?;
     let stores = StoreSet::open(&run_stores(dir, &summary)?)?;
     let names = by_name(&stores);
     // As the lists escape it, then as given.

@@ -460,10 +460,22 @@ pub fn run_stores(dir: &Path, s: &Summary) -> Result<Vec<PathBuf>> {
         .collect()
 }
 
+/// The `summary.json` of the finished `dedup` run in `dir`; an error that says so where
+/// `dir` is not one (no summary: another directory, or a run that did not finish).
+pub fn finished_run(dir: &Path) -> anyhow::Result<Summary> {
+    if !dir.join("summary.json").is_file() {
+        anyhow::bail!(
+            "{}: not the output of a finished `neardup dedup` run (it has no summary.json)",
+            dir.display()
+        );
+    }
+    Ok(Summary::read(dir)?)
+}
+
 /// `neardup report OUT`: the page of an earlier `dedup` run, written again (its summary and
 /// lists as they are; texts read again from the shards, or from `shard_dir`).
 pub fn report(dir: &Path, shard_dir: Option<&Path>) -> anyhow::Result<ReportSummary> {
-    let summary = Summary::read(dir)?;
+    let summary = finished_run(dir)?;
     if summary.command != crate::report::summary::Command::Dedup {
         anyhow::bail!(
             "{}: the output of another command than `neardup dedup`: a report page is made of a dedup run's lists",
