@@ -106,11 +106,9 @@ pub fn evaluate(c: &EvaluateJob) -> anyhow::Result<Evaluated> {
 
 /// The remove list at `path`, as (removed, kept) documents of `stores`.
 fn read_removed(stores: &StoreSet, path: &std::path::Path) -> anyhow::Result<Vec<(u32, u32)>> {
-    let index: std::collections::HashMap<&str, u32> = (0..stores.len() as u32)
-        .map(|d| (stores.id(d), d))
-        .collect();
+    let index = super::corpus::ids_of(stores);
     let mut out = Vec::new();
-    crate::report::lists::read_remove(path, |a, b, line| {
+    crate::report::lists::read_remove(path, |r, line| {
         let find = |id: &str| {
             index.get(id).copied().ok_or_else(|| {
                 crate::Error::Config(format!(
@@ -119,7 +117,7 @@ fn read_removed(stores: &StoreSet, path: &std::path::Path) -> anyhow::Result<Vec
                 ))
             })
         };
-        out.push((find(a)?, find(b)?));
+        out.push((find(&r.id)?, find(&r.kept)?));
         Ok(())
     })?;
     Ok(out)

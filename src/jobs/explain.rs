@@ -8,10 +8,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::report::{by_name, finished_run, read_excluded, read_removals, run_stores, Removal};
+use super::corpus::ids_of;
+use super::report::{finished_run, run_stores};
 use crate::fingerprint::store::StoreSet;
 use crate::report::diff::{self, Diff, Shape};
-use crate::report::lists;
+use crate::report::lists::{self, read_excluded, read_removals, Removal};
 use crate::report::summary::Summary;
 
 /// How a removed page and its kept page became candidates.
@@ -84,7 +85,7 @@ pub enum Explanation {
 pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result<Explanation> {
     let summary = finished_run(dir)?;
     let stores = StoreSet::open(&run_stores(dir, &summary)?)?;
-    let names = by_name(&stores);
+    let names = ids_of(&stores);
     // As the lists escape it, then as given.
     let unescaped = crate::base::tsv::tsv_value(id).into_owned();
     let (id, doc) = match names.get(unescaped.as_str()) {

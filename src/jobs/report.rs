@@ -18,7 +18,7 @@ use crate::base::claim::OutDir;
 use crate::base::tsv::tsv_value;
 use crate::fingerprint::store::StoreSet;
 use crate::report::diff::{self, Shape};
-use crate::report::lists;
+use crate::report::lists::{self, read_excluded, read_removals, Removal};
 use crate::report::page::{self, Page, Sample, Site};
 use crate::report::sites;
 use crate::report::summary::{ReportSummary, Summary};
@@ -52,67 +52,6 @@ pub const LIMITS: Limits = Limits {
     site_rows: 2000,
 };
 
-/// One line of `remove.tsv`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Removal {
-    /// The removed document, and the kept one it names (list names, unescaped).
-    pub id: String,
-    pub kept: String,
-    pub hamming64: Option<u32>,
-    /// The verified score, where the run verified.
-    pub score: Option<f64>,
-}
-
-/// Reads `remove.tsv` whole: the columns by their header's names, so lists with or without
-/// scores (and with `kept_in`) read alike. A line without both ids is an error naming the
-/// file and line.
-pub fn read_removals(path: &Path) -> Result<Vec<Removal>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-    if header.len() < 2 || header[0] != "id" || header[1] != "kept" {
-        return Err(Error::Config(format!(
-            "{}: not a remove list (its header is not `id<TAB>kept...`)",
-            path.display()
-        )));
-    }
-    let col = |name: &str| header.iter().position(|h| *h == name);
-    let (hc, sc) = (col("hamming64"), col("score"));
-    let mut out = Vec::new();
-    for (n, line) in lines.enumerate() {
-        let f: Vec<&str> = line.split('\t').collect();
-        if f.len() < 2 {
-            return Err(Error::Config(format!(
-                "{}: line {}: not `id<TAB>kept`",
-                path.display(),
-                n + 2
-            )));
-        }
-        out.push(Removal {
-            id: tsv_value(f[0]).into_owned(),
-            kept: tsv_value(f[1]).into_owned(),
-            hamming64: hc.and_then(|i| f.get(i)?.parse().ok()),
-            score: sc.and_then(|i| f.get(i)?.parse().ok()),
-        });
-    }
-    Ok(out)
-}
-
-/// `excluded.tsv`: each document's reason, by id.
-pub fn read_excluded(path: &Path) -> Result<Vec<(String, String)>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(path, e)),
-    };
-    Ok(text
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_once('\t'))
-        .map(|(id, why)| (tsv_value(id).into_owned(), why.to_string()))
-        .collect())
-}
-
 /// `sites.tsv`'s rows as the page shows them (flagged by the run's rule).
 fn read_sites(path: &Path, flagged: &[String]) -> Result<Vec<Site>> {
     let text = match std::fs::read_to_string(path) {
@@ -138,13 +77,6 @@ fn read_sites(path: &Path, flagged: &[String]) -> Result<Vec<Site>> {
         });
     }
     Ok(out)
-}
-
-/// Every document's list name, to its index in `stores`.
-pub fn by_name(stores: &StoreSet) -> HashMap<&str, u32> {
-    (0..stores.len() as u32)
-        .map(|d| (stores.id(d), d))
-        .collect()
 }
 
 /// Which removals the page shows, and why each: indices into `removals` in the order shown
@@ -313,7 +245,7 @@ pub fn write_page(
         .collect();
     site_rows.truncate(LIMITS.site_rows);
 
-    let names = by_name(stores);
+    let names = super::corpus::ids_of(stores);
     let doc = |id: &str| names.get(id).copied();
     let site_of = |id: &str| {
         doc(id)

@@ -38,35 +38,78 @@ pub fn read_keep(path: &Path, mut visit: impl FnMut(&str, usize) -> Result<()>) 
     Ok(())
 }
 
-/// Reads a remove list, calling `visit` with each removed id and the kept id it names,
-/// unescaped, and its line number; a line without both is an error naming the file and line.
-pub fn read_remove(
-    path: &Path,
-    mut visit: impl FnMut(&str, &str, usize) -> Result<()>,
-) -> Result<()> {
+/// One line of the remove list: the removed document and the kept one it names (list
+/// names, unescaped), with its distance and score where the list has them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Removal {
+    pub id: String,
+    pub kept: String,
+    pub hamming64: Option<u32>,
+    /// The verified score, where the run verified.
+    pub score: Option<f64>,
+}
+
+/// Reads a remove list, calling `visit` with each line and its line number; the columns
+/// after `id` and `kept` are found by their header's names, so lists with or without scores
+/// (and with `kept_in`) read alike. A line without both ids is an error naming the file and
+/// line.
+pub fn read_remove(path: &Path, mut visit: impl FnMut(Removal, usize) -> Result<()>) -> Result<()> {
     let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io(path, e))?;
     let mut lines = text.lines().enumerate();
-    match lines.next() {
-        Some((_, h)) if h.starts_with("id\tkept") => {}
+    let header: Vec<&str> = match lines.next() {
+        Some((_, h)) if h.starts_with("id\tkept") => h.split('\t').collect(),
         _ => {
             return Err(crate::Error::Config(format!(
                 "{}: not a remove list (its header is not `id<TAB>kept...`)",
                 path.display()
             )))
         }
-    }
+    };
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (hc, sc) = (col("hamming64"), col("score"));
     for (n, line) in lines {
-        let mut f = line.split('\t');
-        let (Some(a), Some(b)) = (f.next(), f.next()) else {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 2 {
             return Err(crate::Error::Config(format!(
                 "{}: line {}: not `id<TAB>kept`",
                 path.display(),
                 n + 1
             )));
+        }
+        let r = Removal {
+            id: tsv_value(f[0]).into_owned(),
+            kept: tsv_value(f[1]).into_owned(),
+            hamming64: hc.and_then(|i| f.get(i)?.parse().ok()),
+            score: sc.and_then(|i| f.get(i)?.parse().ok()),
         };
-        visit(&tsv_value(a), &tsv_value(b), n + 1)?;
+        visit(r, n + 1)?;
     }
     Ok(())
+}
+
+/// A remove list whole ([`read_remove`]).
+pub fn read_removals(path: &Path) -> Result<Vec<Removal>> {
+    let mut out = Vec::new();
+    read_remove(path, |r, _| {
+        out.push(r);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// `excluded.tsv`: each document's id (unescaped) and reason; none where there is no file.
+pub fn read_excluded(path: &Path) -> Result<Vec<(String, String)>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(crate::Error::io(path, e)),
+    };
+    Ok(text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(id, why)| (tsv_value(id).into_owned(), why.to_string()))
+        .collect())
 }
 
 /// Counts of what the lists hold.
