@@ -9,6 +9,9 @@ use std::process::ExitCode;
 static ALLOC: neardup::alloc::HugePages = neardup::alloc::HugePages;
 
 fn main() -> ExitCode {
+    // First, while this is the only thread: the environment variable it may set is read by
+    // Vulkan's loader when a GPU is opened.
+    neardup::gpu::icd::prepare();
     match neardup::cli::run() {
         Ok(neardup::cli::Outcome::Clean) => ExitCode::SUCCESS,
         Ok(neardup::cli::Outcome::Partial) => ExitCode::from(2),

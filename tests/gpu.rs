@@ -241,6 +241,49 @@ fn the_join_command_gives_the_same_pairs_on_both_backends() {
     );
 }
 
+/// Buffers are kept from batch to batch: a smaller batch loaded over a larger one, several
+/// dispatches over one load, and an overflowing dispatch followed by a larger one, all give
+/// the reference's pairs (stale bytes past a batch's end are never read).
+#[test]
+fn batches_share_the_kernels_buffers_without_mixing() {
+    let Some(g) = gpu() else { return };
+    let k = g.hamming_join().unwrap();
+    let big = runs_and_a_long_one(21, 90, 900);
+    let small = runs_and_a_long_one(5, 30, 200);
+    let earlier = [split(0xFF00_0000_0000_0000)];
+    for (vals, ends) in [&big, &small, &big] {
+        let fps: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+        k.load(&fps, ends, &earlier).unwrap();
+        for (span, tau, n_earlier) in [(4096, 5, 0), (64, 4, 1), (7, 6, 1)] {
+            let t = tiles(ends, span);
+            let p = Params {
+                tau,
+                n_earlier,
+                capacity: 1 << 20,
+                n_tiles: t.len() as u32,
+                ..Params::default()
+            };
+            let (mut want, want_count) = reference(&p, &fps, ends, &t, &earlier);
+            assert!(want_count > 3);
+            // Too small a buffer first: the count is right and the buffer full.
+            let (got, count) = k.dispatch(tau, n_earlier, &t, 2).unwrap();
+            assert_eq!((count, got.len()), (want_count, 2));
+            let (mut got, count) = k.dispatch(tau, n_earlier, &t, want_count).unwrap();
+            assert_eq!(count, want_count);
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(
+                got,
+                want,
+                "{} fingerprints, span {span}, tau {tau}",
+                fps.len()
+            );
+        }
+    }
+    let t = k.timing();
+    assert!(t.upload > 0.0 && t.kernel > 0.0, "{t:?}");
+}
+
 #[test]
 fn a_binding_over_the_adapters_limit_is_an_error_not_a_panic() {
     let Some(g) = gpu() else { return };

@@ -29,8 +29,8 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let (fp64, fp128) = planted_fingerprints(a.docs, 0.1, 8, a.data_seed);
     let made = started.elapsed().as_secs_f64();
-    let spec = steps::spec(&cfg, a.docs, at, quiet)?;
     let backend = steps::backend(&cfg, quiet)?;
+    let spec = steps::spec(&cfg, a.docs, at, &backend, quiet)?;
     let run = join::run(JoinInput::all(&fp64, &fp128), &spec, &backend)?;
     let (p, stats, gpu) = (spec.plan(), &run.stats, backend.gpu());
     let cores = rayon::current_num_threads();
@@ -55,6 +55,13 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
         println!(
             "gpu: {:.3} s in {} dispatches ({} batches, {} reruns on overflow, {} runs split); {rate:.3e} compares/s",
             g.gpu_seconds, g.dispatches, g.batches, g.reruns, g.split_runs
+        );
+        println!(
+            "gpu time: {:.3} s loading batches, {:.3} s from submission to the counter (kernel), {:.3} s reading pairs back; {:.3e} compares/s in the kernel",
+            g.upload_seconds,
+            g.kernel_seconds,
+            g.read_seconds,
+            stats.comparisons as f64 / g.kernel_seconds.max(1e-9)
         );
         println!(
             "lanes: {:.1} % of the kernel's lane steps compare a pair ({} comparisons in {} lane steps)",

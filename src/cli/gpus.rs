@@ -2,7 +2,7 @@
 
 use super::args::GpusArgs;
 use super::Outcome;
-use crate::gpu::adapters;
+use crate::gpu::{adapters, icd};
 
 /// Runs the command.
 pub fn run(a: GpusArgs) -> anyhow::Result<Outcome> {
@@ -13,6 +13,18 @@ pub fn run(a: GpusArgs) -> anyhow::Result<Outcome> {
     }
     if list.is_empty() {
         println!("no GPU adapters (joins run on the CPU; install a Vulkan driver, e.g. mesa-vulkan-drivers, for a software adapter)");
+        if std::path::Path::new("/dev/nvidiactl").exists() {
+            match icd::decided() {
+                Some(icd::Decision::Add { lib, .. }) => println!(
+                    "an NVIDIA device node exists; {} was added as a Vulkan driver and offers no adapter either",
+                    lib.display()
+                ),
+                Some(icd::Decision::Leave(why)) => println!(
+                    "an NVIDIA device node exists; NVIDIA's headless Vulkan manifest was not added: {why} (NEARDUP_VULKAN_AS_IS and the VK_*DRIVER_FILES variables turn it off)"
+                ),
+                None => {}
+            }
+        }
         return Ok(Outcome::Clean);
     }
     for (i, d) in list.iter().enumerate() {

@@ -8,6 +8,7 @@
 //! panics.
 
 pub mod hamming;
+pub mod icd;
 
 use std::sync::{Arc, Mutex};
 
@@ -85,12 +86,29 @@ fn describe(a: &wgpu::Adapter) -> AdapterDesc {
     }
 }
 
-/// Every adapter the system offers.
+/// Every adapter the system offers, each device once (a driver registered by two manifests,
+/// as [`icd::prepare`] may leave it, would otherwise be listed twice).
 pub fn adapters() -> Vec<AdapterDesc> {
+    enumerate().iter().map(describe).collect()
+}
+
+/// The adapters, each device once: the first of those with the same backend, vendor, device,
+/// name and driver.
+fn enumerate() -> Vec<wgpu::Adapter> {
     let inst = instance();
+    let mut seen = std::collections::HashSet::new();
     pollster::block_on(inst.enumerate_adapters(wgpu::Backends::PRIMARY))
-        .iter()
-        .map(describe)
+        .into_iter()
+        .filter(|a| {
+            let i = a.get_info();
+            seen.insert((
+                format!("{:?}", i.backend),
+                i.vendor,
+                i.device,
+                i.name.clone(),
+                i.driver_info.clone(),
+            ))
+        })
         .collect()
 }
 
@@ -137,8 +155,7 @@ impl Gpu {
     /// Opens the selected adapter. Hardware adapters come first; a software one only when
     /// `sel.allow_software`.
     pub fn open(sel: &Selection) -> Result<Gpu, GpuError> {
-        let inst = instance();
-        let mut all = pollster::block_on(inst.enumerate_adapters(wgpu::Backends::PRIMARY));
+        let mut all = enumerate();
         all.sort_by_key(|a| match a.get_info().device_type {
             wgpu::DeviceType::DiscreteGpu => 0,
             wgpu::DeviceType::IntegratedGpu => 1,

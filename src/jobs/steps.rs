@@ -87,10 +87,16 @@ pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildRepor
     Ok((report, outcome))
 }
 
-/// The join spec for `n` documents at `at`; prints the plan (and a random plan's recall)
+/// The join spec for `n` documents at `at` (the plan weighed for `backend`); prints the plan (and a random plan's recall)
 /// unless quiet.
-pub fn spec(cfg: &JoinConfig, n: usize, at: Thresholds, quiet: bool) -> anyhow::Result<JoinSpec> {
-    let plan = cfg.plan.plan(n, at.tau)?;
+pub fn spec(
+    cfg: &JoinConfig,
+    n: usize,
+    at: Thresholds,
+    backend: &Backend,
+    quiet: bool,
+) -> anyhow::Result<JoinSpec> {
+    let plan = cfg.plan.plan_for(n, at.tau, backend.table_weight())?;
     if !quiet {
         say!("plan: {}", plan.name);
         if cfg.plan.method == Method::Random {
@@ -136,7 +142,7 @@ pub fn join(
 ) -> anyhow::Result<JoinOutput> {
     let docs = stores.joinable();
     let n = docs.len();
-    let spec = spec(cfg, n, at, quiet)?;
+    let spec = spec(cfg, n, at, backend, quiet)?;
     let input = JoinInput {
         fp64: stores.fp64(),
         fp128: stores.fp128(),

@@ -9,6 +9,7 @@
 use crate::gpu::{self, Gpu, GpuError, Selection};
 
 use super::gpu::GpuConfig;
+use super::plan::TableWeight;
 
 /// What the user asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -92,6 +93,15 @@ pub struct OpenError {
 }
 
 impl Backend {
+    /// What a table weighs against a comparison here: the GPU's weight on a hardware adapter,
+    /// the CPU's on the CPU and on a software adapter (whose comparisons run on the CPU).
+    pub fn table_weight(&self) -> TableWeight {
+        match self {
+            Backend::Gpu { gpu, .. } if !gpu.adapter().software => TableWeight::GPU,
+            _ => TableWeight::CPU,
+        }
+    }
+
     /// Opens the backend `choice` asks for, on `adapter` when named. Returns the backend and,
     /// when `auto` fell back to the CPU, why.
     pub fn open(

@@ -60,6 +60,12 @@ pub struct GpuStats {
     pub lane_steps: u64,
     /// Wall time of the dispatches (upload, kernel, read-back), seconds.
     pub gpu_seconds: f64,
+    /// Of which loading batches onto the device (staging and copies), seconds.
+    pub upload_seconds: f64,
+    /// Of which from a dispatch's submission to its counter being readable, seconds.
+    pub kernel_seconds: f64,
+    /// Of which reading pairs back, seconds.
+    pub read_seconds: f64,
 }
 
 /// Fingerprints as the shader reads them, (low, high) halves: on a little-endian host, the
@@ -115,12 +121,10 @@ impl Compare for Driver<'_, '_> {
 }
 
 impl Driver<'_, '_> {
-    /// Runs `tiles` over one uploaded batch and appends the fingerprint pairs found.
+    /// Runs `tiles` over the loaded batch and appends the fingerprint pairs found.
     fn dispatch(
         &mut self,
         vals: &[u64],
-        fps: &[[u32; 2]],
-        ends: &[u32],
         tiles: &[Tile],
         found: &mut Vec<ValuePair>,
     ) -> Result<(), GpuError> {
@@ -132,7 +136,7 @@ impl Driver<'_, '_> {
             let started = std::time::Instant::now();
             let (pairs, count) =
                 self.kernel
-                    .run(self.tau, fps, ends, tiles, &self.earlier, self.capacity)?;
+                    .dispatch(self.tau, self.earlier.len() as u32, tiles, self.capacity)?;
             self.stats.gpu_seconds += started.elapsed().as_secs_f64();
             if count <= self.capacity {
                 found.extend(pairs.iter().map(|&[i, j]| {
@@ -150,8 +154,8 @@ impl Driver<'_, '_> {
                 self.capacity = count.next_power_of_two().min(self.max_capacity);
             } else if tiles.len() > 1 {
                 let (a, b) = tiles.split_at(tiles.len() / 2);
-                self.dispatch(vals, fps, ends, a, found)?;
-                return self.dispatch(vals, fps, ends, b, found);
+                self.dispatch(vals, a, found)?;
+                return self.dispatch(vals, b, found);
             } else {
                 return Err(GpuError::Validation {
                     stage: "sizing the pair buffer",
@@ -162,6 +166,14 @@ impl Driver<'_, '_> {
                 });
             }
         }
+    }
+
+    /// Loads a batch (its fingerprints and ends, and the table's earlier masks).
+    fn load(&mut self, vals: &[u64], ends: &[u32]) -> Result<(), GpuError> {
+        let started = std::time::Instant::now();
+        self.kernel.load(&halves(vals), ends, &self.earlier)?;
+        self.stats.gpu_seconds += started.elapsed().as_secs_f64();
+        Ok(())
     }
 
     /// Counts the lane steps of `tiles` (once per batch, not per rerun or split).
@@ -180,10 +192,13 @@ impl Driver<'_, '_> {
         found: &mut Vec<ValuePair>,
     ) -> Result<(), GpuError> {
         self.stats.batches += 1;
-        let fps = halves(vals);
         let t = tiles(ends, self.col_span);
+        if t.is_empty() {
+            return Ok(());
+        }
+        self.load(vals, ends)?;
         self.count_lanes(&t, ends);
-        self.dispatch(vals, &fps, ends, &t, found)
+        self.dispatch(vals, &t, found)
     }
 
     /// Joins one run too large for a batch: blocks of half a batch, every pair of blocks.
@@ -207,10 +222,13 @@ impl Driver<'_, '_> {
                 self.stats.batches += 1;
                 let vals: Vec<u64> = bp.iter().chain(bq).copied().collect();
                 let ends = vec![vals.len() as u32; vals.len()];
-                let fps = halves(&vals);
                 let t = cross_tiles(bp.len() as u32, vals.len() as u32, self.col_span);
+                if t.is_empty() {
+                    continue;
+                }
+                self.load(&vals, &ends)?;
                 self.count_lanes(&t, &ends);
-                self.dispatch(&vals, &fps, &ends, &t, found)?;
+                self.dispatch(&vals, &t, found)?;
             }
         }
         Ok(())
@@ -315,6 +333,10 @@ pub fn join_graph(
         stats: GpuStats::default(),
     };
     let (graph, stats) = engine::join(input, spec, &mut d)?;
+    let t = kernel.timing();
+    d.stats.upload_seconds = t.upload;
+    d.stats.kernel_seconds = t.kernel;
+    d.stats.read_seconds = t.read;
     Ok((graph, stats, d.stats))
 }
 

@@ -77,8 +77,13 @@ impl Method {
 pub const MAX_TAU: u32 = 31;
 
 impl PlanSpec {
-    /// The plan for a join of `n` fingerprints at `tau`, or why there is none.
+    /// The plan for a join of `n` fingerprints at `tau` on the CPU, or why there is none.
     pub fn plan(&self, n: usize, tau: u32) -> Result<Plan> {
+        self.plan_for(n, tau, TableWeight::CPU)
+    }
+
+    /// The plan for a join of `n` fingerprints at `tau` where a table costs `weight`.
+    pub fn plan_for(&self, n: usize, tau: u32, weight: TableWeight) -> Result<Plan> {
         let bad = |msg: String| Err(Error::Config(msg));
         if tau > MAX_TAU {
             return bad(format!("tau must be below {}", MAX_TAU + 1));
@@ -90,7 +95,7 @@ impl PlanSpec {
             return bad("--iterations must be at least 1".into());
         }
         match (self.method, self.blocks) {
-            (Method::Exact, None) => Ok(cheapest_exact(n, tau)),
+            (Method::Exact, None) => Ok(cheapest_exact_for(n, tau, weight)),
             (Method::Exact, Some(m)) => {
                 if m <= tau as usize || m > 64 {
                     return bad(format!(
@@ -177,17 +182,36 @@ pub fn binomial(n: usize, k: usize) -> f64 {
     (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
-/// Cost of keying and sorting one fingerprint in one table, in units of one XOR-popcount
-/// comparison (measured: a sort step costs about 30 comparisons here).
-const SORT_WEIGHT: f64 = 32.0;
+/// What one fingerprint costs in one table (keying, sorting, and on a GPU loading it), in
+/// units of one XOR-popcount comparison where the comparisons run. Fewer tables mean longer
+/// runs of equal keys and more comparisons, so the weight decides how many tables the
+/// cheapest exact plan has.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TableWeight(pub f64);
+
+impl TableWeight {
+    /// On the CPU: a sort step costs about 30 comparisons (measured here).
+    pub const CPU: TableWeight = TableWeight(32.0);
+    /// On a GPU: the host keys, sorts and packs each table (3.4 ns a fingerprint on the H200
+    /// machine's 16 cores, 82.5 M fingerprints, 28 tables) and loads it (12 bytes a
+    /// fingerprint, about 1.2 ns), while the kernel compares a pair in about 1.25 ps (8e11
+    /// compares/s, from the 100 M random-plan run there): about 4 000 comparisons. At 82.5 M
+    /// fingerprints and tau 6 this picks 8 blocks (28 tables), not the CPU's 9 (84).
+    pub const GPU: TableWeight = TableWeight(4096.0);
+}
 
 /// Expected work of a plan on `n` uniformly spread fingerprints: sorting all of them per
-/// table, plus comparing the pairs that share the table's key.
+/// table, plus comparing the pairs that share the table's key (CPU weights).
 pub fn cost(plan: &Plan, n: usize) -> f64 {
+    cost_for(plan, n, TableWeight::CPU)
+}
+
+/// [`cost`] with a table weighing `w`.
+pub fn cost_for(plan: &Plan, n: usize, w: TableWeight) -> f64 {
     let n = n as f64;
     plan.tables
         .iter()
-        .map(|m| SORT_WEIGHT * n + n * n / 2f64.powi(m.count_ones() as i32 + 1))
+        .map(|m| w.0 * n + n * n / 2f64.powi(m.count_ones() as i32 + 1))
         .sum()
 }
 
@@ -197,26 +221,31 @@ pub const MAX_TABLES: f64 = 5000.0;
 /// [`cost`] of [`pigeonhole`]`(m, tau)` without building it: a table keyed on `k = m - tau`
 /// blocks, `j` of them among the `64 % m` one bit larger, has `k * (64 / m) + j` key bits, and
 /// there are C(64 % m, j) * C(m - 64 % m, k - j) such tables.
-fn pigeonhole_cost(m: usize, tau: u32, n: usize) -> f64 {
+fn pigeonhole_cost(m: usize, tau: u32, n: usize, w: TableWeight) -> f64 {
     let (k, small, big) = (m - tau as usize, 64 / m, 64 % m);
     let n = n as f64;
     (0..=k.min(big))
         .map(|j| {
             let tables = binomial(big, j) * binomial(m - big, k - j);
             let bits = (k * small + j) as i32;
-            tables * (SORT_WEIGHT * n + n * n / 2f64.powi(bits + 1))
+            tables * (w.0 * n + n * n / 2f64.powi(bits + 1))
         })
         .sum()
 }
 
-/// The cheapest exact pigeonhole plan for `n` fingerprints at distance `tau`.
+/// The cheapest exact pigeonhole plan for `n` fingerprints at distance `tau` on the CPU.
 pub fn cheapest_exact(n: usize, tau: u32) -> Plan {
+    cheapest_exact_for(n, tau, TableWeight::CPU)
+}
+
+/// The cheapest exact pigeonhole plan where a table weighs `w`.
+pub fn cheapest_exact_for(n: usize, tau: u32, w: TableWeight) -> Plan {
     let mut best: Option<(f64, usize)> = None;
     for m in (tau as usize + 1)..=64 {
         if binomial(m, tau as usize) > MAX_TABLES {
             break;
         }
-        let c = pigeonhole_cost(m, tau, n);
+        let c = pigeonhole_cost(m, tau, n, w);
         if best.is_none_or(|(bc, _)| c < bc) {
             best = Some((c, m));
         }
@@ -299,6 +328,36 @@ mod tests {
         }
     }
 
+    /// A heavier table buys fewer tables: at the H200 run's size, 8 blocks on a GPU where
+    /// the CPU takes 9, and never more tables than the CPU at any size.
+    #[test]
+    fn a_gpu_plan_has_fewer_longer_tables() {
+        let key_bits = |p: &Plan| p.tables[0].count_ones();
+        let (cpu, gpu) = (
+            cheapest_exact_for(82_500_000, 6, TableWeight::CPU),
+            cheapest_exact_for(82_500_000, 6, TableWeight::GPU),
+        );
+        assert_eq!(
+            (cpu.tables.len(), gpu.tables.len()),
+            (84, 28),
+            "{} / {}",
+            cpu.name,
+            gpu.name
+        );
+        // Shorter keys: longer runs of equal keys.
+        assert_eq!((key_bits(&cpu), key_bits(&gpu)), (22, 16));
+        for tau in 0..=8 {
+            for n in [10_000, 1_000_000, 100_000_000] {
+                let (c, g) = (
+                    cheapest_exact_for(n, tau, TableWeight::CPU),
+                    cheapest_exact_for(n, tau, TableWeight::GPU),
+                );
+                assert!(g.tables.len() <= c.tables.len(), "tau {tau} n {n}");
+                assert!(g.exact && g.tau == tau);
+            }
+        }
+    }
+
     #[test]
     fn counted_cost_is_the_cost_of_the_built_plan() {
         for tau in 0..=8u32 {
@@ -307,12 +366,16 @@ mod tests {
                     break;
                 }
                 for n in [1000, 1_000_000, 100_000_000] {
-                    let (built, counted) =
-                        (cost(&pigeonhole(m, tau), n), pigeonhole_cost(m, tau, n));
-                    assert!(
-                        (built - counted).abs() <= 1e-9 * built,
-                        "m {m} tau {tau} n {n}: {built} against {counted}"
-                    );
+                    for w in [TableWeight::CPU, TableWeight::GPU] {
+                        let (built, counted) = (
+                            cost_for(&pigeonhole(m, tau), n, w),
+                            pigeonhole_cost(m, tau, n, w),
+                        );
+                        assert!(
+                            (built - counted).abs() <= 1e-9 * built,
+                            "m {m} tau {tau} n {n} {w:?}: {built} against {counted}"
+                        );
+                    }
                 }
             }
         }
