@@ -193,8 +193,11 @@ pub fn prepare() -> Option<PathBuf> {
     let Decision::Add { lib, api_version } = decision else {
         return None;
     };
-    let dir = std::env::temp_dir().join(format!("neardup-vulkan-{}", user_id()));
-    std::fs::create_dir_all(&dir).ok()?;
+    let uid = user_id();
+    let dir = std::env::temp_dir().join(format!("neardup-vulkan-{uid}"));
+    if !own_private_dir(&dir, &uid) {
+        return None;
+    }
     let path = dir.join("nvidia_egl_icd.json");
     let text = manifest(&lib, &api_version);
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
@@ -215,6 +218,22 @@ pub fn decided() -> Option<&'static Decision> {
     DECIDED.get()
 }
 
+/// Whether `dir` is a directory of this user's that no one else may write, made so when it
+/// is missing: the loader runs the library a manifest names, so a manifest in a directory
+/// another user could write into is never used.
+#[cfg(unix)]
+fn own_private_dir(dir: &Path, uid: &str) -> bool {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    std::fs::symlink_metadata(dir)
+        .is_ok_and(|m| m.is_dir() && m.uid().to_string() == uid && m.mode() & 0o022 == 0)
+}
+
+#[cfg(not(unix))]
+fn own_private_dir(_dir: &Path, _uid: &str) -> bool {
+    false
+}
+
 /// The user's id, from `/proc/self` (no libc call), so users do not share a directory.
 fn user_id() -> String {
     std::fs::read_to_string("/proc/self/status")
@@ -224,7 +243,7 @@ fn user_id() -> String {
                 .find_map(|l| l.strip_prefix("Uid:"))
                 .and_then(|l| l.split_whitespace().next().map(str::to_string))
         })
-        .unwrap_or_else(|| "0".to_string())
+        .unwrap_or_else(|| "unknown".to_string())
 }
 
 #[cfg(test)]
