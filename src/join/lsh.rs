@@ -127,6 +127,81 @@ impl Runs {
 /// the regions are even. Units are scattered in the order of their first members, so each
 /// band's column is read front to back.
 pub fn runs(docs: &[u32], keys: &impl BandKeys, fp64: &[u64], fp128: &[[u64; 2]]) -> Runs {
+    runs_in(docs, keys, fp64, fp128, KeyRange::ALL).runs
+}
+
+/// A share of every band's key space: the keys whose top 16 bits `t` have
+/// `t * parts / 2^16 == part`, so the parts are contiguous key ranges in key order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyRange {
+    part: u32,
+    parts: u32,
+}
+
+impl KeyRange {
+    /// Every key.
+    pub const ALL: KeyRange = KeyRange { part: 0, parts: 1 };
+
+    /// Part `part` of `parts` (1 to 65 536 parts), or None.
+    pub fn new(part: u32, parts: u32) -> Option<KeyRange> {
+        ((1..=1 << 16).contains(&parts) && part < parts).then_some(KeyRange { part, parts })
+    }
+
+    /// Whether `key` is in this part.
+    #[inline]
+    pub fn contains(&self, key: u64) -> bool {
+        ((key >> 48) * u64::from(self.parts)) >> 16 == u64::from(self.part)
+    }
+}
+
+/// The runs of one [`KeyRange`], with how many runs each band gave, so that the parts can be
+/// put back together band by band ([`merge_parts`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartRuns {
+    /// The runs whose key is in the range (units as [`runs`] numbers them: every part has
+    /// the same units).
+    pub runs: Runs,
+    /// Runs of each band, in band order.
+    pub per_band: Vec<u64>,
+}
+
+/// The parts' runs in one: band by band, each band's runs part after part. For the parts
+/// `0..n` of `n` in order, this is [`runs`] of the whole key space, run for run: a band's runs
+/// come out in ascending key order, and the parts are ascending key ranges.
+pub fn merge_parts(parts: Vec<PartRuns>) -> Runs {
+    let mut out = Runs {
+        run_starts: vec![0],
+        ..Runs::default()
+    };
+    let Some(first) = parts.first() else {
+        return out;
+    };
+    out.members = first.runs.members.clone();
+    out.starts = first.runs.starts.clone();
+    let bands = first.per_band.len();
+    let mut at = vec![0usize; parts.len()];
+    for b in 0..bands {
+        for (p, part) in parts.iter().enumerate() {
+            let n = part.per_band.get(b).copied().unwrap_or(0) as usize;
+            for r in at[p]..at[p] + n {
+                let run = part.runs.run(r);
+                out.units.extend_from_slice(run);
+                out.run_starts.push(out.units.len() as u64);
+            }
+            at[p] += n;
+        }
+    }
+    out
+}
+
+/// [`runs`] of the keys in `range` only: what one task of a run split by key range finds.
+pub fn runs_in(
+    docs: &[u32],
+    keys: &impl BandKeys,
+    fp64: &[u64],
+    fp128: &[[u64; 2]],
+    range: KeyRange,
+) -> PartRuns {
     let c = collapse(fp64, fp128, docs.to_vec(), &mut Vec::new());
     let reps: Vec<u32> = c.starts[..c.starts.len() - 1]
         .iter()
@@ -134,21 +209,37 @@ pub fn runs(docs: &[u32], keys: &impl BandKeys, fp64: &[u64], fp128: &[[u64; 2]]
         .collect();
     let mut units: Vec<u32> = (0..reps.len() as u32).collect();
     units.par_sort_unstable_by_key(|u| reps[*u as usize]);
-    let gbits = order::group_bits(units.len(), 64);
-    let low = 64 - gbits;
-    let lowmask = (1u64 << low) - 1;
-    let mut buffer: Vec<Keyed> = vec![Keyed::default(); units.len()];
+    let mut buffer: Vec<Keyed> = Vec::new();
     let mut out = Runs {
         members: c.members,
         starts: c.starts,
         run_starts: vec![0],
         units: Vec::new(),
     };
+    let mut per_band = Vec::with_capacity(keys.bands());
+    let mut mine: Vec<u32> = Vec::new();
     for b in 0..keys.bands() {
         let column = keys.band(b);
         let key = |u: u32| column[reps[u as usize] as usize];
+        let units: &[u32] = if range == KeyRange::ALL {
+            &units
+        } else {
+            mine.clear();
+            mine.par_extend(
+                units
+                    .par_iter()
+                    .copied()
+                    .filter(|u| range.contains(key(*u))),
+            );
+            &mine
+        };
+        let gbits = order::group_bits(units.len(), 64);
+        let low = 64 - gbits;
+        let lowmask = (1u64 << low) - 1;
+        buffer.resize(units.len(), Keyed::default());
+        let before = out.len();
         let starts = order::partition(
-            &units,
+            units,
             &mut buffer,
             gbits,
             |u| (key(*u) >> low) as usize,
@@ -187,6 +278,94 @@ pub fn runs(docs: &[u32], keys: &impl BandKeys, fp64: &[u64], fp128: &[[u64; 2]]
             }
             out.units.extend(members);
         }
+        per_band.push((out.len() - before) as u64);
     }
-    out
+    PartRuns {
+        runs: out,
+        per_band,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::rng::SplitMix64;
+
+    /// A corpus of `n` documents with `bands` keys each, drawn from few enough values that
+    /// runs of every length form all over the key space, and some documents with the same
+    /// fingerprints (units of several members).
+    fn corpus(n: usize, bands: usize, seed: u64) -> (Vec<u64>, Vec<u64>, Vec<[u64; 2]>) {
+        let mut rng = SplitMix64(seed);
+        let values: Vec<u64> = (0..n / 3).map(|_| rng.next_u64()).collect();
+        let keys = (0..n * bands)
+            .map(|_| values[rng.below(values.len() as u64) as usize])
+            .collect();
+        let fp64: Vec<u64> = (0..n).map(|_| rng.below(n as u64 / 2)).collect();
+        let fp128 = fp64.iter().map(|f| [*f, f ^ 1]).collect();
+        (keys, fp64, fp128)
+    }
+
+    /// Runs found part by part over key ranges, put back together band by band, are the
+    /// runs of the whole key space, run for run; each part holds only keys of its range.
+    #[test]
+    fn runs_split_by_key_range_merge_to_the_whole() {
+        for (n, bands, seed) in [(3000, 4, 1), (40_000, 3, 2), (7, 2, 3)] {
+            let (keys, fp64, fp128) = corpus(n, bands, seed);
+            let keys = DocMajor { keys: &keys, bands };
+            // Every other document takes part, as excluded documents leave gaps.
+            let docs: Vec<u32> = (0..n as u32).filter(|d| d % 5 != 3).collect();
+            let whole = runs(&docs, &keys, &fp64, &fp128);
+            assert!(whole.len() > 1 || n < 100, "{n}: {} runs", whole.len());
+            for parts in [1, 2, 3, 7, 64] {
+                let split: Vec<PartRuns> = (0..parts)
+                    .map(|p| {
+                        let range = KeyRange::new(p, parts).unwrap();
+                        let part = runs_in(&docs, &keys, &fp64, &fp128, range);
+                        // Each run's units share a key of the range in the run's band.
+                        let mut r = 0;
+                        for (b, n_runs) in part.per_band.iter().enumerate() {
+                            let column = keys.band(b);
+                            for _ in 0..*n_runs {
+                                let run = part.runs.run(r);
+                                let first = |u: u32| {
+                                    part.runs.members[part.runs.starts[u as usize] as usize]
+                                };
+                                let k = column[first(run[0]) as usize];
+                                assert!(range.contains(k));
+                                assert!(run.iter().all(|u| column[first(*u) as usize] == k));
+                                r += 1;
+                            }
+                        }
+                        assert_eq!(r, part.runs.len());
+                        part
+                    })
+                    .collect();
+                assert_eq!(merge_parts(split), whole, "{n} documents, {parts} parts");
+            }
+        }
+    }
+
+    /// The parts cover the key space once, in key order.
+    #[test]
+    fn key_ranges_are_contiguous_and_cover_every_key() {
+        assert_eq!(KeyRange::new(0, 0), None);
+        assert_eq!(KeyRange::new(3, 3), None);
+        assert_eq!(KeyRange::new(0, (1 << 16) + 1), None);
+        let mut rng = SplitMix64(9);
+        for parts in [1u32, 2, 5, 1000, 1 << 16] {
+            let part_of = |k: u64| {
+                let owners: Vec<u32> = (0..parts)
+                    .filter(|p| KeyRange::new(*p, parts).unwrap().contains(k))
+                    .collect();
+                assert_eq!(owners.len(), 1, "key {k:#x}, {parts} parts");
+                owners[0]
+            };
+            let mut ks: Vec<u64> = (0..200).map(|_| rng.next_u64()).collect();
+            ks.extend([0, u64::MAX, 1 << 63, (1 << 48) - 1]);
+            ks.sort_unstable();
+            let owners: Vec<u32> = ks.iter().map(|k| part_of(*k)).collect();
+            assert!(owners.windows(2).all(|w| w[0] <= w[1]));
+            assert_eq!((owners[0], owners[owners.len() - 1]), (0, parts - 1));
+        }
+    }
 }
