@@ -57,7 +57,7 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
             g.gpu_seconds, g.dispatches, g.batches, g.reruns, g.split_runs
         );
         println!(
-            "gpu time: {:.3} s loading batches, {:.3} s from submission to the counter (kernel), {:.3} s reading pairs back; {:.3e} compares/s in the kernel",
+            "gpu time: {:.3} s loading batches, {:.3} s dispatching (tiles uploaded, kernel run, counter read), {:.3} s reading pairs back; {:.3e} compares/s in the kernel",
             g.upload_seconds,
             g.kernel_seconds,
             g.read_seconds,

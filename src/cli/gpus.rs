@@ -13,7 +13,7 @@ pub fn run(a: GpusArgs) -> anyhow::Result<Outcome> {
     }
     if list.is_empty() {
         println!("no GPU adapters (joins run on the CPU; install a Vulkan driver, e.g. mesa-vulkan-drivers, for a software adapter)");
-        if std::path::Path::new("/dev/nvidiactl").exists() {
+        if std::path::Path::new(icd::NVIDIA_DEVICE).exists() {
             match icd::decided() {
                 Some(icd::Decision::Add { lib, .. }) => println!(
                     "an NVIDIA device node exists; {} was added as a Vulkan driver and offers no adapter either",

@@ -120,7 +120,8 @@ struct Buffers {
 pub struct Timing {
     /// Loading batches: filling the staging buffers and copying to the device.
     pub upload: f64,
-    /// From the submission of a dispatch to its counter being readable.
+    /// From a dispatch's start (its tiles uploaded, the kernel run) to its counter being
+    /// readable.
     pub kernel: f64,
     /// Reading the pairs back.
     pub read: f64,
@@ -361,7 +362,7 @@ impl HammingJoin<'_> {
                 let resources = [
                     bind(&b_params, std::mem::size_of::<Params>() as u64),
                     bind(&fps, fp_bytes),
-                    bind(&ends, end_bytes.max(4).next_multiple_of(8)),
+                    bind(&ends, end_bytes),
                     bind(&tiles_now, tile_bytes),
                     bind(&earlier, earlier_bytes),
                     bind(&b_count, 4),

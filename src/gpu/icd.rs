@@ -29,6 +29,9 @@ pub const ADD_VAR: &str = "VK_ADD_DRIVER_FILES";
 /// The variable that turns the headless manifest off.
 pub const AS_IS_VAR: &str = "NEARDUP_VULKAN_AS_IS";
 
+/// NVIDIA's control device node: present where an NVIDIA driver is loaded.
+pub const NVIDIA_DEVICE: &str = "/dev/nvidiactl";
+
 /// The NVIDIA library that serves Vulkan without a display.
 pub const EGL_LIB: &str = "libEGL_nvidia.so.0";
 
@@ -41,7 +44,7 @@ pub struct Facts {
     pub chosen: Option<Vec<(PathBuf, String)>>,
     /// `DISPLAY` or `WAYLAND_DISPLAY` is set.
     pub display: bool,
-    /// `/dev/nvidiactl` exists.
+    /// [`NVIDIA_DEVICE`] exists.
     pub nvidia_device: bool,
     /// Where [`EGL_LIB`] was found, if anywhere.
     pub egl_lib: Option<PathBuf>,
@@ -139,7 +142,7 @@ pub fn facts() -> Facts {
     let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
     let user_chose = set(ADD_VAR) || set(AS_IS_VAR);
     let display = set("DISPLAY") || set("WAYLAND_DISPLAY");
-    let nvidia_device = Path::new("/dev/nvidiactl").exists();
+    let nvidia_device = Path::new(NVIDIA_DEVICE).exists();
     let mut facts = Facts {
         user_chose,
         display,

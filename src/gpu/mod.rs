@@ -123,7 +123,7 @@ pub fn hardware_possible() -> bool {
     let dri = std::fs::read_dir("/dev/dri").is_ok_and(|mut d| {
         d.any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("renderD")))
     });
-    dri || std::path::Path::new("/dev/nvidiactl").exists()
+    dri || std::path::Path::new(icd::NVIDIA_DEVICE).exists()
 }
 
 /// Which adapter to open.

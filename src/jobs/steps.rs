@@ -87,8 +87,8 @@ pub fn build_store(cfg: &BuildConfig, quiet: bool) -> anyhow::Result<(BuildRepor
     Ok((report, outcome))
 }
 
-/// The join spec for `n` documents at `at` (the plan weighed for `backend`); prints the plan (and a random plan's recall)
-/// unless quiet.
+/// The join spec for `n` documents at `at`, its plan weighed for `backend`; prints the plan
+/// (and a random plan's recall) unless quiet.
 pub fn spec(
     cfg: &JoinConfig,
     n: usize,
