@@ -560,6 +560,13 @@ pub struct DedupArgs {
     /// at most this many of its kept members; summary.json counts what the bound left out.
     #[arg(long, default_value_t = crate::cluster::leaders::DEFAULT_MAX_LEADERS, value_name = "N")]
     pub max_leaders: usize,
+    /// Split the stages after fingerprinting into tasks over N partitions of the key space
+    /// and of the documents, run one after another here (the stages a Ray cluster runs on its
+    /// nodes with `neardup.ray.dedup(..., partitions=N)`): the same keep.txt, remove.tsv,
+    /// clusters.tsv and excluded.tsv, each task's memory bounded by formula. Takes stores
+    /// fingerprinted with --minhash, and the verified default only.
+    #[arg(long, value_name = "N")]
+    pub partitions: Option<u32>,
     /// Where the shards of the stores given (inputs or --against) are now, if they moved
     /// since fingerprinting: a shard is looked for there by its file name.
     #[arg(long, value_name = "DIR")]

@@ -107,9 +107,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<Outcome> {
         args::Command::Cluster(a) => cluster::run(config::cluster_job(&a)?, cli.quiet),
         args::Command::Verify(a) => verify::run(config::verify_job(&a)?, cli.quiet),
         args::Command::Evaluate(a) => evaluate::run(config::evaluate_job(&a)?, cli.quiet),
-        args::Command::Dedup(a) => {
-            dedup::run(crate::jobs::spec::DedupSpec::new(&(&*a).into())?, cli.quiet)
-        }
+        args::Command::Dedup(a) => dedup::run((&*a).into(), cli.quiet),
         args::Command::Demo(a) => demo::run(a, cli.quiet),
         args::Command::Write(a) => write::run(config::write_job(&a)?, cli.quiet),
         args::Command::Trec(a) => trec::run(a, cli.quiet),

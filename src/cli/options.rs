@@ -118,6 +118,7 @@ impl From<&DedupArgs> for DedupOptions {
             keep_shingles: a.keep_shingles,
             all_pairs: a.all_pairs,
             max_leaders: a.max_leaders,
+            partitions: a.partitions,
             shard_dir: a.shard_dir.clone(),
             similarity: (&a.similarity).into(),
             join: (&a.join).into(),

@@ -485,7 +485,7 @@ fn check_stores(cfg: &DedupSpec) -> anyhow::Result<()> {
 /// Refuses a keep policy the inputs cannot serve, before anything is written: stores given
 /// without the `--keep-by` field's numbers, and `--prefer` naming a store that is not an
 /// input.
-fn check_policy(cfg: &DedupSpec) -> anyhow::Result<()> {
+pub(super) fn check_policy(cfg: &DedupSpec) -> anyhow::Result<()> {
     let mut given = cfg.stores.clone();
     given.extend(cfg.against.iter().cloned());
     if let Some((field, _)) = &cfg.keep_by {
@@ -556,7 +556,7 @@ fn policy_summary(cfg: &DedupSpec, stores: &StoreSet) -> anyhow::Result<Option<s
 
 /// The rank of each of `paths` (the stores, in the set's order): its place in `prefer`, the
 /// others after them; empty when nothing is preferred.
-fn store_rank(paths: &[PathBuf], prefer: &[PathBuf]) -> Vec<u32> {
+pub(super) fn store_rank(paths: &[PathBuf], prefer: &[PathBuf]) -> Vec<u32> {
     if prefer.is_empty() {
         return Vec::new();
     }

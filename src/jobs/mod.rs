@@ -26,6 +26,7 @@ pub mod report;
 pub mod reuse;
 pub mod say;
 pub mod spec;
+pub mod split;
 pub mod steps;
 pub mod substrings;
 pub mod sweep;

@@ -308,6 +308,9 @@ pub struct DedupOptions {
     pub all_pairs: bool,
     /// Kept texts listed per run of equal band keys at most (0: no bound).
     pub max_leaders: usize,
+    /// Split the stages after fingerprinting into tasks over this many partitions
+    /// ([`crate::jobs::split`]).
+    pub partitions: Option<u32>,
     /// Where the shards of given stores are now.
     pub shard_dir: Option<PathBuf>,
     /// How pairs are compared on their text.
@@ -352,6 +355,7 @@ impl Default for DedupOptions {
             keep_shingles: false,
             all_pairs: false,
             max_leaders: crate::cluster::leaders::DEFAULT_MAX_LEADERS,
+            partitions: None,
             shard_dir: None,
             similarity: SimilarityOptions::default(),
             join: JoinOptions::default(),

@@ -211,6 +211,20 @@ pub fn generate(
     canonical: bool,
     quiet: bool,
 ) -> anyhow::Result<Generated> {
+    generate_among(stores, &stores.joinable(), generator, canonical, quiet)
+}
+
+/// [`generate`] with the MinHash runs and canonical classes among the joinable documents
+/// `docs` only (ascending; the SimHash join is over every joinable document): what one task
+/// of a split run finds among the documents of its components, which are the whole corpus's
+/// candidates among them (a component holds every candidate of its documents).
+pub fn generate_among(
+    stores: &StoreSet,
+    docs: &[u32],
+    generator: Generator,
+    canonical: bool,
+    quiet: bool,
+) -> anyhow::Result<Generated> {
     let (mut graph, ran) = match generator {
         Generator::Simhash {
             join: cfg,
@@ -225,8 +239,7 @@ pub fn generate(
             let t = Instant::now();
             let p = minhash_params(stores)?;
             let keys = StoreBands::new(stores, p.bands as usize);
-            let docs = stores.joinable();
-            let runs = crate::join::lsh::runs(&docs, &keys, stores.fp64(), stores.fp128());
+            let runs = crate::join::lsh::runs(docs, &keys, stores.fp64(), stores.fp128());
             let ran = JoinRun {
                 plan: format!(
                     "minhash-lsh: {} bands of {} rows over word {}-grams",
@@ -250,7 +263,7 @@ pub fn generate(
         }
     };
     let canonical = canonical.then(|| {
-        let (classes, with_link) = canonical::classes_among(stores, &stores.joinable());
+        let (classes, with_link) = canonical::classes_among(stores, docs);
         graph.add_document_groups(&classes, canonical::ALL_PAIRS);
         let st = CanonicalStats {
             documents_with_link: with_link,

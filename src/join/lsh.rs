@@ -147,10 +147,16 @@ impl KeyRange {
         ((1..=1 << 16).contains(&parts) && part < parts).then_some(KeyRange { part, parts })
     }
 
+    /// The part of `parts` that holds `key` (`parts` from 1 to 65 536).
+    #[inline]
+    pub fn part_of(key: u64, parts: u32) -> u32 {
+        (((key >> 48) * u64::from(parts)) >> 16) as u32
+    }
+
     /// Whether `key` is in this part.
     #[inline]
     pub fn contains(&self, key: u64) -> bool {
-        ((key >> 48) * u64::from(self.parts)) >> 16 == u64::from(self.part)
+        KeyRange::part_of(key, self.parts) == self.part
     }
 }
 

@@ -301,6 +301,22 @@ pub fn write(
     Ok((counts, files))
 }
 
+/// The lines of document `d` in the four files (clusters, keep, remove, excluded), as
+/// [`write`] writes them: what a split run's tasks write for the documents of their
+/// components, gathered in document order later.
+pub fn doc_lines(
+    corpus: &StoreSet,
+    listed: &Listed<'_>,
+    score: impl Fn(u32) -> Option<f64>,
+    d: u32,
+) -> Result<([Vec<u8>; 4], ListCounts)> {
+    let typed = Typed {
+        tables: Default::default(),
+    };
+    let b = block(corpus, listed, &score, d..d + 1, &typed)?;
+    Ok(([b.clusters, b.keep, b.remove, b.excluded], b.counts))
+}
+
 /// The lines of documents `docs`. A document's own id is looked up once and reused where it
 /// is its representative or kept one (most documents), so the store is read at random only
 /// for the others.

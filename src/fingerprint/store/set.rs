@@ -16,6 +16,63 @@ use super::{flags, open_many, Store};
 use crate::base::paths::resolve;
 use crate::{Error, Result};
 
+/// Whether an id could clash with a name made for a repeated id (`ID#N`, `old:ID`).
+pub fn suspect(id: &str) -> bool {
+    id.contains('#') || id.starts_with("old:")
+}
+
+/// The names of the documents whose id repeats in a corpus: `groups` holds each repeated id
+/// with its documents (ascending positions in the corpus), `old` the first document of an
+/// older collection, `suspects` every document whose own id could clash with a name made
+/// here ([`suspect`]). Repeated ids are qualified by position (`ID#N`), or, against an older
+/// collection, by collection first (the old document is `old:ID`, the new one keeps its id);
+/// a name made here that is some other document's own id qualifies that one too, until no
+/// name is taken twice. The one rule for a store set and for a corpus split across tasks.
+pub fn qualify(
+    groups: &[(String, Vec<u64>)],
+    old: Option<u64>,
+    suspects: &[(u64, String)],
+) -> HashMap<u64, String> {
+    let mut names = HashMap::new();
+    let is_old = |d: u64| old.is_some_and(|o| d >= o);
+    for (id, group) in groups.iter().filter(|g| g.1.len() > 1) {
+        if old.is_none() {
+            for d in group {
+                names.insert(*d, format!("{id}#{d}"));
+            }
+            continue;
+        }
+        // Per collection: repeated within a side, by position; old ones prefixed.
+        let olds = group.iter().filter(|d| is_old(**d)).count();
+        let news = group.len() - olds;
+        for d in group {
+            let name = match (is_old(*d), news, olds) {
+                (false, 1, _) => continue,
+                (false, _, _) => format!("{id}#{d}"),
+                (true, _, 1) => format!("old:{id}"),
+                (true, _, _) => format!("old:{id}#{d}"),
+            };
+            names.insert(*d, name);
+        }
+    }
+    // A name made here may be some other document's own id ("a#3"): qualify that one too,
+    // until no name is taken twice. Names made here end in their own position, so they
+    // never clash with each other.
+    loop {
+        let taken: HashSet<&str> = names.values().map(String::as_str).collect();
+        let clashes: Vec<(u64, String)> = suspects
+            .iter()
+            .filter(|(d, id)| !names.contains_key(d) && taken.contains(id.as_str()))
+            .map(|(d, id)| (*d, format!("{id}#{d}")))
+            .collect();
+        if clashes.is_empty() {
+            break;
+        }
+        names.extend(clashes);
+    }
+    names
+}
+
 /// Stores opened together.
 pub struct StoreSet {
     stores: Vec<Store>,
@@ -196,51 +253,32 @@ impl StoreSet {
             .map(|d| (self.raw_id(d), d))
             .collect();
         candidates.sort_unstable();
-        let mut names = HashMap::new();
-        let old = |d: u32| self.old.is_some_and(|o| d >= o);
-        for group in candidates.chunk_by(|a, b| a.0 == b.0) {
-            if group.len() < 2 {
-                continue;
-            }
-            if self.old.is_none() {
-                for (id, d) in group {
-                    names.insert(*d, format!("{id}#{d}"));
-                }
-                continue;
-            }
-            // Per collection: repeated within a side, by position; old ones prefixed.
-            let olds = group.iter().filter(|(_, d)| old(*d)).count();
-            let news = group.len() - olds;
-            for (id, d) in group {
-                let name = match (old(*d), news, olds) {
-                    (false, 1, _) => continue,
-                    (false, _, _) => format!("{id}#{d}"),
-                    (true, _, 1) => format!("old:{id}"),
-                    (true, _, _) => format!("old:{id}#{d}"),
-                };
-                names.insert(*d, name);
-            }
-        }
-        // A name made here may be some other document's own id ("a#3"): qualify that one too,
-        // until no name is taken twice. Names made here end in their own position, so they
-        // never clash with each other.
-        loop {
-            let taken: HashSet<&str> = names.values().map(String::as_str).collect();
-            let clashes: Vec<u32> = (0..n)
-                .filter(|d| !names.contains_key(d))
-                .filter(|d| {
-                    let id = self.raw_id(*d);
-                    (id.contains('#') || id.starts_with("old:")) && taken.contains(id)
-                })
-                .collect();
-            if clashes.is_empty() {
-                break;
-            }
-            for d in clashes {
-                names.insert(d, format!("{}#{d}", self.raw_id(d)));
-            }
-        }
-        names
+        let groups: Vec<(String, Vec<u64>)> = candidates
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|g| g.len() > 1)
+            .map(|g| {
+                (
+                    g[0].0.to_string(),
+                    g.iter().map(|x| u64::from(x.1)).collect(),
+                )
+            })
+            .collect();
+        drop(candidates);
+        let suspects: Vec<(u64, String)> = (0..n)
+            .filter(|d| suspect(self.raw_id(*d)))
+            .map(|d| (u64::from(d), self.raw_id(d).to_string()))
+            .collect();
+        qualify(&groups, self.old.map(u64::from), &suspects)
+            .into_iter()
+            .map(|(d, name)| (d as u32, name))
+            .collect()
+    }
+
+    /// Names the documents as `names` says (document -> name) rather than by their ids: a
+    /// split run's task opens some stores of the corpus, whose repeated ids were named over
+    /// the whole corpus ([`qualify`]).
+    pub fn set_names(&mut self, names: HashMap<u32, String>) {
+        self.names = OnceLock::from(names);
     }
 
     /// Content hash (XXH3-128 of the normalised text) of document `doc`.

@@ -1,0 +1,121 @@
+//! The groups stage: one partition's share of every store's keys, sorted; the documents of
+//! each run of equal keys are joined, and the partition's joined documents leave as a
+//! spanning forest (each joined document with the smallest of its tree), the first input of
+//! the components stage. The partition's id hashes are sorted too, and the ids that repeat
+//! listed with their documents.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use super::records::{self, read_all};
+use super::{components, scatter, Plan, TaskStats};
+use crate::base::dsu::SeqDsu;
+use crate::fingerprint::store::Store;
+
+/// Partition `p`'s repeated ids: `[(id, [documents])]`, JSON.
+pub fn repeated(plan: &Plan, p: u32) -> PathBuf {
+    plan.work.join("groups").join(format!("ids-p{p:05}.json"))
+}
+
+/// The spanning forest of the documents that share a key in `keyed` (pairs of key and
+/// document), as edges (the smallest document of a tree, another of its documents).
+pub fn forest(mut keyed: Vec<[u64; 2]>) -> Vec<[u64; 2]> {
+    keyed.par_sort_unstable();
+    let mut edges: Vec<[u64; 2]> = Vec::new();
+    for run in keyed.chunk_by(|a, b| a[0] == b[0]).filter(|r| r.len() > 1) {
+        edges.extend(run[1..].iter().map(|x| [run[0][1], x[1]]));
+    }
+    drop(keyed);
+    let mut docs: Vec<u64> = edges.iter().flatten().copied().collect();
+    docs.par_sort_unstable();
+    docs.dedup();
+    let at = |d: u64| docs.binary_search(&d).expect("a joined document") as u32;
+    let mut dsu = SeqDsu::new(docs.len());
+    for e in &edges {
+        dsu.union(at(e[0]), at(e[1]));
+    }
+    drop(edges);
+    let label = dsu.labels();
+    // Documents ascending: the first of each tree met is its smallest.
+    let mut smallest: HashMap<u32, u64> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, d) in docs.iter().enumerate() {
+        let s = *smallest.entry(label[i]).or_insert(*d);
+        if s != *d {
+            out.push([s, *d]);
+        }
+    }
+    out
+}
+
+/// Groups partition `p`.
+pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
+    let stores = plan.stores.len();
+    let keyed = read_all(
+        &(0..stores)
+            .map(|s| scatter::keys(plan, s, p))
+            .collect::<Vec<_>>(),
+    )?;
+    stats.counts.insert("keys".into(), keyed.len().into());
+    let edges = forest(keyed);
+    stats.counts.insert("edges".into(), edges.len().into());
+    components::send(plan, 0, p, edges.iter().copied())?;
+    drop(edges);
+    // Ids: equal hashes compared as strings, the stores opened only where hashes repeat.
+    let mut hashed = read_all(
+        &(0..stores)
+            .map(|s| scatter::ids(plan, s, p))
+            .collect::<Vec<_>>(),
+    )?;
+    hashed.par_sort_unstable();
+    let mut open: HashMap<usize, Store> = HashMap::new();
+    let mut groups: Vec<(String, Vec<u64>)> = Vec::new();
+    for run in hashed.chunk_by(|a, b| a[0] == b[0]).filter(|r| r.len() > 1) {
+        let mut named: Vec<(String, u64)> = Vec::with_capacity(run.len());
+        for x in run {
+            let (s, i) = plan.locate(x[1]);
+            if !open.contains_key(&s) {
+                open.insert(s, Store::open(&plan.stores[s].path)?);
+            }
+            named.push((open[&s].id(i as usize).to_string(), x[1]));
+        }
+        named.sort_unstable();
+        for g in named.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+            groups.push((g[0].0.clone(), g.iter().map(|x| x.1).collect()));
+        }
+    }
+    stats
+        .counts
+        .insert("repeated_ids".into(), groups.len().into());
+    records::dir(plan.work.join("groups"))?;
+    crate::base::atomic::write(
+        &repeated(plan, p),
+        serde_json::to_string(&groups)?.as_bytes(),
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_forest_joins_what_shares_a_key() {
+        // Keys 7: {5, 1, 9}; key 8: {9, 4}; key 3: {2} alone; key 6: {10, 11}.
+        let keyed = vec![
+            [7, 5],
+            [8, 9],
+            [7, 1],
+            [3, 2],
+            [8, 4],
+            [7, 9],
+            [6, 11],
+            [6, 10],
+        ];
+        let mut f = forest(keyed);
+        f.sort_unstable();
+        assert_eq!(f, vec![[1, 4], [1, 5], [1, 9], [10, 11]]);
+    }
+}

@@ -1,0 +1,446 @@
+//! `dedup`'s verified default split into tasks that share nothing but files, so that the
+//! stages after fingerprinting run on the nodes of a cluster (`neardup.ray.dedup(...,
+//! partitions=N)`) or one after another here (`neardup dedup --partitions N`), and give one
+//! box's `keep.txt`, `remove.tsv`, `clusters.tsv` and `excluded.tsv`, byte for byte.
+//!
+//! The stages, each a set of independent tasks whose files appear whole or not at all (a
+//! task killed mid-way is run again and writes the same files):
+//! 1. **scatter**, a task per store: every document's keys (its MinHash band keys, its
+//!    fingerprints, its canonical link and URL, its id), each sent to the partition that
+//!    owns its key range ([`crate::join::lsh::KeyRange`]).
+//! 2. **groups**, a task per partition: its share of every store's keys, sorted; documents
+//!    sharing a key are joined, and each partition's joined documents leave as a spanning
+//!    forest (edges between 64-bit document numbers). Repeated ids are found here too.
+//! 3. **components**: large-star and small-star steps in turn (Kiveris et al., 2014) over the
+//!    edges, each a task per partition owning the documents whose hash falls in it, until a
+//!    step pair changes nothing: every component is then a star around its smallest document.
+//! 4. **verify**, a task per partition: the components whose smallest document it owns,
+//!    deduplicated as one box would (the candidates, the verification against the kept texts,
+//!    the stars: [`crate::cluster::leaders`]) over the stores they touch, and their documents'
+//!    lines written out per store.
+//! 5. **lists**, a task per store of the new collection: the store's lines in document order,
+//!    the verified ones and every other document's (a singleton's).
+//! 6. **gather**, here: the stores' lines concatenated in corpus order, and `summary.json`.
+//!
+//! Why the lists are one box's: the components here are unions of one box's components (every
+//! one-box candidate, canonical class and unit of identical fingerprints shares a key that is
+//! grouped here), and one box decides each component from its own documents only: ranks from
+//! the documents' own keys, runs and classes inside the component, stars inside it. A task
+//! deduplicating whole components finds what one box finds for them.
+
+mod components;
+mod gather;
+mod groups;
+mod records;
+mod scatter;
+mod verify;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::options::{Candidates, DedupOptions};
+use super::spec::DedupSpec;
+use crate::base::claim::OutDir;
+use crate::fingerprint::store::Store;
+
+pub use components::Signature;
+
+/// Everything a task needs, written once into the work directory (`plan.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Plan {
+    /// The output directory.
+    pub output: PathBuf,
+    /// Where the stages' files go (`output/split`).
+    pub work: PathBuf,
+    /// Partitions of the key space and of the documents.
+    pub partitions: u32,
+    /// The dedup options (JSON), as `DedupOptions` reads them.
+    pub options: String,
+    /// The stores in corpus order: the new collection's, then `--against`'s.
+    pub stores: Vec<PlanStore>,
+    /// Stores of the new collection (the first ones).
+    pub new_stores: usize,
+    /// MinHash bands.
+    pub bands: u32,
+    /// Canonical links make candidates.
+    pub canonical: bool,
+    /// Documents in all stores.
+    pub documents: u64,
+    /// Bytes a verify task may give the texts it compares (`--verify-memory`).
+    pub verify_memory: u64,
+}
+
+/// One store of the corpus.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlanStore {
+    pub path: PathBuf,
+    /// Its documents.
+    pub docs: u64,
+    /// The corpus number of its first document.
+    pub first: u64,
+}
+
+impl Plan {
+    /// The plan in `work`.
+    pub fn read(work: &Path) -> anyhow::Result<Plan> {
+        let p = work.join("plan.json");
+        let text = std::fs::read_to_string(&p).map_err(|e| crate::Error::io(&p, e))?;
+        Ok(serde_json::from_str(&text)?)
+    }
+
+    /// The dedup options, validated.
+    pub fn spec(&self) -> anyhow::Result<DedupSpec> {
+        DedupSpec::new(&DedupOptions::from_json(&self.options)?)
+    }
+
+    /// The store holding corpus document `d`, and its row there.
+    pub fn locate(&self, d: u64) -> (usize, u32) {
+        let s = self.stores.partition_point(|s| s.first <= d) - 1;
+        (s, (d - self.stores[s].first) as u32)
+    }
+
+    /// Documents of the new collection.
+    pub fn new_documents(&self) -> u64 {
+        self.stores[..self.new_stores].iter().map(|s| s.docs).sum()
+    }
+
+    /// The largest store's documents.
+    pub fn largest_store(&self) -> u64 {
+        self.stores.iter().map(|s| s.docs).max().unwrap_or(0)
+    }
+}
+
+/// Bytes of the per-node bound that do not grow with the corpus.
+pub const BYTES_FIXED: u64 = 96 << 20;
+
+/// The memory bound of each stage's task, by formula, for `plan` (bytes): the numbers that
+/// `neardup` prints before the stages run and `summary.json` records beside the peaks.
+/// `touched` is the documents of the stores one verify task's components touch (at most the
+/// corpus; the largest store when the components stay within stores).
+pub fn memory_per_task(plan: &Plan, touched: u64) -> Vec<(&'static str, u64, String)> {
+    let p = u64::from(plan.partitions);
+    let n = plan.documents;
+    let keys = u64::from(plan.bands) + 3;
+    let share = (n * keys).div_ceil(p);
+    vec![
+        (
+            "scatter",
+            BYTES_FIXED + p * records::BUFFER as u64,
+            format!("96 MB + partitions x {} KB of buffers", records::BUFFER >> 10),
+        ),
+        (
+            "groups",
+            BYTES_FIXED + 48 * share,
+            format!(
+                "96 MB + 48 B x (bands + 3) x documents / partitions = 48 B x {share} keys"
+            ),
+        ),
+        (
+            "components",
+            BYTES_FIXED + 48 * (2 * n).div_ceil(p),
+            "96 MB + 48 B x 2 edges a joined document / partitions (a giant component's centre holds its edges on one node)".to_string(),
+        ),
+        (
+            "verify",
+            crate::cluster::leaders::memory_bound(touched, plan.verify_memory),
+            format!(
+                "96 MB + {} B x documents of the stores a task's components touch ({touched}) + --verify-memory",
+                crate::cluster::leaders::BYTES_PER_DOCUMENT
+            ),
+        ),
+        (
+            "lists",
+            BYTES_FIXED + 64 * plan.largest_store(),
+            "96 MB + 64 B x the largest store's documents".to_string(),
+        ),
+    ]
+}
+
+/// Plans a split run of `dedup` with `options` (its JSON options by name: `inputs` are the
+/// stores, fingerprinted with MinHash keys; `output` the directory) over `partitions`
+/// partitions: validates the options, claims the output directory, writes the plan into
+/// `output/split`, and prints the memory per task by formula.
+pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan> {
+    let o = DedupOptions::from_json(options)?;
+    let spec = DedupSpec::new(&o)?;
+    anyhow::ensure!(
+        (1..=1 << 16).contains(&partitions),
+        "partitions {partitions}: from 1 to 65536"
+    );
+    anyhow::ensure!(
+        !spec.stores.is_empty() && spec.stores.len() == o.inputs.len(),
+        "a split run takes stores (fingerprinted with --minhash), not crawls: fingerprint the crawl first"
+    );
+    let linear = matches!(&spec.verify, Some(v) if v.leaders.is_some());
+    anyhow::ensure!(
+        spec.candidates == Candidates::Minhash && linear,
+        "a split run is the verified default (MinHash candidates verified against the kept texts): not with --no-verify, --all-pairs or --candidates simhash"
+    );
+    anyhow::ensure!(
+        spec.corpus.is_none() && spec.substrings.is_none() && spec.tables.is_empty(),
+        "a split run writes the lists (keep.txt, remove.tsv, clusters.tsv, excluded.tsv): --write-corpus, --substrings and --tables run on one box, or later with `neardup write` on keep.txt"
+    );
+    super::dedup::check_policy(&spec)?;
+    let mut paths = spec.stores.clone();
+    paths.extend(spec.against.iter().cloned());
+    let mut stores = Vec::new();
+    let mut first = 0u64;
+    let mut bands = None;
+    for p in &paths {
+        let s = Store::open(p)?;
+        let m = s.manifest.minhash.ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} has no MinHash band keys: fingerprint it with --minhash",
+                p.display()
+            )
+        })?;
+        match bands {
+            None => bands = Some(m),
+            Some(b) if b == m => {}
+            Some(_) => anyhow::bail!(
+                "{} has other MinHash band keys than {}: fingerprint every store alike",
+                p.display(),
+                paths[0].display()
+            ),
+        }
+        stores.push(PlanStore {
+            path: crate::base::paths::resolve(p),
+            docs: s.len() as u64,
+            first,
+        });
+        first += s.len() as u64;
+    }
+    let out = &spec.output;
+    let claimed = OutDir::claim_for(out, &paths, "dedup", Some(o.force))?;
+    claimed.reserve(&OUTPUTS)?;
+    claimed.replace_previous(&[], "summary.json")?;
+    let work = out.join("split");
+    if work.exists() {
+        std::fs::remove_dir_all(&work).map_err(|e| crate::Error::io(&work, e))?;
+    }
+    std::fs::create_dir_all(&work).map_err(|e| crate::Error::io(&work, e))?;
+    claimed.finish()?;
+    let v = spec.verify.as_ref().expect("checked");
+    let plan = Plan {
+        output: crate::base::paths::resolve(out),
+        work: crate::base::paths::resolve(&work),
+        partitions,
+        options: options.to_string(),
+        stores,
+        new_stores: spec.stores.len(),
+        bands: bands.expect("a store").bands,
+        canonical: spec.canonical,
+        documents: first,
+        verify_memory: v.spec.memory,
+    };
+    crate::base::atomic::write(
+        &work.join("plan.json"),
+        serde_json::to_string_pretty(&plan)?.as_bytes(),
+    )?;
+    if !quiet {
+        say!(
+            "split: {} documents in {} stores over {} partitions; memory a task, by formula:",
+            plan.documents,
+            plan.stores.len(),
+            partitions
+        );
+        for (stage, bytes, how) in memory_per_task(&plan, plan.largest_store()) {
+            say!("      {stage:<10} {:>8.0} MB  ({how})", bytes as f64 / 1e6);
+        }
+    }
+    Ok(plan)
+}
+
+/// What a split run writes into its output directory.
+pub const OUTPUTS: [&str; 6] = [
+    "summary.json",
+    crate::cluster::file::NAME,
+    crate::report::lists::KEEP,
+    crate::report::lists::REMOVE,
+    crate::report::lists::EXCLUDED,
+    "split",
+];
+
+/// What one task did, for `summary.json`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct TaskStats {
+    /// The stage.
+    pub stage: String,
+    /// The task's part (its store or partition).
+    pub part: u32,
+    /// The node it ran on (its host name).
+    pub node: String,
+    /// Wall seconds.
+    pub seconds: f64,
+    /// CPU seconds of its process over the task (user and system).
+    pub cpu_seconds: f64,
+    /// Peak resident memory of its process over the task, bytes.
+    pub peak_rss: Option<u64>,
+    /// The stage's own numbers (edges, components, lines...).
+    pub counts: serde_json::Map<String, serde_json::Value>,
+    /// The components step's signature of its input edges.
+    pub signature: Option<Signature>,
+}
+
+/// CPU seconds of this process so far (Linux; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+    let rest = stat.rsplit_once(')').map_or("", |x| x.1);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
+fn host() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Runs task `part` of `stage` with the plan in `work`; returns what it did. A task writes
+/// its files whole (a rerun replaces them), so a task that fails or dies can be run again.
+pub fn run_task(work: &Path, stage: &str, part: u32, step: u32) -> anyhow::Result<TaskStats> {
+    let plan = Plan::read(work)?;
+    crate::base::rss::reset_peak();
+    let (t, cpu) = (Instant::now(), cpu_seconds());
+    let mut stats = TaskStats {
+        stage: stage.to_string(),
+        part,
+        node: host(),
+        ..TaskStats::default()
+    };
+    match stage {
+        "scatter" => scatter::run(&plan, part as usize, &mut stats)?,
+        "groups" => groups::run(&plan, part, &mut stats)?,
+        "components" => components::run(&plan, part, step, &mut stats)?,
+        "verify" => verify::run(&plan, part, step, &mut stats)?,
+        "lists" => gather::lists(&plan, part as usize, &mut stats)?,
+        other => anyhow::bail!("no split stage {other:?}"),
+    }
+    stats.seconds = t.elapsed().as_secs_f64();
+    stats.cpu_seconds = cpu_seconds() - cpu;
+    stats.peak_rss = crate::base::rss::peak();
+    Ok(stats)
+}
+
+/// The tasks the driver runs next: `parts` of `stage` (at components step `step`), any order,
+/// any node; or nothing when the run is done.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Next {
+    pub stage: String,
+    pub step: u32,
+    pub parts: Vec<u32>,
+}
+
+/// The driver's state between stages: which stage ran last, and what every task reported.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Driver {
+    /// The work directory.
+    pub work: PathBuf,
+    /// The stage last handed out and its step.
+    pub stage: String,
+    pub step: u32,
+    /// Every task's report, in the order received.
+    pub done: Vec<TaskStats>,
+    /// Started (seconds since the epoch).
+    pub started: f64,
+    /// Signatures of the components steps' inputs, step by step.
+    pub signatures: Vec<Signature>,
+}
+
+/// The components steps at most: each pair at least halves the longest path's steps to a
+/// component's centre (Kiveris et al., 2014: O(log^2 n) in all); a run that has not
+/// converged by then is an error rather than a loop.
+pub const MAX_STEPS: u32 = 200;
+
+impl Driver {
+    /// A driver for the plan in `work`.
+    pub fn new(work: &Path) -> Driver {
+        Driver {
+            work: work.to_path_buf(),
+            started: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64()),
+            ..Driver::default()
+        }
+    }
+
+    /// Takes the reports of the tasks handed out last and says what runs next (None: gather).
+    pub fn next(&mut self, reports: Vec<TaskStats>) -> anyhow::Result<Option<Next>> {
+        let plan = Plan::read(&self.work)?;
+        let all = |n: usize| (0..n as u32).collect::<Vec<u32>>();
+        let p = plan.partitions as usize;
+        let sig = |reports: &[TaskStats]| {
+            reports
+                .iter()
+                .filter_map(|r| r.signature)
+                .fold(Signature::default(), |a, b| a.add(b))
+        };
+        let next = match self.stage.as_str() {
+            "" => Some(("scatter", 0, all(plan.stores.len()))),
+            "scatter" => Some(("groups", 0, all(p))),
+            "groups" => {
+                gather::names(&plan)?;
+                Some(("components", 0, all(p)))
+            }
+            "components" => {
+                self.signatures.push(sig(&reports));
+                let s = &self.signatures;
+                let n = s.len();
+                // Converged when a large-star and a small-star step left the edges as they
+                // found them (their inputs and the next step's are the same set).
+                let converged = n >= 3 && s[n - 1] == s[n - 2] && s[n - 2] == s[n - 3];
+                if converged {
+                    Some(("verify", self.step, all(p)))
+                } else {
+                    anyhow::ensure!(
+                        self.step + 1 < MAX_STEPS,
+                        "the components did not converge in {MAX_STEPS} steps"
+                    );
+                    Some(("components", self.step + 1, all(p)))
+                }
+            }
+            "verify" => Some(("lists", 0, all(plan.new_stores))),
+            "lists" => None,
+            other => anyhow::bail!("no split stage {other:?}"),
+        };
+        self.done.extend(reports);
+        Ok(next.map(|(stage, step, parts)| {
+            self.stage = stage.to_string();
+            self.step = step;
+            Next {
+                stage: stage.to_string(),
+                step,
+                parts,
+            }
+        }))
+    }
+
+    /// Gathers the lists into the output directory and writes `summary.json`.
+    pub fn gather(&self, quiet: bool) -> anyhow::Result<serde_json::Value> {
+        let plan = Plan::read(&self.work)?;
+        gather::gather(&plan, self, quiet)
+    }
+}
+
+/// The whole split run here, task after task (rayon inside each): `neardup dedup
+/// --partitions N` on stores, and the reference the cluster's runs are tested against.
+pub fn run_here(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<serde_json::Value> {
+    let plan = plan(options, partitions, quiet)?;
+    let mut driver = Driver::new(&plan.work);
+    let mut reports = Vec::new();
+    while let Some(next) = driver.next(std::mem::take(&mut reports))? {
+        if !quiet && next.stage != "components" {
+            say!("split: {} ({} tasks)", next.stage, next.parts.len());
+        }
+        for part in &next.parts {
+            reports.push(run_task(&plan.work, &next.stage, *part, next.step)?);
+        }
+    }
+    driver.gather(quiet)
+}

@@ -1,0 +1,117 @@
+//! The scatter stage: one store's keys, each sent to the partition owning its key range.
+//!
+//! A document's keys are those that make one box's candidates: its MinHash band keys, its
+//! pair of fingerprints (documents of identical fingerprints are one unit there), and, with
+//! canonical links, its canonical URL (every document's: one naming a URL makes that URL a
+//! class) or its own normalised URL. Keys of different kinds and bands are mixed apart. Its
+//! id's hash goes to a file of its own, to find ids repeated across stores.
+
+use std::path::PathBuf;
+
+use super::records::{self, mix, Buckets};
+use super::{Plan, TaskStats};
+use crate::fingerprint::store::{flags, set::suspect, Store};
+use crate::join::lsh::KeyRange;
+use crate::text::canonical::normal_url;
+
+/// Kinds of keys, mixed into them (bands take 0..bands).
+const FINGERPRINT: u64 = 1 << 32;
+const CANONICAL: u64 = (1 << 32) + 1;
+
+/// Store `s`'s directory of the stage.
+pub fn dir(plan: &Plan, s: usize) -> PathBuf {
+    plan.work.join("scatter").join(format!("s{s:05}"))
+}
+
+/// The file of store `s`'s keys for partition `p`.
+pub fn keys(plan: &Plan, s: usize, p: u32) -> PathBuf {
+    dir(plan, s).join(format!("keys-p{p:05}.bin"))
+}
+
+/// The file of store `s`'s id hashes for partition `p`.
+pub fn ids(plan: &Plan, s: usize, p: u32) -> PathBuf {
+    dir(plan, s).join(format!("ids-p{p:05}.bin"))
+}
+
+/// Store `s`'s documents whose id could clash with a name made for a repeated id.
+pub fn suspects(plan: &Plan, s: usize) -> PathBuf {
+    dir(plan, s).join("suspects.json")
+}
+
+/// Scatters store `s`'s keys.
+pub fn run(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
+    let ps = plan
+        .stores
+        .get(s)
+        .ok_or_else(|| anyhow::anyhow!("no store {s} in the plan"))?;
+    let store = Store::open(&ps.path)?;
+    anyhow::ensure!(
+        store.len() as u64 == ps.docs,
+        "{}: {} documents, {} when the run was planned: the store changed",
+        ps.path.display(),
+        store.len(),
+        ps.docs
+    );
+    records::dir(dir(plan, s))?;
+    let parts = plan.partitions;
+    let part = |k: u64| KeyRange::part_of(k, parts);
+    let mut keyed = Buckets::create(parts, |p| keys(plan, s, p))?;
+    let mut ids_out = Buckets::create(parts, |p| ids(plan, s, p))?;
+    let fl = store.flags();
+    let joinable = |i: usize| fl[i] & (flags::SHORT | flags::NO_FEATURES) == 0;
+    let doc = |i: usize| ps.first + i as u64;
+    let mut sent = 0u64;
+    for b in 0..plan.bands as usize {
+        let column = store
+            .minhash_band(b)
+            .ok_or_else(|| anyhow::anyhow!("{}: no band {b} of MinHash keys", ps.path.display()))?;
+        for (i, k) in column.iter().enumerate().filter(|(i, _)| joinable(*i)) {
+            let key = mix(b as u64, *k);
+            keyed.push(part(key), [key, doc(i)])?;
+            sent += 1;
+        }
+        drop(column);
+        store.release_minhash_band(b);
+    }
+    let (fp64, fp128) = (store.fp64(), store.fp128());
+    let mut suspect_ids = Vec::new();
+    for i in 0..store.len() {
+        if joinable(i) {
+            let key = mix(FINGERPRINT ^ fp64[i], mix(fp128[i][0], fp128[i][1]));
+            keyed.push(part(key), [key, doc(i)])?;
+            sent += 1;
+        }
+        if plan.canonical {
+            let c = store.canonical(i);
+            let named = if !c.is_empty() {
+                Some(xxhash_rust::xxh3::xxh3_64(c.as_bytes()))
+            } else if joinable(i) && !store.url(i).is_empty() {
+                Some(xxhash_rust::xxh3::xxh3_64(
+                    normal_url(store.url(i)).as_bytes(),
+                ))
+            } else {
+                None
+            };
+            if let Some(h) = named {
+                let key = mix(CANONICAL, h);
+                keyed.push(part(key), [key, doc(i)])?;
+                sent += 1;
+            }
+        }
+        let id = store.id(i);
+        let h = xxhash_rust::xxh3::xxh3_64(id.as_bytes());
+        ids_out.push(part(h), [h, doc(i)])?;
+        if suspect(id) {
+            suspect_ids.push((doc(i), id.to_string()));
+        }
+    }
+    keyed.commit()?;
+    ids_out.commit()?;
+    crate::base::atomic::write(
+        &suspects(plan, s),
+        serde_json::to_string(&suspect_ids)?.as_bytes(),
+    )?;
+    stats.counts.insert("keys".into(), sent.into());
+    stats.counts.insert("documents".into(), ps.docs.into());
+    Ok(())
+}

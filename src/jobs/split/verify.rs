@@ -1,0 +1,209 @@
+//! The verify stage: the components whose smallest document a partition owns, deduplicated
+//! as one box deduplicates them, over the stores they touch, and their documents' lines.
+//!
+//! The components are taken in batches whose stores hold at most a bound of documents (a
+//! component touching more is a batch alone). A batch's stores are opened as one store set,
+//! in corpus order, with the corpus's names of repeated ids; the candidates among the
+//! batch's documents are one box's candidates among them, verified against the kept texts
+//! ([`crate::cluster::leaders::remove`]), and the stars and lines are one box's
+//! ([`crate::jobs::outputs::assign`], [`crate::report::lists::doc_lines`]). Lines are written
+//! per store of the new collection: records of the document's row in its store, the four
+//! lines' lengths, and the lines.
+
+use std::collections::{BTreeSet, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::components;
+use super::gather::load_names;
+use super::records;
+use super::{Plan, TaskStats};
+use crate::base::atomic::AtomicFile;
+use crate::cluster::leaders::{LeaderRules, LeaderStats};
+use crate::cluster::policy::KeepPolicy;
+use crate::fingerprint::store::{flags, StoreSet};
+use crate::jobs::steps::{generate_among, Generator};
+use crate::report::lists::{doc_lines, Listed};
+
+/// Partition `p`'s lines of store `s`.
+pub fn lines(plan: &Plan, p: u32, s: usize) -> PathBuf {
+    plan.work
+        .join("verify")
+        .join(format!("s{s:05}"))
+        .join(format!("p{p:05}.bin"))
+}
+
+/// Documents of the stores a batch may touch, at least.
+pub fn batch_documents(plan: &Plan) -> u64 {
+    plan.largest_store().max(1 << 20)
+}
+
+/// Verifies partition `p`'s components, found in step `step`'s edges.
+pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
+    let edges = components::input(plan, step, p)?;
+    let mut comps = components::stars(&edges);
+    drop(edges);
+    let spec = plan.spec()?;
+    let v = spec.verify.as_ref().expect("planned verified");
+    let store_of = |d: u64| plan.locate(d).0;
+    // Batches: components in the order of their first store, while their stores stay within
+    // the bound.
+    comps.sort_by_key(|c| (store_of(c[0]), c[0]));
+    let limit = batch_documents(plan);
+    let mut batches: Vec<(BTreeSet<usize>, Vec<Vec<u64>>)> = Vec::new();
+    for c in comps {
+        let touched: BTreeSet<usize> = c.iter().map(|d| store_of(*d)).collect();
+        let fits = batches.last().is_some_and(|(t, _)| {
+            let docs: u64 = t.union(&touched).map(|s| plan.stores[*s].docs).sum();
+            docs <= limit
+        });
+        if !fits {
+            batches.push((BTreeSet::new(), Vec::new()));
+        }
+        let last = batches.last_mut().expect("a batch");
+        last.0.extend(touched);
+        last.1.push(c);
+    }
+    let mut out: HashMap<usize, AtomicFile> = HashMap::new();
+    let mut leaders = LeaderStats::default();
+    let (mut documents, mut touched_max, mut lines_out) = (0u64, 0u64, 0u64);
+    let mut components_n = 0u64;
+    for (touched, comps) in batches {
+        let idx: Vec<usize> = touched.into_iter().collect();
+        let paths: Vec<PathBuf> = idx.iter().map(|s| plan.stores[*s].path.clone()).collect();
+        let new = idx.iter().filter(|s| **s < plan.new_stores).count();
+        let mut stores = StoreSet::open(&paths)?.against(new);
+        touched_max = touched_max.max(stores.len() as u64);
+        // The corpus's names of repeated ids, in this set's numbering.
+        let mut names = HashMap::new();
+        for (k, s) in idx.iter().enumerate() {
+            for (row, name) in load_names(plan, *s)? {
+                names.insert(stores.base(k) + row, name);
+            }
+        }
+        stores.set_names(names);
+        let local = |d: u64| {
+            let (s, row) = plan.locate(d);
+            let k = idx.binary_search(&s).expect("a touched store");
+            stores.base(k) + row
+        };
+        let mut docs: Vec<u32> = comps.iter().flatten().map(|d| local(*d)).collect();
+        docs.sort_unstable();
+        documents += docs.len() as u64;
+        components_n += comps.len() as u64;
+        let joinable: Vec<u32> = docs
+            .iter()
+            .copied()
+            .filter(|d| stores.flags(*d) & (flags::SHORT | flags::NO_FEATURES) == 0)
+            .collect();
+        let protect = stores.old_from();
+        let rank = crate::jobs::dedup::store_rank(&paths, &spec.prefer);
+        let policy = KeepPolicy::new(&stores, &rank, spec.keep_by.as_ref().map(|k| k.1));
+        let generated =
+            generate_among(&stores, &joinable, Generator::Minhash, spec.canonical, true)?;
+        let rules = LeaderRules {
+            tau: spec.at.tau,
+            tau128: spec.at.tau128,
+            rule: spec.representative,
+            protect,
+            max_leaders: v.leaders.expect("planned linear"),
+        };
+        let (scored, st) =
+            crate::cluster::leaders::remove(&stores, generated.graph, &v.spec, &rules, &policy)?;
+        leaders.leaders += st.leaders;
+        leaders.removed += st.removed;
+        leaders.comparisons += st.comparisons;
+        leaders.texts += st.texts;
+        leaders.capped_groups += st.capped_groups;
+        leaders.largest_component = leaders.largest_component.max(st.largest_component);
+        let g = scored.verified(&v.spec);
+        let scores = scored.verified_scores(&v.spec);
+        let removal = crate::jobs::outputs::Removal {
+            at: spec.at,
+            rule: spec.representative,
+            policy: &policy,
+            remove_by: spec.remove_by,
+            protect,
+        };
+        let a = crate::jobs::outputs::assign(&stores, &g, &removal, None);
+        let listed = Listed {
+            clusters: &a.clusters,
+            kept: &a.kept,
+            partner: &a.partner,
+            against: protect,
+        };
+        let score = |d: u32| a.score(d, Some(&scores), spec.remove_by);
+        let limit = protect.unwrap_or(stores.len() as u32);
+        for d in docs.into_iter().filter(|d| *d < limit) {
+            let (k, row) = stores.position(d);
+            let s = idx[k];
+            let (ls, _) = doc_lines(&stores, &listed, score, d)?;
+            if !out.contains_key(&s) {
+                let path = lines(plan, p, s);
+                records::dir(path.parent().expect("a directory").into())?;
+                out.insert(s, AtomicFile::create(&path)?);
+            }
+            let f = out.get_mut(&s).expect("opened");
+            let mut head = Vec::with_capacity(20);
+            head.extend_from_slice(&(row as u32).to_le_bytes());
+            for l in &ls {
+                head.extend_from_slice(&(l.len() as u32).to_le_bytes());
+            }
+            f.write_all(&head)
+                .map_err(|e| crate::Error::io(f.path(), e))?;
+            for l in &ls {
+                f.write_all(l).map_err(|e| crate::Error::io(f.path(), e))?;
+            }
+            lines_out += 1;
+        }
+    }
+    for (_, f) in out {
+        f.commit()?;
+    }
+    stats
+        .counts
+        .insert("components".into(), components_n.into());
+    stats.counts.insert("documents".into(), documents.into());
+    stats
+        .counts
+        .insert("documents_opened".into(), touched_max.into());
+    stats
+        .counts
+        .insert("documents_listed".into(), lines_out.into());
+    stats
+        .counts
+        .insert("leaders".into(), serde_json::to_value(leaders)?);
+    Ok(())
+}
+
+/// Reads a file of lines records: (row, the four lines).
+pub fn read_lines(path: &std::path::Path) -> anyhow::Result<Vec<(u32, [Vec<u8>; 4])>> {
+    let bytes = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    let bad = |at: usize| {
+        crate::Error::Config(format!(
+            "{}: offset {at}: a truncated record (a damaged file of a split run)",
+            path.display()
+        ))
+    };
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    while at < bytes.len() {
+        let row = word(at).ok_or_else(|| bad(at))?;
+        let mut lens = [0usize; 4];
+        for (i, l) in lens.iter_mut().enumerate() {
+            *l = word(at + 4 + 4 * i).ok_or_else(|| bad(at))? as usize;
+        }
+        let mut pos = at + 20;
+        let mut ls: [Vec<u8>; 4] = Default::default();
+        for (i, l) in lens.iter().enumerate() {
+            ls[i] = bytes.get(pos..pos + l).ok_or_else(|| bad(at))?.to_vec();
+            pos += l;
+        }
+        out.push((row, ls));
+        at = pos;
+    }
+    Ok(out)
+}
