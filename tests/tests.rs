@@ -23,6 +23,7 @@ mod policy;
 mod report;
 mod reuse;
 mod sites;
+mod split;
 mod substrings;
 mod trec;
 mod verify;
