@@ -170,7 +170,11 @@ fn tasks_run_twice_change_nothing() {
 fn split_runs_refuse_what_they_cannot_do() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
-    std::fs::write(d.join("a.jsonl"), "{\"id\":\"a\",\"text\":\"one two three\"}\n").unwrap();
+    std::fs::write(
+        d.join("a.jsonl"),
+        "{\"id\":\"a\",\"text\":\"one two three\"}\n",
+    )
+    .unwrap();
     let o = fingerprint(&[&d.join("a.jsonl")], &d.join("plain"), &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let crawl = d.join("a.jsonl").to_string_lossy().into_owned();
@@ -180,7 +184,10 @@ fn split_runs_refuse_what_they_cannot_do() {
         (vec![crawl.as_str()], "takes stores"),
         (vec![plain.as_str()], "no MinHash band keys"),
         (vec![plain.as_str(), "--no-verify"], "verified default"),
-        (vec![plain.as_str(), "--tables", "parquet"], "writes the lists"),
+        (
+            vec![plain.as_str(), "--tables", "parquet"],
+            "writes the lists",
+        ),
         (vec![plain.as_str(), "--partitions", "0"], "from 1 to 65536"),
     ] {
         let mut all = vec!["dedup", "-q", "-o", &out];

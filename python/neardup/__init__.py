@@ -396,11 +396,14 @@ def dedup(
     if out is None:
         raise TypeError("dedup of crawls or stores writes its outputs into out: give it")
     options = dict(options)
-    tables = options.pop("tables", ["parquet"])
+    tables = options.pop("tables", None)
     if isinstance(tables, str):
         tables = [tables]
-    if "parquet" not in tables:
-        tables = [*tables, "parquet"]
+    if options.get("partitions"):
+        # A split run writes the TSV lists (its stages hand each other files, not tables).
+        tables = tables or []
+    elif tables is None or "parquet" not in tables:
+        tables = [*(tables or []), "parquet"]
     opts = {**options, "inputs": _stores(inputs), "output": os.fspath(out), "tables": tables}
     clean, _summary = _neardup.dedup_files(_options_json(opts), quiet=quiet, threads=threads)
     if not clean:

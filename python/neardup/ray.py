@@ -1,10 +1,14 @@
-"""Fingerprinting on a Ray cluster, the join on one machine.
+"""Fingerprinting on a Ray cluster, and the stages after it on one machine or split across
+the cluster.
 
 Fingerprinting is the costly stage and is independent per shard: :func:`fingerprint` runs one
 Ray task per group of shards, each writing its own store (a store appears whole or not at all,
 so a task killed mid-shard leaves nothing that looks finished, and its retry replaces what it
 left). The stores, given together in order, are one corpus: :func:`dedup` joins them on the
-driver's machine (with its GPU when it has one), or on a chosen node.
+driver's machine (with its GPU when it has one), or on a chosen node, or, with
+``partitions=N``, split into tasks on the cluster's nodes (the key space and the documents in
+``N`` partitions: keys scattered, groups, connected components by large-star/small-star steps,
+verification of whole components, lists per store), giving the same lists as one machine.
 
 ``out_dir`` is a directory every node can read and write (NFS, a mounted bucket), or an object
 storage URL (``s3://bucket/run``; :mod:`neardup.remote`): then each task fingerprints into its
@@ -24,7 +28,7 @@ from typing import Any, Iterable, Optional, Sequence
 import neardup
 from neardup import remote
 
-__all__ = ["shards", "fingerprint", "dedup", "dedup_dataset"]
+__all__ = ["shards", "fingerprint", "dedup", "dedup_split", "dedup_dataset"]
 
 
 def shards(paths: Iterable[os.PathLike | str]) -> list[str]:
@@ -114,15 +118,86 @@ def _dedup_task(stores: list, out: str, options: dict, storage_options: Optional
     return out
 
 
+def _split_task(work: str, stage: str, part: int, step: int, threads: int, kill: Optional[str]) -> str:
+    import json
+
+    import ray
+
+    from ._neardup import split_task
+
+    if kill and stage == "verify" and not os.path.exists(kill):
+        # Test hook: the first attempt of a verify task dies while it works, as a lost worker
+        # would; if the work ends first, the process dies before it reports.
+        Path(kill).touch()
+        import threading
+
+        threading.Timer(0.01, lambda: os._exit(1)).start()
+        split_task(work, stage, part, step, threads)
+        os._exit(1)
+    report = json.loads(split_task(work, stage, part, step, threads))
+    report["node"] = ray.get_runtime_context().get_node_id()[:12]
+    return json.dumps(report)
+
+
+def dedup_split(
+    stores: Sequence[os.PathLike | str],
+    out: os.PathLike | str,
+    partitions: int,
+    *,
+    num_cpus: float = 1,
+    max_retries: int = 3,
+    quiet: bool = True,
+    _kill_once: Optional[str] = None,
+    **options: Any,
+) -> "neardup.DedupResult":
+    """``dedup`` of ``stores`` (fingerprinted with MinHash keys) into ``out``, every stage after
+    fingerprinting split into Ray tasks over ``partitions`` partitions (``ray.init()`` first):
+    the same ``keep.txt``, ``remove.tsv``, ``clusters.tsv`` and ``excluded.tsv`` as one
+    machine's ``dedup`` of the stores, byte for byte. Every node reads the stores, the crawl's
+    shards (verification reads texts) and ``out`` under the same paths (a shared filesystem);
+    the tasks hand each other files in ``out/split``, removed at the end. A task that fails or
+    whose worker dies is run again (``max_retries``) and writes the same files. The memory a
+    task needs is printed by formula before the stages run; ``summary.json`` records each
+    stage's tasks, per node: time, CPU time and peak memory. Options are ``neardup dedup``'s
+    (the verified default: not ``no_verify``, ``all_pairs`` or SimHash candidates)."""
+    import json
+
+    import ray
+
+    from ._neardup import split_gather, split_next, split_plan
+
+    out = os.fspath(out)
+    opts = {**options, "inputs": [os.fspath(s) for s in stores], "output": out}
+    work = os.fspath(split_plan(neardup._options_json(opts), int(partitions), quiet=quiet))
+    task = ray.remote(num_cpus=num_cpus, max_retries=max_retries, retry_exceptions=True)(_split_task)
+    threads = max(1, int(num_cpus))
+    state, reports = "", "[]"
+    while True:
+        state, nxt = split_next(state, work, reports)
+        if nxt is None:
+            break
+        n = json.loads(nxt)
+        refs = [task.remote(work, n["stage"], p, n["step"], threads, _kill_once) for p in n["parts"]]
+        reports = "[" + ",".join(ray.get(refs)) + "]"
+    summary = json.loads(split_gather(state, quiet=quiet))
+    c = summary["clusters"]
+    neardup.log.info(
+        "ray: dedup over %d partitions: %s kept, %s removed -> %s", partitions, c["keep"], c["remove"], out
+    )
+    return neardup.DedupResult(out)
+
+
 def dedup(
     paths: Iterable[os.PathLike | str],
     out_dir: os.PathLike | str,
     *,
+    partitions: int = 1,
     fingerprint_options: Optional[dict] = None,
     shards_per_task: int = 1,
     node: Optional[str] = None,
     storage_options: Optional[dict] = None,
     local_dir: Optional[os.PathLike | str] = None,
+    _kill_once: Optional[str] = None,
     **options: Any,
 ) -> "neardup.DedupResult":
     """Fingerprints on the cluster (:func:`fingerprint`, into ``out_dir/stores``), then runs
@@ -130,9 +205,18 @@ def dedup(
     ``node`` (a GPU box, say; it then needs the stores' filesystem too). MinHash keys are made
     unless ``no_verify`` or ``candidates="simhash"`` is given, as ``neardup dedup`` does.
 
+    With ``partitions`` above 1, the stages after fingerprinting run as tasks across the
+    cluster (:func:`dedup_split`): the same lists, no machine holding the whole corpus;
+    ``out_dir`` is then a directory every node reads and writes.
+
     With an object storage URL for ``out_dir``, the outputs are uploaded to
     ``out_dir/dedup`` (``summary.json`` last), and the result returned reads a copy of them
     downloaded into ``local_dir`` (default: a new temporary directory)."""
+    if partitions > 1 and (remote.is_url(out_dir) or node is not None):
+        raise ValueError(
+            "partitions split the run across the cluster's nodes, which share out_dir as a filesystem: "
+            "give a shared directory, and no node"
+        )
     fopts = dict(fingerprint_options or {})
     if not options.get("no_verify") and options.get("candidates", "minhash") == "minhash":
         fopts.setdefault("minhash", True)
@@ -144,6 +228,8 @@ def dedup(
         **fopts,
     )
     out = remote.join(out_dir, "dedup")
+    if partitions > 1:
+        return dedup_split(stores, out, partitions, _kill_once=_kill_once, **options)
     if node is None:
         done = _dedup_task(stores, out, dict(options), storage_options)
     else:

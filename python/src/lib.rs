@@ -75,6 +75,12 @@ fn dedup_files(
 ) -> PyResult<(bool, std::path::PathBuf)> {
     use neardup::jobs::{options::DedupOptions, spec::DedupSpec};
     let o = DedupOptions::from_json(options).map_err(job_error)?;
+    if let Some(n) = o.partitions {
+        // The stages split into tasks, run here one after another.
+        py.detach(|| with_threads(threads, || neardup::jobs::split::run_here(options, n, quiet)))
+            .map_err(job_error)?;
+        return Ok((true, o.output.join("summary.json")));
+    }
     let spec = DedupSpec::new(&o).map_err(job_error)?;
     let run = py
         .detach(|| with_threads(threads, || neardup::jobs::dedup::dedup(&spec, quiet)))
@@ -151,6 +157,11 @@ fn dedup_table<'py>(
     use neardup::fingerprint::build::Table;
     use neardup::jobs::{options::DedupOptions, spec::DedupSpec};
     let o = DedupOptions::from_json(options).map_err(job_error)?;
+    if o.partitions.is_some() {
+        return Err(NeardupError::new_err(
+            "partitions split a run over stores; a table in memory is deduplicated in this process: give no partitions",
+        ));
+    }
     let spec = DedupSpec::new(&o).map_err(job_error)?;
     let bad = |e: neardup::Error| NeardupError::new_err(e.to_string());
     let table = match rescan {
@@ -507,6 +518,79 @@ impl neardup::jobs::say::Sink for PyLog {
     }
 }
 
+/// Plans a split run of `dedup` (`options`: its options by name, JSON; `inputs` stores with
+/// MinHash keys) over `partitions`: claims the output directory, prints the memory a task
+/// by formula, and returns the work directory the tasks share.
+#[pyfunction]
+#[pyo3(signature = (options, partitions, quiet=false))]
+fn split_plan(
+    py: Python<'_>,
+    options: &str,
+    partitions: u32,
+    quiet: bool,
+) -> PyResult<std::path::PathBuf> {
+    py.detach(|| neardup::jobs::split::plan(options, partitions, quiet))
+        .map(|p| p.work)
+        .map_err(job_error)
+}
+
+/// Runs task `part` of split stage `stage` (at components step `step`) over the plan in
+/// `work`, on `threads` threads (None: every core); returns its report, JSON.
+#[pyfunction]
+#[pyo3(signature = (work, stage, part, step, threads=None))]
+fn split_task(
+    py: Python<'_>,
+    work: std::path::PathBuf,
+    stage: &str,
+    part: u32,
+    step: u32,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let stats = py
+        .detach(|| {
+            with_threads(threads, || {
+                neardup::jobs::split::run_task(&work, stage, part, step)
+            })
+        })
+        .map_err(job_error)?;
+    serde_json::to_string(&stats).map_err(|e| NeardupError::new_err(e.to_string()))
+}
+
+/// The split run's driver: takes its state (JSON; "" to start over the plan in `work`) and
+/// the reports of the tasks it handed out last (a JSON list); returns its new state and the
+/// tasks to run next (JSON: `stage`, `step`, `parts`), or None when the lists can be
+/// gathered.
+#[pyfunction]
+fn split_next(
+    state: &str,
+    work: std::path::PathBuf,
+    reports: &str,
+) -> PyResult<(String, Option<String>)> {
+    let err = |e: serde_json::Error| NeardupError::new_err(e.to_string());
+    let mut d = if state.is_empty() {
+        neardup::jobs::split::Driver::new(&work)
+    } else {
+        serde_json::from_str(state).map_err(err)?
+    };
+    let reports = serde_json::from_str(reports).map_err(err)?;
+    let next = d.next(reports).map_err(job_error)?;
+    Ok((
+        serde_json::to_string(&d).map_err(err)?,
+        next.map(|n| serde_json::to_string(&n)).transpose().map_err(err)?,
+    ))
+}
+
+/// Gathers a split run's lists in corpus order into its output directory and writes
+/// `summary.json` (returned, JSON).
+#[pyfunction]
+#[pyo3(signature = (state, quiet=false))]
+fn split_gather(py: Python<'_>, state: &str, quiet: bool) -> PyResult<String> {
+    let d: neardup::jobs::split::Driver =
+        serde_json::from_str(state).map_err(|e| NeardupError::new_err(e.to_string()))?;
+    let summary = py.detach(|| d.gather(quiet)).map_err(job_error)?;
+    Ok(summary.to_string())
+}
+
 /// How often fingerprinting logs how far it is, in seconds (default 5).
 #[pyfunction]
 fn set_progress_interval(seconds: f64) -> PyResult<()> {
@@ -541,6 +625,10 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reuse_top, m)?)?;
     m.add_function(wrap_pyfunction!(set_progress_interval, m)?)?;
     m.add_function(wrap_pyfunction!(shards, m)?)?;
+    m.add_function(wrap_pyfunction!(split_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(split_task, m)?)?;
+    m.add_function(wrap_pyfunction!(split_next, m)?)?;
+    m.add_function(wrap_pyfunction!(split_gather, m)?)?;
     m.add_class::<Store>()?;
     m.add("NeardupError", m.py().get_type::<NeardupError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -8,19 +8,26 @@ pub fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", b"5").is_ok()
 }
 
-/// The peak resident memory since the process started or [`reset_peak`] last succeeded,
-/// bytes.
-pub fn peak() -> Option<u64> {
+/// The resident memory now, bytes (None where `/proc` cannot say).
+pub fn current() -> Option<u64> {
+    status_kb("VmRSS:").map(|kb| kb * 1024)
+}
+
+fn status_kb(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line
-        .trim_start_matches("VmHWM:")
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.trim_start_matches(field)
         .trim()
         .trim_end_matches("kB")
         .trim()
         .parse()
-        .ok()?;
-    Some(kb * 1024)
+        .ok()
+}
+
+/// The peak resident memory since the process started or [`reset_peak`] last succeeded,
+/// bytes.
+pub fn peak() -> Option<u64> {
+    status_kb("VmHWM:").map(|kb| kb * 1024)
 }
 
 #[cfg(test)]

@@ -152,13 +152,18 @@ pub fn lists(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()>
 /// One stage's tasks summed for `summary.json`: per node, and the critical path (the
 /// slowest task of each round of tasks that ran together).
 fn stage_summary(name: &str, tasks: &[&TaskStats]) -> serde_json::Value {
-    let mut nodes: std::collections::BTreeMap<&str, (u64, f64, f64, u64)> = Default::default();
+    let mut nodes: std::collections::BTreeMap<&str, (u64, f64, f64, u64, u64)> = Default::default();
     for t in tasks {
         let n = nodes.entry(t.node.as_str()).or_default();
         n.0 += 1;
         n.1 += t.seconds;
         n.2 += t.cpu_seconds;
         n.3 = n.3.max(t.peak_rss.unwrap_or(0));
+        let grew = t
+            .peak_rss
+            .unwrap_or(0)
+            .saturating_sub(t.start_rss.unwrap_or(0));
+        n.4 = n.4.max(grew);
     }
     let slowest = |ts: &[&TaskStats]| ts.iter().map(|t| t.seconds).fold(0.0, f64::max);
     // The components stage runs in steps, each waiting for the one before.
@@ -179,12 +184,17 @@ fn stage_summary(name: &str, tasks: &[&TaskStats]) -> serde_json::Value {
         "critical_path_seconds": critical,
         "cpu_seconds": tasks.iter().map(|t| t.cpu_seconds).sum::<f64>(),
         "peak_rss_per_task": tasks.iter().filter_map(|t| t.peak_rss).max(),
+        "peak_growth_per_task": tasks
+            .iter()
+            .map(|t| t.peak_rss.unwrap_or(0).saturating_sub(t.start_rss.unwrap_or(0)))
+            .max(),
         "nodes": nodes.iter().map(|(node, n)| serde_json::json!({
             "node": node,
             "tasks": n.0,
             "seconds": n.1,
             "cpu_seconds": n.2,
             "peak_rss": n.3,
+            "peak_growth": n.4,
         })).collect::<Vec<_>>(),
     })
 }

@@ -278,6 +278,9 @@ pub struct TaskStats {
     pub cpu_seconds: f64,
     /// Peak resident memory of its process over the task, bytes.
     pub peak_rss: Option<u64>,
+    /// Resident memory of its process when the task started (a worker's own: the
+    /// interpreter, libraries, what earlier tasks left mapped), bytes.
+    pub start_rss: Option<u64>,
     /// The stage's own numbers (edges, components, lines...).
     pub counts: serde_json::Map<String, serde_json::Value>,
     /// The components step's signature of its input edges.
@@ -307,11 +310,13 @@ fn host() -> String {
 pub fn run_task(work: &Path, stage: &str, part: u32, step: u32) -> anyhow::Result<TaskStats> {
     let plan = Plan::read(work)?;
     crate::base::rss::reset_peak();
+    let start_rss = crate::base::rss::current();
     let (t, cpu) = (Instant::now(), cpu_seconds());
     let mut stats = TaskStats {
         stage: stage.to_string(),
         part,
         node: host(),
+        start_rss,
         ..TaskStats::default()
     };
     match stage {
