@@ -44,11 +44,11 @@ impl Signature {
                     xor: h.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15,
                 }
             })
-            .reduce(Signature::default, Signature::add)
+            .reduce(Signature::default, Signature::and)
     }
 
     /// The signature of the union of two disjoint sets.
-    pub fn add(self, o: Signature) -> Signature {
+    pub fn and(self, o: Signature) -> Signature {
         Signature {
             edges: self.edges + o.edges,
             sum: self.sum.wrapping_add(o.sum),
@@ -148,7 +148,7 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
     stats.signature = Some(Signature::of(&e));
     stats.counts.insert("edges".into(), e.len().into());
     stats.counts.insert("step".into(), step.into());
-    let made = if step % 2 == 0 {
+    let made = if step.is_multiple_of(2) {
         large_star(&e)
     } else {
         small_star(&e)
@@ -215,7 +215,7 @@ mod tests {
             edges.retain(|e| e[0] != e[1]);
             let want = reference(&edges);
             let mut e = directed(&edges);
-            let mut steps = 0;
+            let mut steps = 0u32;
             let mut seen: Vec<Signature> = Vec::new();
             loop {
                 seen.push(Signature::of(&e));
@@ -223,7 +223,7 @@ mod tests {
                 if k >= 3 && seen[k - 1] == seen[k - 2] && seen[k - 2] == seen[k - 3] {
                     break;
                 }
-                let made = if steps % 2 == 0 {
+                let made = if steps.is_multiple_of(2) {
                     large_star(&e)
                 } else {
                     small_star(&e)

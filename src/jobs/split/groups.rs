@@ -76,10 +76,13 @@ pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
         let mut named: Vec<(String, u64)> = Vec::with_capacity(run.len());
         for x in run {
             let (s, i) = plan.locate(x[1]);
-            if !open.contains_key(&s) {
-                open.insert(s, Store::open(&plan.stores[s].path)?);
-            }
-            named.push((open[&s].id(i as usize).to_string(), x[1]));
+            let store = match open.entry(s) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(Store::open(&plan.stores[s].path)?)
+                }
+            };
+            named.push((store.id(i as usize).to_string(), x[1]));
         }
         named.sort_unstable();
         for g in named.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {

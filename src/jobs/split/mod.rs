@@ -384,7 +384,7 @@ impl Driver {
             reports
                 .iter()
                 .filter_map(|r| r.signature)
-                .fold(Signature::default(), |a, b| a.add(b))
+                .fold(Signature::default(), |a, b| a.and(b))
         };
         let next = match self.stage.as_str() {
             "" => Some(("scatter", 0, all(plan.stores.len()))),

@@ -138,12 +138,14 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
             let (k, row) = stores.position(d);
             let s = idx[k];
             let (ls, _) = doc_lines(&stores, &listed, score, d)?;
-            if !out.contains_key(&s) {
-                let path = lines(plan, p, s);
-                records::dir(path.parent().expect("a directory").into())?;
-                out.insert(s, AtomicFile::create(&path)?);
-            }
-            let f = out.get_mut(&s).expect("opened");
+            let f = match out.entry(s) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let path = lines(plan, p, s);
+                    records::dir(path.parent().expect("a directory").into())?;
+                    e.insert(AtomicFile::create(&path)?)
+                }
+            };
             let mut head = Vec::with_capacity(20);
             head.extend_from_slice(&(row as u32).to_le_bytes());
             for l in &ls {
