@@ -201,3 +201,40 @@ fn split_runs_refuse_what_they_cannot_do() {
         assert!(!d.join("out").join("keep.txt").exists());
     }
 }
+
+/// A store of some rows of another holds exactly those rows' columns, in order.
+#[test]
+fn a_store_of_some_rows_holds_their_columns() {
+    use neardup::fingerprint::store::Store;
+    let t = tempfile::tempdir().unwrap();
+    let d = corpus(t.path());
+    let whole = Store::open(&d.join("k1")).unwrap();
+    let n = whole.len() as u32;
+    let rows: Vec<u32> = vec![0, 3, 4, n / 2, n - 1];
+    let part = whole.rows(&rows).unwrap();
+    assert_eq!(part.len(), rows.len());
+    assert_eq!(part.path(), whole.path());
+    for (i, r) in rows.iter().map(|r| *r as usize).enumerate() {
+        assert_eq!(part.fp64()[i], whole.fp64()[r]);
+        assert_eq!(part.fp128()[i], whole.fp128()[r]);
+        assert_eq!(part.content_hash()[i], whole.content_hash()[r]);
+        assert_eq!(part.flags()[i], whole.flags()[r]);
+        assert_eq!(part.text_len()[i], whole.text_len()[r]);
+        assert_eq!(part.terms()[i], whole.terms()[r]);
+        assert_eq!(part.id(i), whole.id(r));
+        assert_eq!(part.url(i), whole.url(r));
+        assert_eq!(part.canonical(i), whole.canonical(r));
+        assert_eq!(
+            part.values().unwrap()[i].to_bits(),
+            whole.values().unwrap()[r].to_bits()
+        );
+        let (a, b) = (part.source()[i], whole.source()[r]);
+        assert_eq!(bytemuck::bytes_of(&a), bytemuck::bytes_of(&b));
+        for band in 0..whole.manifest.minhash.unwrap().bands as usize {
+            assert_eq!(
+                part.minhash_band(band).unwrap()[i],
+                whole.minhash_band(band).unwrap()[r]
+            );
+        }
+    }
+}

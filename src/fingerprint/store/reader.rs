@@ -131,6 +131,134 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens the store at `path` as [`Store::open`] does but without reading its files for
+    /// their checksums: for the later tasks of a split run, whose first stage opened the same
+    /// files with their checksums checked (a column's length is still checked against the
+    /// manifest, so a store changed since is refused).
+    pub fn open_checked_before(path: &Path) -> Result<Store> {
+        let mpath = path.join(col::MANIFEST);
+        let json = std::fs::read(&mpath).map_err(|e| Error::io(&mpath, e))?;
+        let manifest: Manifest = serde_json::from_slice(&json)
+            .map_err(|e| Error::store(path, format!("unreadable manifest.json: {e}")))?;
+        let n = manifest.docs as usize;
+        Store::assemble(
+            path,
+            manifest,
+            n,
+            &|name| mmap::map(&path.join(name)),
+            &|name| path.join(name).exists(),
+        )
+    }
+
+    /// A store of the documents `rows` of this one (ascending), its columns copied into
+    /// memory: what a task that needs a few documents of many stores holds, rather than every
+    /// document's columns. Texts are read again from the same shards (the manifest's), and
+    /// the store is named by this one's path.
+    pub fn rows(&self, rows: &[u32]) -> Result<Store> {
+        use std::collections::HashMap;
+        fn pick<T: bytemuck::Pod>(col: &[T], rows: &[u32]) -> Mapped {
+            let v: Vec<T> = rows.iter().map(|r| col[*r as usize]).collect();
+            Mapped::from_vec(bytemuck::cast_slice(&v).to_vec())
+        }
+        fn strings(data: &[u8], idx: &[u8], rows: &[u32]) -> (Mapped, Mapped) {
+            let (mut out, mut offs) = (Vec::new(), vec![0u64]);
+            for r in rows {
+                let offsets: &[u64] = column(idx);
+                let (a, b) = (
+                    offsets[*r as usize] as usize,
+                    offsets[*r as usize + 1] as usize,
+                );
+                out.extend_from_slice(data.get(a..b).unwrap_or(&[]));
+                offs.push(out.len() as u64);
+            }
+            (
+                Mapped::from_vec(out),
+                Mapped::from_vec(bytemuck::cast_slice(&offs).to_vec()),
+            )
+        }
+        let mut cols: HashMap<String, Mapped> = HashMap::new();
+        cols.insert(col::FP64.into(), pick::<u64>(self.fp64(), rows));
+        cols.insert(col::FP128.into(), pick::<[u64; 2]>(self.fp128(), rows));
+        cols.insert(
+            col::CONTENT.into(),
+            pick::<[u64; 2]>(self.content_hash(), rows),
+        );
+        cols.insert(col::FLAGS.into(), pick::<u8>(self.flags(), rows));
+        cols.insert(col::TEXT_LEN.into(), pick::<u32>(self.text_len(), rows));
+        cols.insert(col::TERMS.into(), pick::<u32>(self.terms(), rows));
+        cols.insert(col::SOURCE.into(), pick::<SourceLoc>(self.source(), rows));
+        let (ids, ids_idx) = strings(&self.ids, &self.ids_idx, rows);
+        cols.insert(col::IDS.into(), ids);
+        cols.insert(col::IDS_IDX.into(), ids_idx);
+        let (urls, urls_idx) = strings(&self.urls, &self.urls_idx, rows);
+        cols.insert(col::URLS.into(), urls);
+        cols.insert(col::URLS_IDX.into(), urls_idx);
+        if let Some((data, idx)) = &self.canonical {
+            let (c, ci) = strings(data, idx, rows);
+            cols.insert(col::CANONICAL.into(), c);
+            cols.insert(col::CANONICAL_IDX.into(), ci);
+        }
+        if let Some(v) = self.values() {
+            cols.insert(col::VALUES.into(), pick::<f64>(v, rows));
+        }
+        if let Some(p) = &self.manifest.minhash {
+            for b in 0..p.bands as usize {
+                let band = self
+                    .minhash_band(b)
+                    .ok_or_else(|| Error::store(&self.path, format!("no band {b}")))?;
+                cols.insert(col::minhash_band(b), pick::<u64>(&band, rows));
+            }
+        }
+        if let Some((data, idx)) = &self.shingles {
+            let (mut out, mut offs) = (Vec::<u64>::new(), vec![0u64]);
+            let offsets: &[u64] = column(idx);
+            let sets: &[u64] = column(data);
+            for r in rows {
+                let (a, b) = (
+                    offsets[*r as usize] as usize,
+                    offsets[*r as usize + 1] as usize,
+                );
+                out.extend_from_slice(sets.get(a..b).unwrap_or(&[]));
+                offs.push(out.len() as u64);
+            }
+            cols.insert(
+                col::SHINGLES.into(),
+                Mapped::from_vec(bytemuck::cast_slice(&out).to_vec()),
+            );
+            cols.insert(
+                col::SHINGLES_IDX.into(),
+                Mapped::from_vec(bytemuck::cast_slice(&offs).to_vec()),
+            );
+        }
+        if let Some((data, idx)) = &self.chunks {
+            let (mut out, mut offs) = (Vec::<u128>::new(), vec![0u64]);
+            let offsets: &[u64] = column(idx);
+            let hashes: &[u128] = column(data);
+            for r in rows {
+                let (a, b) = (
+                    offsets[*r as usize] as usize,
+                    offsets[*r as usize + 1] as usize,
+                );
+                out.extend_from_slice(hashes.get(a..b).unwrap_or(&[]));
+                offs.push(out.len() as u64);
+            }
+            cols.insert(
+                col::CHUNKS.into(),
+                Mapped::from_vec(bytemuck::cast_slice(&out).to_vec()),
+            );
+            cols.insert(
+                col::CHUNKS_IDX.into(),
+                Mapped::from_vec(bytemuck::cast_slice(&offs).to_vec()),
+            );
+        }
+        let mut manifest = self.manifest.clone();
+        manifest.docs = rows.len() as u64;
+        let mut store = Store::in_memory(&self.path, manifest, cols)?;
+        // Its bands are read as a store on disk reads them, once per pass.
+        store.memory = self.memory.clone();
+        Ok(store)
+    }
+
     /// A store whose columns are in memory (by file name), with the checks [`Store::open`]
     /// makes on files; `label` names it in messages.
     pub fn in_memory(

@@ -68,7 +68,7 @@ fn part_file(plan: &Plan, s: usize, i: usize) -> PathBuf {
 /// when it took no part).
 pub fn lists(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
     let ps = &plan.stores[s];
-    let store = Store::open(&ps.path)?;
+    let store = Store::open_checked_before(&ps.path)?;
     let mut verified: Vec<(u32, [Vec<u8>; 4])> = Vec::new();
     for p in 0..plan.partitions {
         let path = verify::lines(plan, p, s);
@@ -235,9 +235,9 @@ pub fn gather(plan: &Plan, driver: &Driver, quiet: bool) -> anyhow::Result<serde
             .filter_map(|t| t.counts.get(key).and_then(|v| v.as_u64()))
             .sum()
     };
-    let touched = tasks("verify")
+    let batch = tasks("verify")
         .iter()
-        .filter_map(|t| t.counts.get("documents_opened").and_then(|v| v.as_u64()))
+        .filter_map(|t| t.counts.get("largest_batch").and_then(|v| v.as_u64()))
         .max()
         .unwrap_or(0);
     let stages: Vec<serde_json::Value> = ["scatter", "groups", "components", "verify", "lists"]
@@ -269,7 +269,7 @@ pub fn gather(plan: &Plan, driver: &Driver, quiet: bool) -> anyhow::Result<serde
             "documents_in_components": sum("verify", "documents"),
             "keys": sum("scatter", "keys"),
             "forest_edges": sum("groups", "edges"),
-            "memory_per_task": memory_per_task(plan, touched).into_iter().map(|(stage, bytes, formula)| serde_json::json!({
+            "memory_per_task": memory_per_task(plan, batch).into_iter().map(|(stage, bytes, formula)| serde_json::json!({
                 "stage": stage, "bytes": bytes, "formula": formula,
             })).collect::<Vec<_>>(),
             "stages": stages,

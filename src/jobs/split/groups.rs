@@ -79,7 +79,7 @@ pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
             let store = match open.entry(s) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(Store::open(&plan.stores[s].path)?)
+                    e.insert(Store::open_checked_before(&plan.stores[s].path)?)
                 }
             };
             named.push((store.id(i as usize).to_string(), x[1]));

@@ -117,9 +117,9 @@ pub const BYTES_FIXED: u64 = 96 << 20;
 
 /// The memory bound of each stage's task, by formula, for `plan` (bytes): the numbers that
 /// `neardup` prints before the stages run and `summary.json` records beside the peaks.
-/// `touched` is the documents of the stores one verify task's components touch (at most the
-/// corpus; the largest store when the components stay within stores).
-pub fn memory_per_task(plan: &Plan, touched: u64) -> Vec<(&'static str, u64, String)> {
+/// `batch` is the documents of a verify task's batch of components (at most
+/// [`verify::BATCH_DOCUMENTS`], or the largest component's).
+pub fn memory_per_task(plan: &Plan, batch: u64) -> Vec<(&'static str, u64, String)> {
     let p = u64::from(plan.partitions);
     let n = plan.documents;
     let keys = u64::from(plan.bands) + 3;
@@ -144,10 +144,11 @@ pub fn memory_per_task(plan: &Plan, touched: u64) -> Vec<(&'static str, u64, Str
         ),
         (
             "verify",
-            crate::cluster::leaders::memory_bound(touched, plan.verify_memory),
+            crate::cluster::leaders::memory_bound(batch, plan.verify_memory),
             format!(
-                "96 MB + {} B x documents of the stores a task's components touch ({touched}) + --verify-memory",
-                crate::cluster::leaders::BYTES_PER_DOCUMENT
+                "96 MB + {} B x documents of a batch of components (at most {}, or the largest component: {batch}) + --verify-memory",
+                crate::cluster::leaders::BYTES_PER_DOCUMENT,
+                verify::BATCH_DOCUMENTS
             ),
         ),
         (
@@ -246,7 +247,8 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
             plan.stores.len(),
             partitions
         );
-        for (stage, bytes, how) in memory_per_task(&plan, plan.largest_store()) {
+        let batch = verify::BATCH_DOCUMENTS.min(plan.documents);
+        for (stage, bytes, how) in memory_per_task(&plan, batch) {
             say!("      {stage:<10} {:>8.0} MB  ({how})", bytes as f64 / 1e6);
         }
     }

@@ -1,16 +1,18 @@
 //! The verify stage: the components whose smallest document a partition owns, deduplicated
 //! as one box deduplicates them, over the stores they touch, and their documents' lines.
 //!
-//! The components are taken in batches whose stores hold at most a bound of documents (a
-//! component touching more is a batch alone). A batch's stores are opened as one store set,
-//! in corpus order, with the corpus's names of repeated ids; the candidates among the
-//! batch's documents are one box's candidates among them, verified against the kept texts
+//! The components are taken in batches of at most [`BATCH_DOCUMENTS`] documents (a larger
+//! component is a batch alone). A batch's documents are copied out of their stores
+//! ([`Store::rows`]) into one store set in corpus order, with the corpus's names of repeated
+//! ids, so a task holds its batch's documents and never a whole store's; the candidates among
+//! them are one box's candidates among them, verified against the kept texts
 //! ([`crate::cluster::leaders::remove`]), and the stars and lines are one box's
 //! ([`crate::jobs::outputs::assign`], [`crate::report::lists::doc_lines`]). Lines are written
 //! per store of the new collection: records of the document's row in its store, the four
 //! lines' lengths, and the lines.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -21,7 +23,7 @@ use super::{Plan, TaskStats};
 use crate::base::atomic::AtomicFile;
 use crate::cluster::leaders::{LeaderRules, LeaderStats};
 use crate::cluster::policy::KeepPolicy;
-use crate::fingerprint::store::{flags, StoreSet};
+use crate::fingerprint::store::{flags, Store, StoreSet};
 use crate::jobs::steps::{generate_among, Generator};
 use crate::report::lists::{doc_lines, Listed};
 
@@ -33,10 +35,8 @@ pub fn lines(plan: &Plan, p: u32, s: usize) -> PathBuf {
         .join(format!("p{p:05}.bin"))
 }
 
-/// Documents of the stores a batch may touch, at least.
-pub fn batch_documents(plan: &Plan) -> u64 {
-    plan.largest_store().max(1 << 20)
-}
+/// Documents of a batch of components, at most (a larger component is a batch alone).
+pub const BATCH_DOCUMENTS: u64 = 1 << 21;
 
 /// Verifies partition `p`'s components, found in step `step`'s edges.
 pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
@@ -45,55 +45,62 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
     drop(edges);
     let spec = plan.spec()?;
     let v = spec.verify.as_ref().expect("planned verified");
-    let store_of = |d: u64| plan.locate(d).0;
-    // Batches: components in the order of their first store, while their stores stay within
-    // the bound.
-    comps.sort_by_key(|c| (store_of(c[0]), c[0]));
-    let limit = batch_documents(plan);
-    let mut batches: Vec<(BTreeSet<usize>, Vec<Vec<u64>>)> = Vec::new();
+    // Batches of whole components, in the order of their smallest documents.
+    comps.sort_unstable_by_key(|c| c[0]);
+    let mut batches: Vec<Vec<Vec<u64>>> = Vec::new();
+    let mut filled = 0u64;
     for c in comps {
-        let touched: BTreeSet<usize> = c.iter().map(|d| store_of(*d)).collect();
-        let fits = batches.last().is_some_and(|(t, _)| {
-            let docs: u64 = t.union(&touched).map(|s| plan.stores[*s].docs).sum();
-            docs <= limit
-        });
-        if !fits {
-            batches.push((BTreeSet::new(), Vec::new()));
+        if batches.is_empty() || filled + c.len() as u64 > BATCH_DOCUMENTS {
+            batches.push(Vec::new());
+            filled = 0;
         }
-        let last = batches.last_mut().expect("a batch");
-        last.0.extend(touched);
-        last.1.push(c);
+        filled += c.len() as u64;
+        batches.last_mut().expect("a batch").push(c);
     }
+    let mut opened: HashMap<usize, Store> = HashMap::new();
+    let mut named: HashMap<usize, HashMap<u32, String>> = HashMap::new();
     let mut out: HashMap<usize, AtomicFile> = HashMap::new();
     let mut leaders = LeaderStats::default();
-    let (mut documents, mut touched_max, mut lines_out) = (0u64, 0u64, 0u64);
+    let (mut documents, mut largest_batch, mut lines_out) = (0u64, 0u64, 0u64);
     let mut components_n = 0u64;
-    for (touched, comps) in batches {
-        let idx: Vec<usize> = touched.into_iter().collect();
+    for comps in batches {
+        // The batch's documents, store by store, ascending.
+        let mut per: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+        for d in comps.iter().flatten() {
+            let (s, row) = plan.locate(*d);
+            per.entry(s).or_default().push(row);
+        }
+        let mut subs = Vec::with_capacity(per.len());
+        for (s, rows) in per.iter_mut() {
+            rows.sort_unstable();
+            rows.dedup();
+            let store = match opened.entry(*s) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => e.insert(Store::open_checked_before(&plan.stores[*s].path)?),
+            };
+            subs.push(store.rows(rows)?);
+        }
+        let idx: Vec<usize> = per.keys().copied().collect();
         let paths: Vec<PathBuf> = idx.iter().map(|s| plan.stores[*s].path.clone()).collect();
         let new = idx.iter().filter(|s| **s < plan.new_stores).count();
-        let mut stores = StoreSet::open(&paths)?.against(new);
-        touched_max = touched_max.max(stores.len() as u64);
+        let mut stores = StoreSet::new(subs)?.against(new);
+        largest_batch = largest_batch.max(stores.len() as u64);
+        documents += stores.len() as u64;
+        components_n += comps.len() as u64;
         // The corpus's names of repeated ids, in this set's numbering.
         let mut names = HashMap::new();
-        for (k, s) in idx.iter().enumerate() {
-            for (row, name) in load_names(plan, *s)? {
-                names.insert(stores.base(k) + row, name);
+        for (k, (s, rows)) in per.iter().enumerate() {
+            if let Entry::Vacant(e) = named.entry(*s) {
+                e.insert(load_names(plan, *s)?.into_iter().collect());
+            }
+            for (i, row) in rows.iter().enumerate() {
+                if let Some(name) = named[s].get(row) {
+                    names.insert(stores.base(k) + i as u32, name.clone());
+                }
             }
         }
         stores.set_names(names);
-        let local = |d: u64| {
-            let (s, row) = plan.locate(d);
-            let k = idx.binary_search(&s).expect("a touched store");
-            stores.base(k) + row
-        };
-        let mut docs: Vec<u32> = comps.iter().flatten().map(|d| local(*d)).collect();
-        docs.sort_unstable();
-        documents += docs.len() as u64;
-        components_n += comps.len() as u64;
-        let joinable: Vec<u32> = docs
-            .iter()
-            .copied()
+        let joinable: Vec<u32> = (0..stores.len() as u32)
             .filter(|d| stores.flags(*d) & (flags::SHORT | flags::NO_FEATURES) == 0)
             .collect();
         let protect = stores.old_from();
@@ -134,20 +141,21 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
         };
         let score = |d: u32| a.score(d, Some(&scores), spec.remove_by);
         let limit = protect.unwrap_or(stores.len() as u32);
-        for d in docs.into_iter().filter(|d| *d < limit) {
-            let (k, row) = stores.position(d);
-            let s = idx[k];
+        let rows: Vec<&Vec<u32>> = per.values().collect();
+        for d in 0..limit {
+            let (k, i) = stores.position(d);
+            let (s, row) = (idx[k], rows[k][i]);
             let (ls, _) = doc_lines(&stores, &listed, score, d)?;
             let f = match out.entry(s) {
-                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => {
                     let path = lines(plan, p, s);
                     records::dir(path.parent().expect("a directory").into())?;
                     e.insert(AtomicFile::create(&path)?)
                 }
             };
             let mut head = Vec::with_capacity(20);
-            head.extend_from_slice(&(row as u32).to_le_bytes());
+            head.extend_from_slice(&row.to_le_bytes());
             for l in &ls {
                 head.extend_from_slice(&(l.len() as u32).to_le_bytes());
             }
@@ -168,7 +176,7 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
     stats.counts.insert("documents".into(), documents.into());
     stats
         .counts
-        .insert("documents_opened".into(), touched_max.into());
+        .insert("largest_batch".into(), largest_batch.into());
     stats
         .counts
         .insert("documents_listed".into(), lines_out.into());
