@@ -28,6 +28,14 @@ for mod,p in files.items():
     i=src.find('#[cfg(test)]\nmod tests')
     if i>=0: src=src[:i]
     src='\n'.join(l.split('//')[0] for l in src.split('\n'))
+    # Grouped paths (`use super::{a, b::c}`, `crate::x::{y, z}`) are one path per member.
+    def expand(m):
+        head, body = m.group(1), m.group(2)
+        if '{' in body:
+            return m.group(0)
+        return ' '.join(head + part.strip() for part in body.split(',') if part.strip() and part.strip() != 'self')
+    for _ in range(3):
+        src = re.sub(r'\b((?:crate|super)::(?:(?:super|\w+)::)*)\{([^{}]*)\}', expand, src)
     for m in re.finditer(r'crate::((?:\w+::)*\w+)', src):
         t=resolve(m.group(1).split('::'))
         if t and t!=mod: edges[mod][t]=m.group(0)

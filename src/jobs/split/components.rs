@@ -17,45 +17,9 @@
 use std::path::PathBuf;
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::records::{self, owner, read_all, Buckets};
-use super::{Plan, TaskStats};
-
-/// An order-free digest of a set of directed edges: equal sets, equal signatures (and a
-/// changed set, a changed signature but with odds of 2^-128).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Signature {
-    pub edges: u64,
-    pub sum: u64,
-    pub xor: u64,
-}
-
-impl Signature {
-    /// The signature of `edges` (distinct).
-    pub fn of(edges: &[[u64; 2]]) -> Signature {
-        edges
-            .par_iter()
-            .map(|e| {
-                let h = records::mix(e[0], e[1]);
-                Signature {
-                    edges: 1,
-                    sum: h,
-                    xor: h.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15,
-                }
-            })
-            .reduce(Signature::default, Signature::and)
-    }
-
-    /// The signature of the union of two disjoint sets.
-    pub fn and(self, o: Signature) -> Signature {
-        Signature {
-            edges: self.edges + o.edges,
-            sum: self.sum.wrapping_add(o.sum),
-            xor: self.xor ^ o.xor,
-        }
-    }
-}
+use super::plan::{Plan, TaskStats};
+use super::records::{self, owner, read_all, Buckets, Signature};
 
 /// The file of step `step`'s edges held by partition `to`, from partition `from`.
 pub fn file(plan: &Plan, step: u32, to: u32, from: u32) -> PathBuf {

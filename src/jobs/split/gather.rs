@@ -6,53 +6,13 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{groups, memory_per_task, records, scatter, verify, Driver, Plan, TaskStats};
+use super::names::load_names;
+use super::plan::{memory_per_task, Plan, TaskStats};
+use super::{records, verify};
 use crate::base::atomic::AtomicFile;
 use crate::base::claim::OutDir;
-use crate::fingerprint::store::{flags, set::qualify, Store};
+use crate::fingerprint::store::{flags, Store};
 use crate::report::lists::{tsv_field, EXCLUDED, KEEP, REMOVE};
-
-/// Store `s`'s names of repeated ids: `[(row, name)]`, JSON.
-fn names_file(plan: &Plan, s: usize) -> PathBuf {
-    plan.work.join("names").join(format!("s{s:05}.json"))
-}
-
-/// Names the documents whose id repeats in the corpus ([`qualify`], the rule of one store
-/// set) from the groups stage's repeated ids, and writes each store's names.
-pub fn names(plan: &Plan) -> anyhow::Result<()> {
-    let mut groups: Vec<(String, Vec<u64>)> = Vec::new();
-    for p in 0..plan.partitions {
-        let path = groups::repeated(plan, p);
-        let text = std::fs::read_to_string(&path).map_err(|e| crate::Error::io(&path, e))?;
-        groups.extend(serde_json::from_str::<Vec<(String, Vec<u64>)>>(&text)?);
-    }
-    let mut suspects: Vec<(u64, String)> = Vec::new();
-    for s in 0..plan.stores.len() {
-        let path = scatter::suspects(plan, s);
-        let text = std::fs::read_to_string(&path).map_err(|e| crate::Error::io(&path, e))?;
-        suspects.extend(serde_json::from_str::<Vec<(u64, String)>>(&text)?);
-    }
-    let old = (plan.new_stores < plan.stores.len()).then(|| plan.new_documents());
-    let named = qualify(&groups, old, &suspects);
-    let mut per: Vec<Vec<(u32, String)>> = vec![Vec::new(); plan.stores.len()];
-    for (d, name) in named {
-        let (s, row) = plan.locate(d);
-        per[s].push((row, name));
-    }
-    records::dir(plan.work.join("names"))?;
-    for (s, mut n) in per.into_iter().enumerate() {
-        n.sort_unstable();
-        crate::base::atomic::write(&names_file(plan, s), serde_json::to_string(&n)?.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Store `s`'s names of repeated ids (row, name).
-pub fn load_names(plan: &Plan, s: usize) -> anyhow::Result<Vec<(u32, String)>> {
-    let path = names_file(plan, s);
-    let text = std::fs::read_to_string(&path).map_err(|e| crate::Error::io(&path, e))?;
-    Ok(serde_json::from_str(&text)?)
-}
 
 /// The four files' suffixes, in [`crate::report::lists::doc_lines`]'s order.
 const PARTS: [&str; 4] = ["clusters", "keep", "remove", "excluded"];
@@ -201,7 +161,13 @@ fn stage_summary(name: &str, tasks: &[&TaskStats]) -> serde_json::Value {
 
 /// Gathers the stores' lines into the output directory in corpus order, writes
 /// `summary.json`, and removes the work directory.
-pub fn gather(plan: &Plan, driver: &Driver, quiet: bool) -> anyhow::Result<serde_json::Value> {
+pub fn gather(
+    plan: &Plan,
+    done: &[TaskStats],
+    started: f64,
+    steps: usize,
+    quiet: bool,
+) -> anyhow::Result<serde_json::Value> {
     let out = &plan.output;
     let inputs: Vec<PathBuf> = plan.stores.iter().map(|s| s.path.clone()).collect();
     let claimed = OutDir::claim_for(out, &inputs, "dedup", Some(true))?;
@@ -226,9 +192,8 @@ pub fn gather(plan: &Plan, driver: &Driver, quiet: bool) -> anyhow::Result<serde
         }
         f.commit()?;
     }
-    let tasks = |stage: &str| -> Vec<&TaskStats> {
-        driver.done.iter().filter(|t| t.stage == stage).collect()
-    };
+    let tasks =
+        |stage: &str| -> Vec<&TaskStats> { done.iter().filter(|t| t.stage == stage).collect() };
     let sum = |stage: &str, key: &str| -> u64 {
         tasks(stage)
             .iter()
@@ -247,8 +212,7 @@ pub fn gather(plan: &Plan, driver: &Driver, quiet: bool) -> anyhow::Result<serde
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64())
-        - driver.started;
-    let steps = driver.signatures.len();
+        - started;
     let summary = serde_json::json!({
         "command": "dedup",
         "version": env!("CARGO_PKG_VERSION"),

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use super::plan::{Plan, TaskStats};
 use super::records::{self, read_all};
-use super::{components, scatter, Plan, TaskStats};
+use super::{components, scatter};
 use crate::base::dsu::SeqDsu;
 use crate::fingerprint::store::Store;
 

@@ -31,6 +31,8 @@
 mod components;
 mod gather;
 mod groups;
+mod names;
+mod plan;
 mod records;
 mod scatter;
 mod verify;
@@ -45,119 +47,10 @@ use super::spec::DedupSpec;
 use crate::base::claim::OutDir;
 use crate::fingerprint::store::Store;
 
-pub use components::Signature;
-
-/// Everything a task needs, written once into the work directory (`plan.json`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Plan {
-    /// The output directory.
-    pub output: PathBuf,
-    /// Where the stages' files go (`output/split`).
-    pub work: PathBuf,
-    /// Partitions of the key space and of the documents.
-    pub partitions: u32,
-    /// The dedup options (JSON), as `DedupOptions` reads them.
-    pub options: String,
-    /// The stores in corpus order: the new collection's, then `--against`'s.
-    pub stores: Vec<PlanStore>,
-    /// Stores of the new collection (the first ones).
-    pub new_stores: usize,
-    /// MinHash bands.
-    pub bands: u32,
-    /// Canonical links make candidates.
-    pub canonical: bool,
-    /// Documents in all stores.
-    pub documents: u64,
-    /// Bytes a verify task may give the texts it compares (`--verify-memory`).
-    pub verify_memory: u64,
-}
-
-/// One store of the corpus.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PlanStore {
-    pub path: PathBuf,
-    /// Its documents.
-    pub docs: u64,
-    /// The corpus number of its first document.
-    pub first: u64,
-}
-
-impl Plan {
-    /// The plan in `work`.
-    pub fn read(work: &Path) -> anyhow::Result<Plan> {
-        let p = work.join("plan.json");
-        let text = std::fs::read_to_string(&p).map_err(|e| crate::Error::io(&p, e))?;
-        Ok(serde_json::from_str(&text)?)
-    }
-
-    /// The dedup options, validated.
-    pub fn spec(&self) -> anyhow::Result<DedupSpec> {
-        DedupSpec::new(&DedupOptions::from_json(&self.options)?)
-    }
-
-    /// The store holding corpus document `d`, and its row there.
-    pub fn locate(&self, d: u64) -> (usize, u32) {
-        let s = self.stores.partition_point(|s| s.first <= d) - 1;
-        (s, (d - self.stores[s].first) as u32)
-    }
-
-    /// Documents of the new collection.
-    pub fn new_documents(&self) -> u64 {
-        self.stores[..self.new_stores].iter().map(|s| s.docs).sum()
-    }
-
-    /// The largest store's documents.
-    pub fn largest_store(&self) -> u64 {
-        self.stores.iter().map(|s| s.docs).max().unwrap_or(0)
-    }
-}
-
-/// Bytes of the per-node bound that do not grow with the corpus.
-pub const BYTES_FIXED: u64 = 96 << 20;
-
-/// The memory bound of each stage's task, by formula, for `plan` (bytes): the numbers that
-/// `neardup` prints before the stages run and `summary.json` records beside the peaks.
-/// `batch` is the documents of a verify task's batch of components (at most
-/// [`verify::BATCH_DOCUMENTS`], or the largest component's).
-pub fn memory_per_task(plan: &Plan, batch: u64) -> Vec<(&'static str, u64, String)> {
-    let p = u64::from(plan.partitions);
-    let n = plan.documents;
-    let keys = u64::from(plan.bands) + 3;
-    let share = (n * keys).div_ceil(p);
-    vec![
-        (
-            "scatter",
-            BYTES_FIXED + p * records::BUFFER as u64,
-            format!("96 MB + partitions x {} KB of buffers", records::BUFFER >> 10),
-        ),
-        (
-            "groups",
-            BYTES_FIXED + 48 * share,
-            format!(
-                "96 MB + 48 B x (bands + 3) x documents / partitions = 48 B x {share} keys"
-            ),
-        ),
-        (
-            "components",
-            BYTES_FIXED + 48 * (2 * n).div_ceil(p),
-            "96 MB + 48 B x 2 edges a joined document / partitions (a giant component's centre holds its edges on one node)".to_string(),
-        ),
-        (
-            "verify",
-            crate::cluster::leaders::memory_bound(batch, plan.verify_memory),
-            format!(
-                "96 MB + {} B x documents of a batch of components (at most {}, or the largest component: {batch}) + --verify-memory",
-                crate::cluster::leaders::BYTES_PER_DOCUMENT,
-                verify::BATCH_DOCUMENTS
-            ),
-        ),
-        (
-            "lists",
-            BYTES_FIXED + 64 * plan.largest_store(),
-            "96 MB + 64 B x the largest store's documents".to_string(),
-        ),
-    ]
-}
+pub use plan::{
+    memory_per_task, Plan, PlanStore, TaskStats, BATCH_DOCUMENTS, BYTES_FIXED, OUTPUTS,
+};
+pub use records::Signature;
 
 /// Plans a split run of `dedup` with `options` (its JSON options by name: `inputs` are the
 /// stores, fingerprinted with MinHash keys; `output` the directory) over `partitions`
@@ -247,46 +140,12 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
             plan.stores.len(),
             partitions
         );
-        let batch = verify::BATCH_DOCUMENTS.min(plan.documents);
+        let batch = BATCH_DOCUMENTS.min(plan.documents);
         for (stage, bytes, how) in memory_per_task(&plan, batch) {
             say!("      {stage:<10} {:>8.0} MB  ({how})", bytes as f64 / 1e6);
         }
     }
     Ok(plan)
-}
-
-/// What a split run writes into its output directory.
-pub const OUTPUTS: [&str; 6] = [
-    "summary.json",
-    crate::cluster::file::NAME,
-    crate::report::lists::KEEP,
-    crate::report::lists::REMOVE,
-    crate::report::lists::EXCLUDED,
-    "split",
-];
-
-/// What one task did, for `summary.json`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct TaskStats {
-    /// The stage.
-    pub stage: String,
-    /// The task's part (its store or partition).
-    pub part: u32,
-    /// The node it ran on (its host name).
-    pub node: String,
-    /// Wall seconds.
-    pub seconds: f64,
-    /// CPU seconds of its process over the task (user and system).
-    pub cpu_seconds: f64,
-    /// Peak resident memory of its process over the task, bytes.
-    pub peak_rss: Option<u64>,
-    /// Resident memory of its process when the task started (a worker's own: the
-    /// interpreter, libraries, what earlier tasks left mapped), bytes.
-    pub start_rss: Option<u64>,
-    /// The stage's own numbers (edges, components, lines...).
-    pub counts: serde_json::Map<String, serde_json::Value>,
-    /// The components step's signature of its input edges.
-    pub signature: Option<Signature>,
 }
 
 /// CPU seconds of this process so far (Linux; 0 elsewhere).
@@ -392,7 +251,7 @@ impl Driver {
             "" => Some(("scatter", 0, all(plan.stores.len()))),
             "scatter" => Some(("groups", 0, all(p))),
             "groups" => {
-                gather::names(&plan)?;
+                names::names(&plan)?;
                 Some(("components", 0, all(p)))
             }
             "components" => {
@@ -431,7 +290,13 @@ impl Driver {
     /// Gathers the lists into the output directory and writes `summary.json`.
     pub fn gather(&self, quiet: bool) -> anyhow::Result<serde_json::Value> {
         let plan = Plan::read(&self.work)?;
-        gather::gather(&plan, self, quiet)
+        gather::gather(
+            &plan,
+            &self.done,
+            self.started,
+            self.signatures.len(),
+            quiet,
+        )
     }
 }
 

@@ -6,6 +6,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
 use crate::base::atomic::AtomicFile;
 use crate::join::lsh::KeyRange;
 use crate::Result;
@@ -25,6 +28,41 @@ pub fn mix(a: u64, b: u64) -> u64 {
 /// The partition that owns document `d` in the components and verify stages.
 pub fn owner(d: u64, parts: u32) -> u32 {
     KeyRange::part_of(mix(d, 0x5eed), parts)
+}
+
+/// An order-free digest of a set of directed edges: equal sets, equal signatures (and a
+/// changed set, a changed signature but with odds of 2^-128).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signature {
+    pub edges: u64,
+    pub sum: u64,
+    pub xor: u64,
+}
+
+impl Signature {
+    /// The signature of `edges` (distinct).
+    pub fn of(edges: &[[u64; 2]]) -> Signature {
+        edges
+            .par_iter()
+            .map(|e| {
+                let h = mix(e[0], e[1]);
+                Signature {
+                    edges: 1,
+                    sum: h,
+                    xor: h.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15,
+                }
+            })
+            .reduce(Signature::default, Signature::and)
+    }
+
+    /// The signature of the union of two disjoint sets.
+    pub fn and(self, o: Signature) -> Signature {
+        Signature {
+            edges: self.edges + o.edges,
+            sum: self.sum.wrapping_add(o.sum),
+            xor: self.xor ^ o.xor,
+        }
+    }
 }
 
 /// Reads a file of pairs whole.

@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
+use super::plan::{Plan, TaskStats};
 use super::records::{self, mix, Buckets};
-use super::{Plan, TaskStats};
 use crate::fingerprint::store::{flags, set::suspect, Store};
 use crate::join::lsh::KeyRange;
 use crate::text::canonical::normal_url;

@@ -17,9 +17,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::components;
-use super::gather::load_names;
+use super::names::load_names;
+use super::plan::{Plan, TaskStats, BATCH_DOCUMENTS};
 use super::records;
-use super::{Plan, TaskStats};
 use crate::base::atomic::AtomicFile;
 use crate::cluster::leaders::{LeaderRules, LeaderStats};
 use crate::cluster::policy::KeepPolicy;
@@ -34,9 +34,6 @@ pub fn lines(plan: &Plan, p: u32, s: usize) -> PathBuf {
         .join(format!("s{s:05}"))
         .join(format!("p{p:05}.bin"))
 }
-
-/// Documents of a batch of components, at most (a larger component is a batch alone).
-pub const BATCH_DOCUMENTS: u64 = 1 << 21;
 
 /// Verifies partition `p`'s components, found in step `step`'s edges.
 pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
