@@ -120,9 +120,18 @@ fn split_runs_give_one_box_lists_byte_for_byte() {
             assert_eq!(s["command"], "dedup");
             let stages = s["split"]["stages"].as_array().unwrap();
             assert_eq!(stages.len(), 5);
-            for st in stages {
+            let bound = &s["split"]["memory_per_task"];
+            for (i, st) in stages.iter().enumerate() {
                 assert!(st["tasks"].as_u64().unwrap() >= 1, "{st}");
                 assert!(st["nodes"][0]["peak_rss"].as_u64().unwrap() > 0, "{st}");
+                // A task's growth stays under its stage's bound by formula.
+                assert_eq!(bound[i]["stage"], st["name"]);
+                let grew = st["peak_growth_per_task"].as_u64().unwrap();
+                assert!(
+                    grew <= bound[i]["bytes"].as_u64().unwrap(),
+                    "{st} {}",
+                    bound[i]
+                );
             }
             // The work directory is gone; what is left is the lists and the summary.
             assert!(!split.join("split").exists());

@@ -146,7 +146,7 @@ def dedup_split(
     *,
     num_cpus: float = 1,
     max_retries: int = 3,
-    quiet: bool = True,
+    quiet: bool = False,
     _kill_once: Optional[str] = None,
     **options: Any,
 ) -> "neardup.DedupResult":

@@ -64,6 +64,9 @@ def test_split_across_three_nodes_gives_one_machines_lists(three_nodes, web, tmp
         assert all(n["peak_rss"] > 0 and n["cpu_seconds"] >= 0 for n in st["nodes"]), st
     formula = {m["stage"]: m for m in s["split"]["memory_per_task"]}
     assert formula["verify"]["bytes"] > 0 and "verify-memory" in formula["verify"]["formula"]
+    # Each task's memory over its worker's own stays under the stage's bound by formula.
+    for name, st in stages.items():
+        assert 0 < st["peak_growth_per_task"] <= formula[name]["bytes"], (name, st, formula[name])
     # The tasks' files are gone once the lists are gathered.
     assert not (r.dir / "split").exists()
 

@@ -109,7 +109,8 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
     let out = &spec.output;
     let claimed = OutDir::claim_for(out, &paths, "dedup", Some(o.force))?;
     claimed.reserve(&OUTPUTS)?;
-    claimed.replace_previous(&[], "summary.json")?;
+    // A store an earlier run fingerprinted there may be one of the inputs: kept, as one box keeps it.
+    claimed.replace_previous(&["store"], "summary.json")?;
     let work = out.join("split");
     if work.exists() {
         std::fs::remove_dir_all(&work).map_err(|e| crate::Error::io(&work, e))?;
