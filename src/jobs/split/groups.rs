@@ -29,6 +29,9 @@ pub fn forest(mut keyed: Vec<[u64; 2]>) -> Vec<[u64; 2]> {
         edges.extend(run[1..].iter().map(|x| [run[0][1], x[1]]));
     }
     drop(keyed);
+    // A group's runs repeat over the bands: the same edges, joined once.
+    edges.par_sort_unstable();
+    edges.dedup();
     let mut docs: Vec<u64> = edges.iter().flatten().copied().collect();
     docs.par_sort_unstable();
     docs.dedup();
