@@ -92,11 +92,12 @@ def main() -> int:
                     e[1] = max(e[1], n["peak_rss"])
             print(f"\n## {p} partitions: wall {wall:.1f} s, critical path {crit:.1f} s, CPU {cpu:.1f} s, "
                   f"{s['components_steps']} component steps, lists identical: {same}")
-            print("| stage | tasks | critical path s | CPU s | peak RSS a task MB | growth a task MB | bound MB |")
-            print("|---|---:|---:|---:|---:|---:|---:|")
+            print("| stage | tasks | critical path s | critical path CPU s | CPU s | peak RSS a task MB | growth a task MB | bound MB |")
+            print("|---|---:|---:|---:|---:|---:|---:|---:|")
             bound = {m["stage"]: m["bytes"] for m in s["memory_per_task"]}
             for st in s["stages"]:
-                print(f"| {st['name']} | {st['tasks']} | {st['critical_path_seconds']:.2f} | {st['cpu_seconds']:.2f} | "
+                print(f"| {st['name']} | {st['tasks']} | {st['critical_path_seconds']:.2f} | "
+                      f"{st.get('critical_path_cpu_seconds', 0):.2f} | {st['cpu_seconds']:.2f} | "
                       f"{(st['peak_rss_per_task'] or 0) / 1e6:.0f} | {(st['peak_growth_per_task'] or 0) / 1e6:.0f} | "
                       f"{bound[st['name']] / 1e6:.0f} |")
             print("| node | CPU s | peak RSS MB |\n|---|---:|---:|")

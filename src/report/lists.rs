@@ -302,7 +302,7 @@ pub fn write(
 }
 
 /// The lines of document `d` in the four files (clusters, keep, remove, excluded), as
-/// [`write`] writes them: what a split run's tasks write for the documents of their
+/// [`write()`] writes them: what a split run's tasks write for the documents of their
 /// components, gathered in document order later.
 pub fn doc_lines(
     corpus: &StoreSet,

@@ -125,23 +125,29 @@ fn stage_summary(name: &str, tasks: &[&TaskStats]) -> serde_json::Value {
             .saturating_sub(t.start_rss.unwrap_or(0));
         n.4 = n.4.max(grew);
     }
-    let slowest = |ts: &[&TaskStats]| ts.iter().map(|t| t.seconds).fold(0.0, f64::max);
-    // The components stage runs in steps, each waiting for the one before.
-    let critical: f64 = if name == "components" {
-        let mut by: std::collections::BTreeMap<u64, Vec<&TaskStats>> = Default::default();
+    // The slowest task of each round, in wall seconds and in CPU seconds (what the round
+    // takes on nodes that do not share cores); the components stage runs in steps, each
+    // waiting for the one before.
+    let path = |of: &dyn Fn(&TaskStats) -> f64| -> f64 {
+        let mut by: std::collections::BTreeMap<u64, f64> = Default::default();
         for t in tasks {
-            by.entry(t.counts.get("step").and_then(|v| v.as_u64()).unwrap_or(0))
-                .or_default()
-                .push(t);
+            let round = if name == "components" {
+                t.counts.get("step").and_then(|v| v.as_u64()).unwrap_or(0)
+            } else {
+                0
+            };
+            let e = by.entry(round).or_default();
+            *e = e.max(of(t));
         }
-        by.values().map(|ts| slowest(ts)).sum()
-    } else {
-        slowest(tasks)
+        by.values().sum()
     };
+    let critical = path(&|t| t.seconds);
+    let critical_cpu = path(&|t| t.cpu_seconds);
     serde_json::json!({
         "name": name,
         "tasks": tasks.len(),
         "critical_path_seconds": critical,
+        "critical_path_cpu_seconds": critical_cpu,
         "cpu_seconds": tasks.iter().map(|t| t.cpu_seconds).sum::<f64>(),
         "peak_rss_per_task": tasks.iter().filter_map(|t| t.peak_rss).max(),
         "peak_growth_per_task": tasks
