@@ -142,9 +142,15 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
             partitions
         );
         let batch = BATCH_DOCUMENTS.min(plan.documents);
-        for (stage, bytes, how) in memory_per_task(&plan, batch) {
-            say!("      {stage:<10} {:>8.0} MB  ({how})", bytes as f64 / 1e6);
+        let bounds = memory_per_task(&plan, batch);
+        for (stage, bytes, how) in &bounds {
+            say!("      {stage:<10} {:>8.0} MB  ({how})", *bytes as f64 / 1e6);
         }
+        let most = bounds.iter().map(|b| b.1).max().unwrap_or(0);
+        say!(
+            "      a node: the tasks it runs at once (one a CPU given to each) x {:.0} MB at most",
+            most as f64 / 1e6
+        );
     }
     Ok(plan)
 }
