@@ -247,3 +247,33 @@ fn a_store_of_some_rows_holds_their_columns() {
         }
     }
 }
+
+/// A store changed between the stages of a run (fingerprinted again, other documents) is
+/// refused by the next task that opens it, naming it, rather than read at rows it lacks.
+#[test]
+fn a_store_changed_during_a_run_is_refused() {
+    use neardup::jobs::split::{plan, run_task, Driver};
+    let t = tempfile::tempdir().unwrap();
+    let d = corpus(t.path());
+    let stores: Vec<String> = ["s0", "s1"]
+        .iter()
+        .map(|s| d.join(s).to_string_lossy().into_owned())
+        .collect();
+    let options = serde_json::json!({"inputs": stores, "output": t.path().join("out")}).to_string();
+    let pl = plan(&options, 2, true).unwrap();
+    let mut driver = Driver::new(&pl.work);
+    let next = driver.next(Vec::new()).unwrap().unwrap();
+    assert_eq!(next.stage, "scatter");
+    for part in &next.parts {
+        run_task(&pl.work, &next.stage, *part, next.step).unwrap();
+    }
+    // s1 becomes a store of one shard (fewer documents).
+    let shard = d.join("crawl").join("synth-00005.warc.gz");
+    let o = fingerprint(&[&shard], &d.join("s1"), &["--minhash"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = run_task(&pl.work, "lists", 1, 0).unwrap_err().to_string();
+    assert!(
+        e.contains("s1") && e.contains("changed during the run"),
+        "{e}"
+    );
+}

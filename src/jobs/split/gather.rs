@@ -11,7 +11,7 @@ use super::plan::{memory_per_task, Plan, TaskStats};
 use super::{records, verify};
 use crate::base::atomic::AtomicFile;
 use crate::base::claim::OutDir;
-use crate::fingerprint::store::{flags, Store};
+use crate::fingerprint::store::flags;
 use crate::report::lists::{tsv_field, EXCLUDED, KEEP, REMOVE};
 
 /// The four files' suffixes, in [`crate::report::lists::doc_lines`]'s order.
@@ -28,7 +28,7 @@ fn part_file(plan: &Plan, s: usize, i: usize) -> PathBuf {
 /// when it took no part).
 pub fn lists(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
     let ps = &plan.stores[s];
-    let store = Store::open_checked_before(&ps.path)?;
+    let store = plan.open_store(s)?;
     let mut verified: Vec<(u32, [Vec<u8>; 4])> = Vec::new();
     for p in 0..plan.partitions {
         let path = verify::lines(plan, p, s);

@@ -56,6 +56,21 @@ impl Plan {
         DedupSpec::new(&DedupOptions::from_json(&self.options)?)
     }
 
+    /// Store `s` opened for a task after the scatter stage (which checked its checksums),
+    /// refused when its documents are not the plan's (the store changed during the run).
+    pub fn open_store(&self, s: usize) -> anyhow::Result<crate::fingerprint::store::Store> {
+        let ps = &self.stores[s];
+        let store = crate::fingerprint::store::Store::open_checked_before(&ps.path)?;
+        anyhow::ensure!(
+            store.len() as u64 == ps.docs,
+            "{}: {} documents, {} when the run was planned: the store changed during the run",
+            ps.path.display(),
+            store.len(),
+            ps.docs
+        );
+        Ok(store)
+    }
+
     /// The store holding corpus document `d`, and its row there.
     pub fn locate(&self, d: u64) -> (usize, u32) {
         let s = self.stores.partition_point(|s| s.first <= d) - 1;
