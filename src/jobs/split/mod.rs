@@ -14,10 +14,10 @@
 //! 3. **components**: large-star and small-star steps in turn (Kiveris et al., 2014) over the
 //!    edges, each a task per partition owning the documents whose hash falls in it, until a
 //!    step pair changes nothing: every component is then a star around its smallest document.
-//! 4. **verify**, a task per partition: the components whose smallest document it owns,
-//!    deduplicated as one box would (the candidates, the verification against the kept texts,
-//!    the stars: [`crate::cluster::leaders`]) over the stores they touch, and their documents'
-//!    lines written out per store.
+//! 4. **verify**, a task per partition: the components whose smallest document it owns, in
+//!    batches whose documents are copied out of their stores, deduplicated as one box would
+//!    (the candidates, the verification against the kept texts, the stars:
+//!    [`crate::cluster::leaders`]), and their documents' lines written out per store.
 //! 5. **lists**, a task per store of the new collection: the store's lines in document order,
 //!    the verified ones and every other document's (a singleton's).
 //! 6. **gather**, here: the stores' lines concatenated in corpus order, and `summary.json`.
