@@ -591,8 +591,7 @@ pub struct DedupArgs {
     pub corpus: CorpusOpts,
     /// Also write the tables (clusters, keep and remove lists, excluded documents, sweep,
     /// pairs) as typed Parquet or JSON lines next to the TSVs: parquet, jsonl, or both
-    /// (comma-separated). The pairs table lists each group of identical texts as its first
-    /// document paired with each other member, as `join --collapse-exact` does.
+    /// (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMAT")]
     pub tables: Vec<TableFormat>,
     /// How documents are read, filtered and fingerprinted.

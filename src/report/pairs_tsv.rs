@@ -125,10 +125,8 @@ pub fn write(
 const ROW_GROUP: usize = 1 << 16;
 
 /// Writes the pairs of `g` as the typed table `stem` (plus each format's extension), the same
-/// rows as [`write()`]'s TSV with `collapse` (each unit of identical texts or fingerprints as
-/// its first member paired with each other member: rows linear in a unit's size, where every
-/// pair within it would be quadratic, 4.5 M rows for 3 000 copies of a page): row groups are
-/// encoded in parallel and appended in order. Returns the files written.
+/// rows as [`write()`]'s TSV: row groups are encoded in parallel and appended in order. Returns
+/// the files written.
 pub fn write_typed(
     stem: &Path,
     formats: &[TableFormat],
@@ -138,7 +136,7 @@ pub fn write_typed(
     if formats.is_empty() {
         return Ok(Vec::new());
     }
-    let named = Named::new(stores, g, None, true);
+    let named = Named::new(stores, g, None, false);
     let header = ["id_a", "id_b", "hamming64", "hamming128"];
     let mut writers = formats
         .iter()
