@@ -160,19 +160,18 @@ impl Store {
             let v: Vec<T> = rows.iter().map(|r| col[*r as usize]).collect();
             Mapped::from_vec(bytemuck::cast_slice(&v).to_vec())
         }
-        fn strings(data: &[u8], idx: &[u8], rows: &[u32]) -> (Mapped, Mapped) {
-            let (mut out, mut offs) = (Vec::new(), vec![0u64]);
+        /// The rows' ranges of an indexed column (`data` by the offsets in `idx`), with
+        /// their new index.
+        fn ranges<T: bytemuck::Pod>(data: &[u8], idx: &[u8], rows: &[u32]) -> (Mapped, Mapped) {
+            let (data, offsets): (&[T], &[u64]) = (column(data), column(idx));
+            let (mut out, mut offs) = (Vec::<T>::new(), vec![0u64]);
             for r in rows {
-                let offsets: &[u64] = column(idx);
-                let (a, b) = (
-                    offsets[*r as usize] as usize,
-                    offsets[*r as usize + 1] as usize,
-                );
-                out.extend_from_slice(data.get(a..b).unwrap_or(&[]));
+                let (a, b) = (offsets[*r as usize], offsets[*r as usize + 1]);
+                out.extend_from_slice(data.get(a as usize..b as usize).unwrap_or(&[]));
                 offs.push(out.len() as u64);
             }
             (
-                Mapped::from_vec(out),
+                Mapped::from_vec(bytemuck::cast_slice(&out).to_vec()),
                 Mapped::from_vec(bytemuck::cast_slice(&offs).to_vec()),
             )
         }
@@ -187,14 +186,14 @@ impl Store {
         cols.insert(col::TEXT_LEN.into(), pick::<u32>(self.text_len(), rows));
         cols.insert(col::TERMS.into(), pick::<u32>(self.terms(), rows));
         cols.insert(col::SOURCE.into(), pick::<SourceLoc>(self.source(), rows));
-        let (ids, ids_idx) = strings(&self.ids, &self.ids_idx, rows);
+        let (ids, ids_idx) = ranges::<u8>(&self.ids, &self.ids_idx, rows);
         cols.insert(col::IDS.into(), ids);
         cols.insert(col::IDS_IDX.into(), ids_idx);
-        let (urls, urls_idx) = strings(&self.urls, &self.urls_idx, rows);
+        let (urls, urls_idx) = ranges::<u8>(&self.urls, &self.urls_idx, rows);
         cols.insert(col::URLS.into(), urls);
         cols.insert(col::URLS_IDX.into(), urls_idx);
         if let Some((data, idx)) = &self.canonical {
-            let (c, ci) = strings(data, idx, rows);
+            let (c, ci) = ranges::<u8>(data, idx, rows);
             cols.insert(col::CANONICAL.into(), c);
             cols.insert(col::CANONICAL_IDX.into(), ci);
         }
@@ -210,46 +209,14 @@ impl Store {
             }
         }
         if let Some((data, idx)) = &self.shingles {
-            let (mut out, mut offs) = (Vec::<u64>::new(), vec![0u64]);
-            let offsets: &[u64] = column(idx);
-            let sets: &[u64] = column(data);
-            for r in rows {
-                let (a, b) = (
-                    offsets[*r as usize] as usize,
-                    offsets[*r as usize + 1] as usize,
-                );
-                out.extend_from_slice(sets.get(a..b).unwrap_or(&[]));
-                offs.push(out.len() as u64);
-            }
-            cols.insert(
-                col::SHINGLES.into(),
-                Mapped::from_vec(bytemuck::cast_slice(&out).to_vec()),
-            );
-            cols.insert(
-                col::SHINGLES_IDX.into(),
-                Mapped::from_vec(bytemuck::cast_slice(&offs).to_vec()),
-            );
+            let (sets, sets_idx) = ranges::<u64>(data, idx, rows);
+            cols.insert(col::SHINGLES.into(), sets);
+            cols.insert(col::SHINGLES_IDX.into(), sets_idx);
         }
         if let Some((data, idx)) = &self.chunks {
-            let (mut out, mut offs) = (Vec::<u128>::new(), vec![0u64]);
-            let offsets: &[u64] = column(idx);
-            let hashes: &[u128] = column(data);
-            for r in rows {
-                let (a, b) = (
-                    offsets[*r as usize] as usize,
-                    offsets[*r as usize + 1] as usize,
-                );
-                out.extend_from_slice(hashes.get(a..b).unwrap_or(&[]));
-                offs.push(out.len() as u64);
-            }
-            cols.insert(
-                col::CHUNKS.into(),
-                Mapped::from_vec(bytemuck::cast_slice(&out).to_vec()),
-            );
-            cols.insert(
-                col::CHUNKS_IDX.into(),
-                Mapped::from_vec(bytemuck::cast_slice(&offs).to_vec()),
-            );
+            let (hashes, hashes_idx) = ranges::<u128>(data, idx, rows);
+            cols.insert(col::CHUNKS.into(), hashes);
+            cols.insert(col::CHUNKS_IDX.into(), hashes_idx);
         }
         let mut manifest = self.manifest.clone();
         manifest.docs = rows.len() as u64;

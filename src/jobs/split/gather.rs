@@ -28,7 +28,7 @@ fn part_file(plan: &Plan, s: usize, i: usize) -> PathBuf {
 /// when it took no part).
 pub fn lists(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
     let ps = &plan.stores[s];
-    let store = plan.open_store(s)?;
+    let store = plan.open_store(s, false)?;
     let mut verified: Vec<(u32, [Vec<u8>; 4])> = Vec::new();
     for p in 0..plan.partitions {
         let path = verify::lines(plan, p, s);
@@ -44,6 +44,7 @@ pub fn lists(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()>
         .collect::<crate::Result<_>>()?;
     let mut next = verified.into_iter().peekable();
     let mut counts = [0u64; 4];
+    let mut clusters = 0u64;
     let fl = store.flags();
     for row in 0..store.len() as u32 {
         let ls: [Vec<u8>; 4] = match next.next_if(|x| x.0 == row) {
@@ -76,20 +77,10 @@ pub fn lists(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()>
             }
         }
         // Clusters of two or more: their representative's line says so.
-        let c = &ls[0];
-        let mut fields = c.split(|b| *b == b'\t');
+        let mut fields = ls[0].split(|b| *b == b'\t');
         if let (Some(id), Some(rep), Some(size)) = (fields.next(), fields.next(), fields.next()) {
             if id == rep && size != b"1" {
-                stats
-                    .counts
-                    .entry("clusters_of_two_or_more")
-                    .or_insert(0.into());
-                let n = stats.counts["clusters_of_two_or_more"]
-                    .as_u64()
-                    .unwrap_or(0);
-                stats
-                    .counts
-                    .insert("clusters_of_two_or_more".into(), (n + 1).into());
+                clusters += 1;
             }
         }
     }
@@ -106,6 +97,9 @@ pub fn lists(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()>
     for (i, name) in PARTS.iter().enumerate() {
         stats.counts.insert((*name).into(), counts[i].into());
     }
+    stats
+        .counts
+        .insert("clusters_of_two_or_more".into(), clusters.into());
     Ok(())
 }
 

@@ -82,7 +82,9 @@ pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
             let (s, i) = plan.locate(x[1]);
             let store = match open.entry(s) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => e.insert(plan.open_store(s)?),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(plan.open_store(s, false)?)
+                }
             };
             named.push((store.id(i as usize).to_string(), x[1]));
         }

@@ -56,11 +56,24 @@ impl Plan {
         DedupSpec::new(&DedupOptions::from_json(&self.options)?)
     }
 
-    /// Store `s` opened for a task after the scatter stage (which checked its checksums),
-    /// refused when its documents are not the plan's (the store changed during the run).
-    pub fn open_store(&self, s: usize) -> anyhow::Result<crate::fingerprint::store::Store> {
-        let ps = &self.stores[s];
-        let store = crate::fingerprint::store::Store::open_checked_before(&ps.path)?;
+    /// Store `s` opened with its checksums checked (the scatter stage, the first to read it),
+    /// or, for the tasks after it, without reading it again for them; refused either way
+    /// when its documents are not the plan's (the store changed during the run).
+    pub fn open_store(
+        &self,
+        s: usize,
+        checksums: bool,
+    ) -> anyhow::Result<crate::fingerprint::store::Store> {
+        use crate::fingerprint::store::Store;
+        let ps = self
+            .stores
+            .get(s)
+            .ok_or_else(|| anyhow::anyhow!("no store {s} in the plan"))?;
+        let store = if checksums {
+            Store::open(&ps.path)?
+        } else {
+            Store::open_checked_before(&ps.path)?
+        };
         anyhow::ensure!(
             store.len() as u64 == ps.docs,
             "{}: {} documents, {} when the run was planned: the store changed during the run",

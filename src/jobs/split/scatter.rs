@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use super::plan::{Plan, TaskStats};
 use super::records::{self, mix, Buckets};
-use crate::fingerprint::store::{flags, set::suspect, Store};
+use crate::fingerprint::store::{flags, set::suspect};
 use crate::join::lsh::KeyRange;
 use crate::text::canonical::normal_url;
 
@@ -40,18 +40,8 @@ pub fn suspects(plan: &Plan, s: usize) -> PathBuf {
 
 /// Scatters store `s`'s keys.
 pub fn run(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
-    let ps = plan
-        .stores
-        .get(s)
-        .ok_or_else(|| anyhow::anyhow!("no store {s} in the plan"))?;
-    let store = Store::open(&ps.path)?;
-    anyhow::ensure!(
-        store.len() as u64 == ps.docs,
-        "{}: {} documents, {} when the run was planned: the store changed",
-        ps.path.display(),
-        store.len(),
-        ps.docs
-    );
+    let store = plan.open_store(s, true)?;
+    let ps = &plan.stores[s];
     records::dir(dir(plan, s))?;
     let parts = plan.partitions;
     let part = |k: u64| KeyRange::part_of(k, parts);

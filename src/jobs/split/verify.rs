@@ -73,7 +73,7 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
             rows.dedup();
             let store = match opened.entry(*s) {
                 Entry::Occupied(e) => e.into_mut(),
-                Entry::Vacant(e) => e.insert(plan.open_store(*s)?),
+                Entry::Vacant(e) => e.insert(plan.open_store(*s, false)?),
             };
             subs.push(store.rows(rows)?);
         }
