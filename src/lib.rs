@@ -10,6 +10,10 @@
 //! file maps, the seeded generator, Hamming distances); a module uses only the ones below it
 //! (ARCHITECTURE.md says which).
 
+// The GPU join's driver is checked for `Sync` through wgpu's nested types, deeper than the
+// default limit of 128 that newer compilers hold to.
+#![recursion_limit = "256"]
+
 /// Says a message (formatted like `format!`) at info level: see [`jobs::say`].
 macro_rules! say {
     ($($arg:tt)*) => {
