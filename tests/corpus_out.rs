@@ -616,6 +616,90 @@ for stem in ["clusters", "keep", "remove", "excluded", "pairs", "sweep"]:
     }
 }
 
+/// The default `dedup` keeps only its removals' graph (`pairs.bin`), so its pairs table is that
+/// graph's links, in document order: each unit of identical texts as its first member with each
+/// other member, each removal edge as its units' first members. Six copies of a page are five
+/// rows there, where every pair would be fifteen.
+#[test]
+fn default_pairs_table_lists_the_removal_graphs_links() {
+    use neardup::join::pairs_file;
+    use neardup::join::Pair;
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    let mut add = |n: usize, html: &str| {
+        let id = format!("d{n:03}");
+        warc.extend(gz(&response(&id, &format!("http://c.example/{n}"), html)));
+    };
+    let mut n = 0;
+    for i in 0..30 {
+        add(n, &page(i, 90));
+        n += 1;
+        // Page 3 six times in all, page 7 three times, page 9 and a near copy of it.
+        let copies = [(3, 5), (7, 2)]
+            .iter()
+            .find(|c| c.0 == i)
+            .map_or(0, |c| c.1);
+        for _ in 0..copies {
+            add(n, &page(i, 90));
+            n += 1;
+        }
+        if i == 9 {
+            add(n, &page(i, 90).replace("</p>", " one more word</p>"));
+            n += 1;
+        }
+    }
+    let crawl = dir.path().join("c.warc.gz");
+    fs::write(&crawl, warc).unwrap();
+    let store = dir.path().join("store");
+    assert!(fingerprint(&[&crawl], &store, &["--minhash"])
+        .status
+        .success());
+    let out = dir.path().join("out");
+    nd("-q dedup {} -o {} --tables jsonl", &[&store, &out]).ok();
+    let (g, _) = pairs_file::read(&out.join("pairs.bin")).unwrap();
+    let set = StoreSet::open(std::slice::from_ref(&store)).unwrap();
+    let mut want: Vec<Pair> = g.unit_links().map(|(a, b)| Pair::new(a, b, 0, 0)).collect();
+    want.extend(g.edges.iter().map(|e| {
+        let (a, b) = g.edge_link(e);
+        Pair::new(a, b, e.d64, e.d128)
+    }));
+    want.sort_unstable();
+    let want: Vec<(String, String, u8, u8)> = want
+        .iter()
+        .map(|p| {
+            let (x, y) = (set.id(p.a).to_string(), set.id(p.b).to_string());
+            (x.clone().min(y.clone()), x.max(y), p.d64, p.d128)
+        })
+        .collect();
+    let got: Vec<(String, String, u8, u8)> = lines(&out.join("pairs.jsonl"))
+        .iter()
+        .map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            let field = |k: &str| r[k].as_str().unwrap().to_string();
+            let int = |k: &str| r[k].as_u64().unwrap() as u8;
+            (
+                field("id_a"),
+                field("id_b"),
+                int("hamming64"),
+                int("hamming128"),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    // The copies are units (5 + 2 links), the near copy a removal edge; every pair would be
+    // 15 + 3 + 1.
+    assert!(got.len() >= 8, "{got:?}");
+    assert!(
+        g.pair_count() >= got.len() as u64 + 11,
+        "{}",
+        g.pair_count()
+    );
+    assert!(
+        got.iter().any(|r| r.2 > 0 || r.3 > 0),
+        "no removal edge: {got:?}"
+    );
+}
+
 #[test]
 fn labeled_paragraphs_are_dropped_from_the_written_text() {
     let dir = tempfile::tempdir().unwrap();

@@ -184,7 +184,8 @@ class DedupResult:
 
     def table(self, name: str):
         """A table of the run (``clusters``, ``keep``, ``remove``, ``excluded``, ``sweep``,
-        ``pairs``) as a ``pyarrow.Table``."""
+        ``pairs``) as a ``pyarrow.Table``. ``pairs`` of the default run is its removals' graph as
+        links (k - 1 rows for k identical texts); with ``all_pairs=True`` it is every pair."""
         import pyarrow.parquet as pq
 
         return pq.read_table(self.dir / f"{name}.parquet")

@@ -339,7 +339,10 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
                 &cfg.tables,
             )
         },
-        || write_tables(dir, &stores, &g, &cfg.tables),
+        // The default's graph is the removals' (pairs.bin): its pairs table is that graph's
+        // links, as many as the documents, not the k(k-1)/2 pairs of each unit of identical
+        // texts; the all-pairs paths list every pair.
+        || write_tables(dir, &stores, &g, &cfg.tables, linear.is_some()),
     );
     let (mut clusters, assigned, mut tables) = written?;
     clusters.policy = policy_summary;

@@ -470,14 +470,17 @@ pub fn report_corpus(s: &summary::CorpusSummary, m: &crate::write::Manifest) {
 }
 
 /// Writes the typed tables that [`write_clusters`] does not: the sweep of `dir` and the
-/// pairs of `g`, in `formats`.
+/// pairs of `g`, in `formats`: every pair, or with `collapse` each unit as its first member
+/// with each other member and each edge as its units' first members.
 pub fn write_tables(
     dir: &Path,
     stores: &StoreSet,
     g: &PairGraph,
     formats: &[TableFormat],
+    collapse: bool,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = crate::report::pairs_tsv::write_typed(&dir.join("pairs"), formats, stores, g)?;
+    let stem = dir.join("pairs");
+    let mut files = crate::report::pairs_tsv::write_typed(&stem, formats, stores, g, collapse)?;
     let sweep = dir.join("sweep.tsv");
     if !formats.is_empty() && sweep.is_file() {
         let text = crate::base::mmap::map(&sweep)?;

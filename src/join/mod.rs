@@ -3,7 +3,8 @@
 //! [`plan`] decides which key bits each table groups by (exact pigeonhole plans, or randomized
 //! bit samples) and knows the distance it was made for. [`engine`] runs a plan: the collapse of
 //! identical fingerprints ([`collapse`]), tables in families, each table's order
-//! (`order`), and the graph of what was found ([`graph`]); a backend only
+//! (`order`), and the graph of what was found ([`graph`]), whose document pairs
+//! [`pair_order`] lists in order a batch at a time; a backend only
 //! compares the runs of equal keys of a table: [`cpu`] on the rayon pool, [`gpu`] with
 //! `shaders/hamming_join.wgsl`. [`backend`] chooses one of them once; [`run`] is the entry
 //! point. [`reference`](mod@reference) is the brute-force join every fast path is tested against. Pairs are
@@ -19,6 +20,7 @@ pub mod gpu;
 pub mod graph;
 pub mod lsh;
 pub(crate) mod order;
+pub mod pair_order;
 pub mod pairs_file;
 pub mod plan;
 pub mod reference;

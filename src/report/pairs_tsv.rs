@@ -4,7 +4,8 @@
 //! Ids are looked up once per document, in document order (the id columns are read front to
 //! back rather than at random), and lines are formatted in parallel batches; the documents of
 //! the pairs are a bitmap over the corpus with a count per word, so listing them in order and
-//! finding each one's place need no sort or search.
+//! finding each one's place need no sort or search. Every pair is made in order a batch at a
+//! time ([`PairOrder`]), never held all at once: a unit of k identical texts is k(k-1)/2 rows.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,37 +16,49 @@ use super::lists::tsv_field;
 use super::typed::{encode_each, Encoded, TableFormat, Writer};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::PairGraph;
+use crate::join::pair_order::PairOrder;
 use crate::join::Pair;
 
-/// The pairs of `g` sorted by document index, with their documents' ids looked up once each,
+/// The rows of a pairs table: listed (the collapsed links, as many as the documents and edges),
+/// or every pair, made in order a batch at a time ([`PairOrder`]).
+enum Rows<'g> {
+    Listed(Vec<Pair>),
+    Ordered { order: PairOrder<'g>, limit: u32 },
+}
+
+/// The pairs of `g` in document index order, with their documents' ids looked up once each,
 /// in document order (the id columns are read front to back rather than at random).
-struct Named {
-    pairs: Vec<Pair>,
+struct Named<'g> {
+    rows: Rows<'g>,
     set: DocSet,
     /// Ids of the documents of `set` in blocks of [`Named::BLOCK`]: the text and where each
     /// id ends.
     blocks: Vec<(String, Vec<usize>)>,
 }
 
-impl Named {
+impl<'g> Named<'g> {
     const BLOCK: usize = 4096;
 
     /// With `old`, no pairs with both sides at or above that index (an older collection); with
     /// `collapse`, each group of identical fingerprints as its first member paired with each
     /// other member.
-    fn new(stores: &StoreSet, g: &PairGraph, old: Option<u32>, collapse: bool) -> Named {
-        let mut pairs = Vec::new();
-        let keep = |a: u32, b: u32| crate::join::graph::not_within_old(old, a, b);
-        if collapse {
+    fn new(stores: &StoreSet, g: &'g PairGraph, old: Option<u32>, collapse: bool) -> Named<'g> {
+        let (rows, set) = if collapse {
+            let keep = |a: u32, b: u32| crate::join::graph::not_within_old(old, a, b);
             let link = |(a, b): (u32, u32), d64, d128| Pair::new(a, b, d64, d128);
-            pairs.extend(g.unit_links().map(|l| link(l, 0, 0)));
+            let mut pairs: Vec<Pair> = g.unit_links().map(|l| link(l, 0, 0)).collect();
             pairs.extend(g.edges.iter().map(|e| link(g.edge_link(e), e.d64, e.d128)));
             pairs.retain(|p| keep(p.a, p.b));
             pairs.sort_unstable();
+            let set = DocSet::of_pairs(g.docs, &pairs);
+            (Rows::Listed(pairs), set)
         } else {
-            pairs = g.pairs_where(keep);
-        }
-        let set = DocSet::new(g.docs, &pairs);
+            // A pair is within the older collection when its lower document is.
+            let order = PairOrder::new(g);
+            let set = DocSet::where_(g.docs, |d| order.paired(d));
+            let limit = old.unwrap_or(g.docs);
+            (Rows::Ordered { order, limit }, set)
+        };
         // Copied into compact buffers (in parallel, a block of documents each), so formatting
         // reads them rather than the mapped column.
         let blocks = set
@@ -61,7 +74,25 @@ impl Named {
                 (text, ends)
             })
             .collect();
-        Named { pairs, set, blocks }
+        Named { rows, set, blocks }
+    }
+
+    /// Calls `f` with the rows in order, in slices of `batch` (the last may be shorter).
+    /// Returns the rows.
+    fn for_each_batch<E>(
+        &self,
+        batch: usize,
+        mut f: impl FnMut(&[Pair]) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        match &self.rows {
+            Rows::Listed(pairs) => {
+                for c in pairs.chunks(batch) {
+                    f(c)?;
+                }
+                Ok(pairs.len() as u64)
+            }
+            Rows::Ordered { order, limit } => order.for_each_batch(*limit, batch, f),
+        }
     }
 
     /// The id of document `d`, one of the pairs'.
@@ -84,8 +115,8 @@ impl Named {
 
 /// Writes the pairs of `g` to `w` as TSV sorted by document index; with `old`, none within
 /// the older collection (both sides at or above that index); with `collapse`, each group of
-/// identical fingerprints as its first member paired with each other member. Returns the
-/// pairs written.
+/// identical fingerprints as its first member paired with each other member, and each edge as
+/// its units' first members. Returns the pairs written.
 pub fn write(
     w: &mut dyn Write,
     stores: &StoreSet,
@@ -95,7 +126,7 @@ pub fn write(
 ) -> std::io::Result<u64> {
     let named = Named::new(stores, g, old, collapse);
     writeln!(w, "id_a\tid_b\thamming64\thamming128")?;
-    for batch in named.pairs.chunks(1 << 20) {
+    let n = named.for_each_batch(1 << 20, |batch| {
         let text: Vec<Vec<u8>> = batch
             .par_chunks(4096)
             .map(|c| {
@@ -113,37 +144,39 @@ pub fn write(
                 out
             })
             .collect();
-        for t in &text {
-            w.write_all(t)?;
-        }
-    }
+        text.iter().try_for_each(|t| w.write_all(t))
+    })?;
     w.flush()?;
-    Ok(named.pairs.len() as u64)
+    Ok(n)
 }
 
 /// Pairs per row group of the typed pairs table.
 const ROW_GROUP: usize = 1 << 16;
 
 /// Writes the pairs of `g` as the typed table `stem` (plus each format's extension), the same
-/// rows as [`write()`]'s TSV: row groups are encoded in parallel and appended in order. Returns
-/// the files written.
+/// rows as [`write()`]'s TSV with `collapse` (each group of identical fingerprints as its first
+/// member paired with each other member, each edge as its units' first members) or without
+/// (every pair): row groups are encoded in parallel and appended in order. Returns the files
+/// written.
 pub fn write_typed(
     stem: &Path,
     formats: &[TableFormat],
     stores: &StoreSet,
     g: &PairGraph,
+    collapse: bool,
 ) -> crate::Result<Vec<PathBuf>> {
     if formats.is_empty() {
         return Ok(Vec::new());
     }
-    let named = Named::new(stores, g, None, false);
+    let named = Named::new(stores, g, None, collapse);
     let header = ["id_a", "id_b", "hamming64", "hamming128"];
     let mut writers = formats
         .iter()
         .map(|f| Writer::create(stem, *f, &header))
         .collect::<crate::Result<Vec<Writer>>>()?;
+    // Row groups are encoded a window at a time, in parallel: each batch is whole row groups.
     let window = rayon::current_num_threads().max(1) * 4 * ROW_GROUP;
-    for batch in named.pairs.chunks(window) {
+    named.for_each_batch(window, |batch| -> crate::Result<()> {
         let groups: Vec<Vec<Encoded>> = batch
             .par_chunks(ROW_GROUP)
             .map(|c| {
@@ -163,7 +196,8 @@ pub fn write_typed(
                 w.append(e)?;
             }
         }
-    }
+        Ok(())
+    })?;
     writers.into_iter().map(Writer::finish).collect()
 }
 
@@ -177,7 +211,7 @@ struct DocSet {
 
 impl DocSet {
     /// The documents of `pairs`, below `docs`.
-    fn new(docs: u32, pairs: &[Pair]) -> DocSet {
+    fn of_pairs(docs: u32, pairs: &[Pair]) -> DocSet {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         let words: Vec<AtomicU64> = (0..(docs as usize).div_ceil(64))
             .map(|_| AtomicU64::new(0))
@@ -189,7 +223,25 @@ impl DocSet {
                 }
             }
         });
-        let bits: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
+        Self::from_bits(words.into_iter().map(AtomicU64::into_inner).collect())
+    }
+
+    /// The documents below `docs` for which `member` holds.
+    fn where_(docs: u32, member: impl Fn(u32) -> bool + Sync) -> DocSet {
+        let bits = (0..(docs as usize).div_ceil(64))
+            .into_par_iter()
+            .map(|w| {
+                let first = w as u32 * 64;
+                (first..(first + 64).min(docs))
+                    .filter(|&d| member(d))
+                    .fold(0u64, |b, d| b | 1 << (d - first))
+            })
+            .collect();
+        Self::from_bits(bits)
+    }
+
+    /// The set of the documents whose bits are set, with its running counts.
+    fn from_bits(bits: Vec<u64>) -> DocSet {
         let mut before = Vec::with_capacity(bits.len());
         let mut n = 0u32;
         for w in &bits {
@@ -241,7 +293,7 @@ mod tests {
             .iter()
             .map(|&(a, b)| Pair::new(a, b, 1, 2))
             .collect();
-        let set = super::DocSet::new(1002, &pairs);
+        let set = super::DocSet::of_pairs(1002, &pairs);
         let mut want: Vec<u32> = pairs.iter().flat_map(|p| [p.a, p.b]).collect();
         want.sort_unstable();
         want.dedup();
@@ -249,7 +301,13 @@ mod tests {
         for (i, d) in want.iter().enumerate() {
             assert_eq!(set.rank(*d), i, "doc {d}");
         }
-        assert!(super::DocSet::new(0, &[]).docs().is_empty());
+        assert!(super::DocSet::of_pairs(0, &[]).docs().is_empty());
+        let odd = super::DocSet::where_(1002, |d| d % 2 == 1);
+        assert_eq!(
+            odd.docs(),
+            (0..1002).filter(|d| d % 2 == 1).collect::<Vec<u32>>()
+        );
+        assert_eq!(odd.rank(999), 499);
     }
 
     #[test]
