@@ -77,8 +77,12 @@ fn dedup_files(
     let o = DedupOptions::from_json(options).map_err(job_error)?;
     if let Some(n) = o.partitions {
         // The stages split into tasks, run here one after another.
-        py.detach(|| with_threads(threads, || neardup::jobs::split::run_here(options, n, quiet)))
-            .map_err(job_error)?;
+        py.detach(|| {
+            with_threads(threads, || {
+                neardup::jobs::split::run_here(options, n, quiet)
+            })
+        })
+        .map_err(job_error)?;
         return Ok((true, o.output.join("summary.json")));
     }
     let spec = DedupSpec::new(&o).map_err(job_error)?;
@@ -576,7 +580,9 @@ fn split_next(
     let next = d.next(reports).map_err(job_error)?;
     Ok((
         serde_json::to_string(&d).map_err(err)?,
-        next.map(|n| serde_json::to_string(&n)).transpose().map_err(err)?,
+        next.map(|n| serde_json::to_string(&n))
+            .transpose()
+            .map_err(err)?,
     ))
 }
 
@@ -601,6 +607,22 @@ fn set_progress_interval(seconds: f64) -> PyResult<()> {
     }
     neardup::jobs::say::set_progress_interval(std::time::Duration::from_secs_f64(seconds));
     Ok(())
+}
+
+/// NVIDIA's headless Vulkan driver (`neardup::gpu::icd`): on a GPU server with no display,
+/// writes the manifest naming NVIDIA's EGL library when the rule says so, and returns its path
+/// (for the package to add as `VK_ADD_DRIVER_FILES` before any GPU call) and the rule's answer
+/// in words.
+#[pyfunction]
+fn vulkan_driver() -> (Option<std::path::PathBuf>, String) {
+    use neardup::gpu::icd;
+    let path = icd::write_manifest();
+    let why = match icd::decided() {
+        Some(icd::Decision::Add { lib, .. }) => format!("added {}", lib.display()),
+        Some(icd::Decision::Leave(why)) => format!("left as is: {why}"),
+        None => "left as is: not Linux".to_string(),
+    };
+    (path, why)
 }
 
 /// The Python module.
@@ -629,6 +651,7 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(split_task, m)?)?;
     m.add_function(wrap_pyfunction!(split_next, m)?)?;
     m.add_function(wrap_pyfunction!(split_gather, m)?)?;
+    m.add_function(wrap_pyfunction!(vulkan_driver, m)?)?;
     m.add_class::<Store>()?;
     m.add("NeardupError", m.py().get_type::<NeardupError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -2,6 +2,7 @@
 
 import json
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -212,3 +213,34 @@ def test_trec_and_reuse_jobs_equal_the_cli(sample, tmp_path):
         trec.runs([run], out, tmp_path / "x", rules="mark")
     with pytest.raises(neardup.NeardupError, match="below the 16 MiB"):
         reuse.top([store], memory="1M")
+
+
+def test_headless_nvidia_driver_is_added_on_import_only_where_the_rule_says():
+    """On import the package applies the command line's rule for NVIDIA's headless Vulkan
+    driver (``neardup.gpu.icd``): the loader's variable is set to the manifest written, or left
+    unset with the reason, and ``NEARDUP_VULKAN_AS_IS`` turns it off."""
+    code = (
+        "import os, neardup\n"
+        "from neardup import _neardup\n"
+        "p, why = _neardup.vulkan_driver()\n"
+        "print(p); print(why); print(os.environ.get('VK_ADD_DRIVER_FILES'))\n"
+    )
+    drop = ("VK_ADD_DRIVER_FILES", "NEARDUP_VULKAN_AS_IS", "DISPLAY", "WAYLAND_DISPLAY")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+
+    def imported(extra):
+        r = subprocess.run(
+            [sys.executable, "-c", code], env={**env, **extra}, capture_output=True, text=True
+        )
+        assert r.returncode == 0, r.stderr
+        return r.stdout.splitlines()
+
+    off = imported({"NEARDUP_VULKAN_AS_IS": "1"})
+    assert off == ["None", "left as is: VK_ADD_DRIVER_FILES or NEARDUP_VULKAN_AS_IS is set", "None"]
+    path, why, var = imported({})
+    if not Path("/dev/nvidiactl").exists():
+        assert (path, why, var) == ("None", "left as is: no NVIDIA device node", "None")
+    elif path == "None":
+        assert why.startswith("left as is: ") and var == "None", why
+    else:
+        assert why.startswith("added ") and var == path and Path(path).is_file(), why

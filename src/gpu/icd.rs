@@ -188,6 +188,16 @@ pub fn facts() -> Facts {
 /// an environment variable); the binary calls it first thing in `main`. A manifest that
 /// cannot be written leaves everything as it was.
 pub fn prepare() -> Option<PathBuf> {
+    let path = write_manifest()?;
+    std::env::set_var(ADD_VAR, &path);
+    Some(path)
+}
+
+/// [`prepare`] without the environment: applies [`decide`] to this machine and writes the
+/// manifest when it says so, returning its path for the caller to add as `VK_ADD_DRIVER_FILES`
+/// before the first GPU call (the Python package does, on import, through `os.environ`, which
+/// its own threads read safely). A manifest that cannot be written gives `None`.
+pub fn write_manifest() -> Option<PathBuf> {
     if !cfg!(target_os = "linux") {
         return None;
     }
@@ -209,14 +219,13 @@ pub fn prepare() -> Option<PathBuf> {
         std::fs::write(&tmp, &text).ok()?;
         std::fs::rename(&tmp, &path).ok()?;
     }
-    std::env::set_var(ADD_VAR, &path);
     Some(path)
 }
 
-/// What [`prepare`] decided in this process, for `neardup gpus` to explain an empty list.
+/// What [`write_manifest`] decided in this process, for `neardup gpus` to explain an empty list.
 static DECIDED: std::sync::OnceLock<Decision> = std::sync::OnceLock::new();
 
-/// What [`prepare`] decided, if it ran.
+/// What [`write_manifest`] decided, if it ran.
 pub fn decided() -> Option<&'static Decision> {
     DECIDED.get()
 }
