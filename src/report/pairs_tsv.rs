@@ -41,7 +41,7 @@ impl<'g> Named<'g> {
 
     /// With `old`, no pairs with both sides at or above that index (an older collection); with
     /// `collapse`, each group of identical fingerprints as its first member paired with each
-    /// other member.
+    /// other member, and each edge as its units' first members.
     fn new(stores: &StoreSet, g: &'g PairGraph, old: Option<u32>, collapse: bool) -> Named<'g> {
         let (rows, set) = if collapse {
             let keep = |a: u32, b: u32| crate::join::graph::not_within_old(old, a, b);
@@ -53,9 +53,9 @@ impl<'g> Named<'g> {
             let set = DocSet::of_pairs(g.docs, &pairs);
             (Rows::Listed(pairs), set)
         } else {
-            // A pair is within the older collection when its lower document is.
             let order = PairOrder::new(g);
             let set = DocSet::where_(g.docs, |d| order.paired(d));
+            // A pair is within the older collection when its lower document is.
             let limit = old.unwrap_or(g.docs);
             (Rows::Ordered { order, limit }, set)
         };
