@@ -19,7 +19,10 @@ fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {}", neardup::cli::message(&e));
+            eprintln!(
+                "error: {}",
+                neardup::base::shown::terminal_text(&neardup::cli::message(&e))
+            );
             ExitCode::from(2)
         }
     }

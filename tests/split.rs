@@ -267,6 +267,20 @@ fn a_store_changed_during_a_run_is_refused() {
     for part in &next.parts {
         run_task(&pl.work, &next.stage, *part, next.step).unwrap();
     }
+    // s1 made again with as many documents (its shards, another option): refused too, not
+    // read as the store the plan counted (round 5: the lists mixed two stores, exit 0).
+    let crawl = d.join("crawl");
+    let o = fingerprint(
+        &[&crawl.join("synth-00002.warc.gz"), &crawl.join("synth-00003.warc.gz")],
+        &d.join("s1"),
+        &["--minhash", "--keep-field", "WARC-Date"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = run_task(&pl.work, "lists", 1, 0).unwrap_err().to_string();
+    assert!(
+        e.contains("s1") && e.contains("not the store the run was planned with"),
+        "{e}"
+    );
     // s1 becomes a store of one shard (fewer documents).
     let shard = d.join("crawl").join("synth-00005.warc.gz");
     let o = fingerprint(&[&shard], &d.join("s1"), &["--minhash"]);

@@ -352,6 +352,8 @@ fn documents_not_found_are_counted_and_the_run_is_not_marked_finished() {
     let mut m: serde_json::Value = serde_json::from_str(&read(&mpath)).unwrap();
     m.as_object_mut().unwrap().remove("checksums");
     std::fs::write(&mpath, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    // Nor had they an ownership record of their own.
+    let _ = std::fs::remove_file(store.join(".neardup-owned.json"));
     let loc = store.join("source.loc");
     let mut bytes = std::fs::read(&loc).unwrap();
     let width = bytes.len() / 40;

@@ -22,6 +22,7 @@ mod ownership;
 mod policy;
 mod report;
 mod reuse;
+mod round5;
 mod sites;
 mod split;
 mod substrings;

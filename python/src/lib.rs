@@ -594,7 +594,7 @@ fn split_gather(py: Python<'_>, state: &str, quiet: bool) -> PyResult<String> {
     let d: neardup::jobs::split::Driver =
         serde_json::from_str(state).map_err(|e| NeardupError::new_err(e.to_string()))?;
     let summary = py.detach(|| d.gather(quiet)).map_err(job_error)?;
-    Ok(summary.to_string())
+    serde_json::to_string(&summary).map_err(|e| NeardupError::new_err(e.to_string()))
 }
 
 /// How often fingerprinting logs how far it is, in seconds (default 5).

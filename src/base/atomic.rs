@@ -33,6 +33,17 @@ impl AtomicFile {
     /// neither a regular file nor a directory (a device such as `/dev/null`, a named pipe) is
     /// written to directly: renaming a file over it would replace the device itself.
     pub fn create(target: &Path) -> Result<AtomicFile> {
+        AtomicFile::create_with(target, true)
+    }
+
+    /// As [`AtomicFile::create`], for a file of a work directory that is removed whole when its
+    /// run ends (a split run's, where a stage writes many files into one folder): its folder is
+    /// not scanned for leftovers, so that making a file costs the same however many are there.
+    pub fn create_unscanned(target: &Path) -> Result<AtomicFile> {
+        AtomicFile::create_with(target, false)
+    }
+
+    fn create_with(target: &Path, scan: bool) -> Result<AtomicFile> {
         if let Ok(m) = fs::metadata(target) {
             if !m.is_file() && !m.is_dir() {
                 let f = fs::OpenOptions::new()
@@ -56,7 +67,7 @@ impl AtomicFile {
         let prefix = format!(".{name}.tmp-");
         let tmp = target.with_file_name(format!("{prefix}{}", std::process::id()));
         super::claim::admit_all(target, &[&tmp])?;
-        if let Some(dir) = target.parent() {
+        if let (Some(dir), true) = (target.parent(), scan) {
             super::claim::clean_stale(dir, &prefix);
         }
         let (registered, f) = super::interrupt::register_with(&tmp, || File::create(&tmp))
@@ -121,6 +132,14 @@ impl Drop for AtomicFile {
 /// Writes `bytes` to `target` atomically.
 pub fn write(target: &Path, bytes: &[u8]) -> Result<()> {
     let mut f = AtomicFile::create(target)?;
+    f.put(bytes)?;
+    f.commit()
+}
+
+/// Writes `bytes` to `target` atomically, its folder not scanned for leftovers
+/// ([`AtomicFile::create_unscanned`]).
+pub fn write_unscanned(target: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = AtomicFile::create_unscanned(target)?;
     f.put(bytes)?;
     f.commit()
 }

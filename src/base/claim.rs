@@ -101,11 +101,18 @@ fn temporary_of(name: &str) -> Option<&str> {
     None
 }
 
-/// Whether `name` is a temporary of an entry `record` names, or of the record itself: it
-/// belongs with them.
+/// Whether `name` is a temporary that `record` names itself (every temporary neardup makes in
+/// a claimed directory is recorded before it is made), or the record's own temporary: it is
+/// neardup's. A name that merely looks like a temporary of a recorded entry (a user's backup
+/// `keep.txt.old-1`) is the user's.
 fn temporary_with(name: &str, record: &BTreeSet<String>) -> bool {
-    temporary_of(name).is_some_and(|b| record.contains(b))
-        || name.starts_with(&format!(".{RECORD}.tmp-"))
+    (temporary_of(name).is_some() && record.contains(name)) || record_temporary(name)
+}
+
+/// The record's own temporary (`.neardup-owned.json.tmp-PID`), which cannot name itself.
+fn record_temporary(name: &str) -> bool {
+    name.strip_prefix(&format!(".{RECORD}.tmp-"))
+        .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn entries(dir: &Path) -> Result<Vec<String>> {
@@ -371,6 +378,12 @@ impl OutDir {
         Ok(())
     }
 
+    /// Writes the record as [`OutDir::finish`] does, and keeps the claim (and its lock): for
+    /// a run whose later stages run elsewhere and that gathers here at the end (the split run).
+    pub fn settle(&self) -> Result<()> {
+        self.state.settle()
+    }
+
     /// Leaves the record naming what neardup made here that exists now.
     pub fn finish(mut self) -> Result<()> {
         self.finished = true;
@@ -505,10 +518,22 @@ fn remove_owned(p: &Path) -> Result<()> {
 /// of the record itself): they are that run's own.
 fn remove_temporaries(dir: &Path, record: &BTreeSet<String>) -> Result<()> {
     for n in entries(dir)? {
-        if temporary_with(&n, record) {
-            let q = dir.join(&n);
-            let _ = fs::remove_file(&q).or_else(|_| fs::remove_dir_all(&q));
+        if !temporary_with(&n, record) {
+            continue;
         }
+        let pid = n
+            .rsplit_once('-')
+            .and_then(|(_, p)| p.parse::<u32>().ok());
+        // Only a temporary of a process that runs no more is a leftover.
+        if pid.is_none_or(|p| p == std::process::id() || super::stale::alive(p)) {
+            continue;
+        }
+        let q = dir.join(&n);
+        let _ = match fs::symlink_metadata(&q) {
+            Ok(m) if m.is_dir() => fs::remove_dir_all(&q),
+            Ok(_) => fs::remove_file(&q),
+            Err(_) => Ok(()),
+        };
     }
     Ok(())
 }
@@ -607,7 +632,23 @@ fn claimed(dir: &Path) -> Option<Arc<State>> {
 pub fn clean_stale(dir: &Path, prefix: &str) {
     match claimed(dir) {
         Some(s) => super::stale::clean_stale_where(dir, prefix, |n| s.owns(n)),
-        None => super::stale::clean_stale(dir, prefix),
+        // Elsewhere: a hidden temporary (`.NAME.tmp-PID`) is always a file, so a directory of
+        // that name is the user's; a store's temporary (`NAME.tmp-PID`) is a directory of
+        // store files only (with a record or not), so one holding anything else is the user's.
+        None => super::stale::clean_stale_where(dir, prefix, |n| {
+            let p = if dir.as_os_str().is_empty() {
+                Path::new(".").join(n)
+            } else {
+                dir.join(n)
+            };
+            match fs::symlink_metadata(&p) {
+                Ok(m) if m.is_dir() => {
+                    !n.starts_with('.') && foreign_entries(&p).is_ok_and(|f| f.is_empty())
+                }
+                Ok(_) => true,
+                Err(_) => false,
+            }
+        }),
     }
 }
 

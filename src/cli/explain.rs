@@ -1,10 +1,12 @@
 //! `neardup report` and `neardup explain`: the page of an earlier run written again, and one
 //! page's answer printed (a word diff in the terminal, coloured when it is one).
 
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use super::args::{ExplainArgs, ReportArgs};
 use super::Outcome;
+use crate::base::shown::{terminal, terminal_text};
 use crate::jobs::explain::{explain, Explanation, RemovedPage};
 use crate::report::diff::{Diff, Side};
 
@@ -37,10 +39,16 @@ pub fn diff_text(d: &Diff, colour: bool) -> String {
         if !out.is_empty() && !out.ends_with('\n') {
             out.push(' ');
         }
+        // The page's words are shown escaped; only the colours are obeyed.
         let text = if p.elided > 0 {
-            format!("{} [... {} shared words ...] {}", p.text, p.elided, p.tail)
+            format!(
+                "{} [... {} shared words ...] {}",
+                terminal_text(&p.text),
+                p.elided,
+                terminal_text(&p.tail)
+            )
         } else {
-            p.text.clone()
+            terminal_text(&p.text).into_owned()
         };
         match (p.side, colour) {
             (Side::Both, _) => out.push_str(&text),
@@ -61,31 +69,47 @@ fn score(s: Option<f64>) -> String {
 pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
     let e = explain(&a.output, &a.id, a.shard_dir.as_deref())?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&e)?);
-        return Ok(Outcome::Clean);
+        print(&format!("{}\n", serde_json::to_string_pretty(&e)?))?;
+        // An id that is no document of the run fails as it does without --json.
+        return Ok(match e {
+            Explanation::Unknown { .. } => Outcome::Partial,
+            _ => Outcome::Clean,
+        });
     }
+    let mut o = String::new();
+    // Ids, URLs and texts come from the crawl: shown, never obeyed, by a terminal.
+    let t = |s: &str| terminal(s).into_owned();
     match &e {
-        Explanation::Unknown { id } => {
+        Explanation::Unknown { id, names } => {
+            let hint = if names.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; the id is repeated in the crawl, and the run names its documents {}",
+                    names.iter().map(|n| t(n)).collect::<Vec<_>>().join(", ")
+                )
+            };
             anyhow::bail!(
-                "{id:?} is not a document of the run in {} (ids as keep.txt and remove.tsv write them)",
+                "{} is not a document of the run in {} (ids as keep.txt and remove.tsv write them){hint}",
+                t(&format!("{id:?}")),
                 a.output.display()
             )
         }
         Explanation::Excluded { id, url, reason } => {
-            println!("kept, excluded from the join: {id} {url}\nreason: {reason}");
+            writeln!(o, "kept, excluded from the join: {} {}\nreason: {reason}", t(id), t(url))?;
         }
         Explanation::Kept {
             id,
             url,
             removed_for_it,
         } => {
-            println!("kept: {id} {url}");
+            writeln!(o, "kept: {} {}", t(id), t(url))?;
             if removed_for_it.is_empty() {
-                println!("no page was removed for it");
+                writeln!(o, "no page was removed for it")?;
             } else {
-                println!("{} pages removed for it:", removed_for_it.len());
+                writeln!(o, "{} pages removed for it:", removed_for_it.len())?;
                 for r in removed_for_it {
-                    println!("  {}  score {}  {}", r.id, score(r.score), r.url);
+                    writeln!(o, "  {}  score {}  {}", t(&r.id), score(r.score), t(&r.url))?;
                 }
             }
         }
@@ -103,14 +127,15 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                 diff,
                 note,
             } = &**r;
-            println!("removed: {id} {url}");
-            println!("kept:    {kept} {kept_url} (a group of {group})");
-            println!(
+            writeln!(o, "removed: {} {}", t(id), t(url))?;
+            writeln!(o, "kept:    {} {} (a group of {group})", t(kept), t(kept_url))?;
+            writeln!(
+                o,
                 "score:   {}{}",
                 score(*s),
                 rule.as_ref()
                     .map_or(String::new(), |r| format!(" (passes {r})"))
-            );
+            )?;
             let bands = match (&c.shared_bands, c.bands) {
                 (Some(b), Some(n)) => format!(
                     "{} of {n} MinHash band keys shared ({}); ",
@@ -122,28 +147,45 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                 ),
                 _ => String::new(),
             };
-            println!(
+            writeln!(
+                o,
                 "candidates: {bands}SimHash distance {}{}",
                 c.simhash64_distance,
                 hamming64.map_or(String::new(), |h| format!(" (the list's: {h})"))
-            );
+            )?;
             if !c.plan.is_empty() {
-                println!("            {}", c.plan);
+                writeln!(o, "            {}", c.plan)?;
             }
             if let Some(d) = diff {
-                println!(
+                writeln!(
+                    o,
                     "diff, removed -> kept: {} shared words; {} words in the removed page, {} in the kept page{}",
                     d.shared_words,
                     d.old_words,
                     d.new_words,
                     if d.cut_words > 0 { format!("; {} more words not shown", d.cut_words) } else { String::new() }
-                );
-                println!("{}", diff_text(d, std::io::stdout().is_terminal()));
+                )?;
+                writeln!(
+                    o,
+                    "{}",
+                    diff_text(d, std::io::stdout().is_terminal())
+                )?;
             }
             if let Some(n) = note {
-                println!("no diff: {n}");
+                writeln!(o, "no diff: {}", terminal_text(n))?;
             }
         }
     }
+    print(&o)?;
     Ok(Outcome::Clean)
+}
+
+/// Writes `s` to stdout: a closed pipe (`explain ... | head`) is an error that `main` reads
+/// as success, not a panic.
+fn print(s: &str) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes())?;
+    out.flush()?;
+    Ok(())
 }

@@ -142,7 +142,8 @@ pub struct LeaderStats {
 }
 
 impl LeaderStats {
-    fn add(&mut self, o: &LeaderStats) {
+    /// Adds `o`'s counts of leaders, removals, comparisons and capped groups.
+    pub fn add(&mut self, o: &LeaderStats) {
         self.leaders += o.leaders;
         self.removed += o.removed;
         self.comparisons += o.comparisons;

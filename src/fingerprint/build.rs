@@ -467,8 +467,8 @@ impl<'a> UnitSink<'a> {
             }
         }
         let head = &doc.payload[..doc.payload.len().min(1024)];
-        let utf16 = head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF");
-        if !utf16 && memchr::memchr(0, head).is_some() {
+        let wide = crate::text::charset::Wide::sniff(head).is_some();
+        if !wide && memchr::memchr(0, head).is_some() {
             return Some(Skip::Binary);
         }
         if (doc.payload.len() as u64) < f.min_html_len {
@@ -486,8 +486,9 @@ impl Sink for UnitSink<'_> {
         } else {
             self.progress.advance(0, 1);
         }
-        if doc.id.trim().is_empty() {
+        if doc.id.is_empty() {
             // An empty id cannot be told apart in any list, and would sort first everywhere.
+            // An id of blanks (a tab) is an id: the lists write it escaped (`\t`).
             return self.skipped(Skip::EmptyId, doc.loc.offset, "the document's id is empty");
         }
         if let Some(reason) = self.admit(&doc) {

@@ -70,7 +70,11 @@ fn against_summary(
         cross += nu * ov + ou * nv;
     }
     sm::AgainstSummary {
-        old_stores: cfg.against.clone(),
+        old_stores: cfg
+            .against
+            .iter()
+            .map(|p| crate::base::paths::resolve(p))
+            .collect(),
         new_documents: u64::from(old),
         old_documents: documents - u64::from(old),
         cross_pairs: cross,
@@ -528,7 +532,7 @@ pub(super) fn check_policy(cfg: &DedupSpec) -> anyhow::Result<()> {
 /// The keep policy as the summary records it; a `--keep-by` field that no document has (a
 /// typo, a column of another name) is an error naming it, and documents without one are
 /// counted and said.
-fn policy_summary(cfg: &DedupSpec, stores: &StoreSet) -> anyhow::Result<Option<sm::PolicySummary>> {
+pub(crate) fn policy_summary(cfg: &DedupSpec, stores: &StoreSet) -> anyhow::Result<Option<sm::PolicySummary>> {
     if cfg.keep_by.is_none() && cfg.prefer.is_empty() {
         return Ok(None);
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::corpus::ids_of;
-use super::report::{finished_run, run_stores};
+use super::report::{finished_run, open_run_stores};
 use crate::fingerprint::store::StoreSet;
 use crate::report::diff::{self, Diff, Shape};
 use crate::report::lists::{self, read_excluded, read_removals, Removal};
@@ -76,24 +76,54 @@ pub enum Explanation {
         url: String,
         reason: String,
     },
-    /// Not a document of the run.
-    Unknown { id: String },
+    /// Not a document of the run; `names` are the run's names of a repeated id (`ID#N`)
+    /// that `id` is the raw form of.
+    Unknown {
+        id: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<String>,
+    },
 }
 
 /// Explains the page `id` of the `dedup` run in `dir` (texts read again from the shards, or
 /// from `shard_dir`).
 pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result<Explanation> {
     let summary = finished_run(dir)?;
-    let stores = StoreSet::open(&run_stores(dir, &summary)?)?;
+    let stores = open_run_stores(dir, &summary)?;
     let names = ids_of(&stores);
-    // As the lists escape it, then as given.
+    // As the lists escape it, then as given; where both readings name documents, and not
+    // the same one, the id is ambiguous.
     let unescaped = crate::base::tsv::tsv_value(id).into_owned();
-    let (id, doc) = match names.get(unescaped.as_str()) {
-        Some(d) => (unescaped, *d),
-        None => match names.get(id) {
-            Some(d) => (id.to_string(), *d),
-            None => return Ok(Explanation::Unknown { id: id.to_string() }),
-        },
+    let (id, doc) = match (names.get(unescaped.as_str()), names.get(id)) {
+        (Some(a), Some(b)) if a != b => anyhow::bail!(
+            "{id:?} is ambiguous: read as remove.tsv escapes ids it is {unescaped:?}, read as \
+             given it is {id:?}, and both are documents of the run; give the id as the lists \
+             write it (a backslash doubled) to mean the one with the backslash"
+        ),
+        (Some(d), _) => (unescaped, *d),
+        (None, Some(d)) => (id.to_string(), *d),
+        (None, None) => {
+            let mut repeated: Vec<String> = [id, unescaped.as_str()]
+                .iter()
+                .flat_map(|raw| {
+                    let prefix = format!("{raw}#");
+                    names
+                        .keys()
+                        .filter(move |n| {
+                            n.strip_prefix(prefix.as_str())
+                                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+                        })
+                        .map(|n| n.to_string())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            repeated.sort();
+            repeated.dedup();
+            return Ok(Explanation::Unknown {
+                id: id.to_string(),
+                names: repeated,
+            });
+        }
     };
     let url = stores.url(doc).to_string();
     let removals = read_removals(&dir.join(lists::REMOVE))?;

@@ -619,7 +619,12 @@ pub fn summary(
         command,
         created_by: summary::created_by(),
         inputs: Vec::new(),
-        stores: paths.to_vec(),
+        // Absolute, so that `report` and `explain` run from anywhere find these stores.
+        stores: paths
+            .iter()
+            .map(|p| crate::base::paths::resolve(p))
+            .collect(),
+        stores_digest: Some(format!("{:016x}", stores.digest())),
         pairs_file: None,
         seconds: 0.0,
         documents: stores.len() as u64,
@@ -633,6 +638,7 @@ pub fn summary(
         memory_bound: None,
         stages: Vec::new(),
         report: None,
+        split: None,
     }
 }
 

@@ -24,6 +24,9 @@ use crate::report::sites;
 use crate::report::summary::{ReportSummary, Summary};
 use crate::{Error, Result};
 
+/// Bytes of an id, a URL, a site or a reason the page shows at most (cut with an ellipsis).
+pub const MAX_STRING: usize = 1000;
+
 /// How much the page holds at most.
 pub struct Limits {
     /// Removals with the lowest scores.
@@ -68,11 +71,11 @@ fn read_sites(path: &Path, flagged: &[String]) -> Result<Vec<Site>> {
         let site = tsv_value(f[0]).into_owned();
         out.push(Site {
             flagged: flagged.contains(&site),
-            site,
+            site: diff::bounded(&site, MAX_STRING).into_owned(),
             documents: f[1].parse().unwrap_or(0),
             removed: f[2].parse().unwrap_or(0),
             rate: f[3].parse().unwrap_or(0.0),
-            kept_on: f[4].to_string(),
+            kept_on: diff::bounded(f[4], MAX_STRING).into_owned(),
             full_text: f.get(5).and_then(|v| v.parse().ok()).unwrap_or(0),
         });
     }
@@ -301,12 +304,14 @@ pub fn write_page(
                     (None, Some(why))
                 }
             };
+            // Every string the page holds is bounded (ids and URLs of 300 kB exist).
+            let b_ = |s: &str| diff::bounded(s, MAX_STRING).into_owned();
             Sample {
-                id: r.id.clone(),
-                url: url(a),
-                site: removed_sites[*i].clone(),
-                kept: r.kept.clone(),
-                kept_url: url(b),
+                id: b_(&r.id),
+                url: b_(&url(a)),
+                site: b_(&removed_sites[*i]),
+                kept: b_(&r.kept),
+                kept_url: b_(&url(b)),
                 score: r.score,
                 hamming64: r.hamming64,
                 group: group.get(r.kept.as_str()).copied().unwrap_or(1),
@@ -370,26 +375,55 @@ pub fn write_page(
     })
 }
 
-/// The stores a finished run read, found again: as `summary.json` names them, or, for a
-/// relative path no longer found from here, inside `dir` (a crawl's store is `dir/store`).
+/// The stores a finished run read (its own, then an `--against` run's older ones), found
+/// again: as `summary.json` names them (absolute paths), or where the output directory was
+/// moved with its store in it, inside `dir`. A relative path (a summary of an earlier version)
+/// is found inside `dir` first, never in the directory this command runs from before that.
 pub fn run_stores(dir: &Path, s: &Summary) -> Result<Vec<PathBuf>> {
     s.stores
         .iter()
         .map(|p| {
-            if p.exists() {
-                return Ok(p.clone());
-            }
-            let inside = p.file_name().map(|n| dir.join(n));
-            match inside {
-                Some(q) if p.is_relative() && q.exists() => Ok(q),
-                _ => Err(Error::Config(format!(
+            let inside = p.file_name().map(|n| dir.join(n)).filter(|q| q.exists());
+            let found = if p.is_absolute() {
+                Some(p.clone()).filter(|p| p.exists()).or(inside)
+            } else {
+                inside.or_else(|| Some(p.clone()).filter(|p| p.exists()))
+            };
+            found.ok_or_else(|| {
+                Error::Config(format!(
                     "{}: the run's store {} is not there (stores are found as summary.json names them, or in the output directory)",
                     dir.display(),
                     p.display()
-                ))),
-            }
+                ))
+            })
         })
         .collect()
+}
+
+/// The stores of the finished run `s` in `dir` opened as the run opened them (an older
+/// collection after the new one, as `--against` set them apart), and refused where they are not
+/// the stores the run read (their fingerprints differ from the digest `summary.json` keeps).
+pub fn open_run_stores(dir: &Path, s: &Summary) -> Result<StoreSet> {
+    let paths = run_stores(dir, s)?;
+    let mut stores = StoreSet::open(&paths)?;
+    if let Some(a) = &s.against {
+        stores = stores.against(s.stores.len().saturating_sub(a.old_stores.len()));
+    }
+    if let Some(want) = &s.stores_digest {
+        let got = format!("{:016x}", stores.digest());
+        if &got != want {
+            return Err(Error::Config(format!(
+                "{}: {} is not the store the run read (its fingerprints' digest is {got}, summary.json says {want}): it was made again or replaced since; run dedup again",
+                dir.display(),
+                paths
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    Ok(stores)
 }
 
 /// The `summary.json` of the finished `dedup` run in `dir`; an error that says so where
@@ -400,6 +434,22 @@ pub fn finished_run(dir: &Path) -> anyhow::Result<Summary> {
             "{}: not the output of a finished `neardup dedup` run (it has no summary.json)",
             dir.display()
         );
+    }
+    // Another command's summary (`substrings`, `reuse`) is named as such, not as a schema
+    // error.
+    #[derive(serde::Deserialize)]
+    struct Head {
+        command: Option<String>,
+    }
+    let path = dir.join("summary.json");
+    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+    if let Ok(Head { command: Some(c) }) = serde_json::from_slice::<Head>(&bytes) {
+        if !matches!(c.as_str(), "dedup" | "sweep" | "cluster") {
+            anyhow::bail!(
+                "{}: the output of `neardup {c}`, not of `neardup dedup`: report and explain read a dedup run's lists",
+                dir.display()
+            );
+        }
     }
     Ok(Summary::read(dir)?)
 }
@@ -415,7 +465,7 @@ pub fn report(dir: &Path, shard_dir: Option<&Path>) -> anyhow::Result<ReportSumm
         );
     }
     let paths = run_stores(dir, &summary)?;
-    let stores = StoreSet::open(&paths)?;
+    let stores = open_run_stores(dir, &summary)?;
     let claimed = OutDir::claim_for(dir, &paths, "dedup", None)?;
     let r = write_page(dir, &summary, &stores, shard_dir)?;
     claimed.finish()?;

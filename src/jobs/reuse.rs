@@ -648,7 +648,7 @@ pub fn top(a: TopJob, _quiet: bool) -> anyhow::Result<Outcome> {
             f.sites,
             u8::from(f.stop),
             f.hash,
-            f.sample
+            crate::base::shown::terminal(&f.sample)
         );
     }
     use std::io::Write as _;

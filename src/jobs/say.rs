@@ -5,6 +5,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+use crate::base::shown::terminal_text;
+
 /// How much a message matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -35,13 +37,14 @@ pub fn has_sink() -> bool {
     SINK.get().is_some()
 }
 
-/// Says `msg` at `level`: to the sink, or to stderr.
+/// Says `msg` at `level`: to the sink, or to stderr (where what a terminal would obey in it,
+/// from a crawl's hosts and ids, is shown escaped).
 pub fn say(level: Level, msg: &str) {
     match (SINK.get(), level) {
         (Some(s), _) => s.say(level, msg),
-        (None, Level::Info) => eprintln!("{msg}"),
-        (None, Level::Warning) => eprintln!("warning: {msg}"),
-        (None, Level::Error) => eprintln!("error: {msg}"),
+        (None, Level::Info) => eprintln!("{}", terminal_text(msg)),
+        (None, Level::Warning) => eprintln!("warning: {}", terminal_text(msg)),
+        (None, Level::Error) => eprintln!("error: {}", terminal_text(msg)),
     }
 }
 

@@ -93,9 +93,25 @@ fn words(text: &str) -> Vec<(&str, bool)> {
     out
 }
 
+/// Bytes of a word shown at most: a longer one (a page's 300 kB "word" of base64) is shown cut,
+/// with an ellipsis, so that a diff's size is bounded by its word budget.
+pub const MAX_WORD: usize = 200;
+
+/// `s` cut to at most `max` bytes at a character boundary, with an ellipsis when cut.
+pub fn bounded(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if s.len() <= max {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!("{}…", &s[..end]))
+}
+
 fn join(words: &[(&str, bool)], out: &mut String) {
     for (i, (w, brk)) in words.iter().enumerate() {
-        out.push_str(w);
+        out.push_str(&bounded(w, MAX_WORD));
         if i + 1 < words.len() {
             out.push(if *brk { '\n' } else { ' ' });
         }

@@ -39,6 +39,11 @@ pub struct Summary {
     pub inputs: Vec<PathBuf>,
     /// The stores joined, in order.
     pub stores: Vec<PathBuf>,
+    /// A digest of the stores' fingerprints and flags, in order (an `--against` run's older
+    /// stores after its own): `report` and `explain` refuse stores that are not the ones the run
+    /// read. Absent in summaries of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stores_digest: Option<String>,
     /// The pairs file read (`--pairs`) or written (`dedup`), if any.
     pub pairs_file: Option<PathBuf>,
     /// Wall time of the whole run, seconds (the report page's own time is `report.seconds`).
@@ -87,6 +92,73 @@ pub struct Summary {
     /// The report page (`dedup`): `report.html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<ReportSummary>,
+    /// The stages after fingerprinting split into tasks over partitions (`dedup
+    /// --partitions N`, `neardup.ray.dedup(..., partitions=N)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<SplitSummary>,
+}
+
+/// A split run: its partitions, what its stages found, and what their tasks took.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitSummary {
+    /// Partitions of the key space and of the documents.
+    pub partitions: u32,
+    /// Large-star and small-star steps the components stage took.
+    pub components_steps: u64,
+    /// Components of two or more documents verified, and their documents.
+    pub components: u64,
+    pub documents_in_components: u64,
+    /// Keys scattered, and the groups' spanning-forest edges.
+    pub keys: u64,
+    pub forest_edges: u64,
+    /// The bound on a task's memory per stage, by formula.
+    pub memory_per_task: Vec<TaskMemory>,
+    /// Per stage: its tasks, critical path, CPU and memory, per node.
+    pub stages: Vec<SplitStage>,
+}
+
+/// A stage's bound on the memory of one of its tasks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskMemory {
+    pub stage: String,
+    /// Bytes.
+    pub bytes: u64,
+    /// How the bound is made.
+    pub formula: String,
+}
+
+/// One stage of a split run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitStage {
+    pub name: String,
+    pub tasks: u64,
+    /// The slowest task of each round of tasks that ran together, summed: in wall seconds,
+    /// and in CPU seconds (what a round takes on nodes that do not share cores).
+    pub critical_path_seconds: f64,
+    pub critical_path_cpu_seconds: f64,
+    /// CPU seconds of all its tasks.
+    pub cpu_seconds: f64,
+    /// The largest peak resident memory of a task's process, and the largest growth over its
+    /// start (bytes).
+    pub peak_rss_per_task: Option<u64>,
+    pub peak_growth_per_task: u64,
+    /// Per node.
+    pub nodes: Vec<SplitNode>,
+}
+
+/// What one node did in a stage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitNode {
+    pub node: String,
+    pub tasks: u64,
+    pub seconds: f64,
+    pub cpu_seconds: f64,
+    pub peak_rss: u64,
+    pub peak_growth: u64,
 }
 
 /// One stage of a run.

@@ -18,10 +18,91 @@ const DETECT_PREFIX: usize = 16 << 10;
 /// How far the `<meta>` prescan looks (as the HTML standard's prescan).
 const META_PREFIX: usize = 1024;
 
+/// A text encoding of two or four bytes a character, told from its byte-order mark or, without
+/// one, from where its zero bytes fall (markup is mostly ASCII: `<` is `3C 00` in UTF-16LE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wide {
+    Utf16Le,
+    Utf16Be,
+    Utf32Le,
+    Utf32Be,
+}
+
+impl Wide {
+    /// The encoding of `bytes` and the length of its byte-order mark, if it is one of these:
+    /// by its mark (UTF-32's first, since UTF-32LE's begins as UTF-16LE's does), else by the
+    /// zero bytes of its first 1,024 bytes (at least 16 characters, nearly all in one lane).
+    pub fn sniff(bytes: &[u8]) -> Option<(Wide, usize)> {
+        if bytes.starts_with(b"\xFF\xFE\x00\x00") {
+            return Some((Wide::Utf32Le, 4));
+        }
+        if bytes.starts_with(b"\x00\x00\xFE\xFF") {
+            return Some((Wide::Utf32Be, 4));
+        }
+        if bytes.starts_with(b"\xFF\xFE") {
+            return Some((Wide::Utf16Le, 2));
+        }
+        if bytes.starts_with(b"\xFE\xFF") {
+            return Some((Wide::Utf16Be, 2));
+        }
+        let head = &bytes[..bytes.len().min(META_PREFIX) & !3];
+        if head.len() < 64 {
+            return None;
+        }
+        // Zero bytes by position modulo 4.
+        let mut zeros = [0usize; 4];
+        for (i, b) in head.iter().enumerate() {
+            zeros[i & 3] += usize::from(*b == 0);
+        }
+        let lane = head.len() / 4;
+        let most = |z: usize| z * 10 >= lane * 9;
+        let few = |z: usize| z * 10 <= lane;
+        let (z0, z1, z2, z3) = (zeros[0], zeros[1], zeros[2], zeros[3]);
+        if few(z0) && most(z1) && most(z2) && most(z3) {
+            return Some((Wide::Utf32Le, 0));
+        }
+        if most(z0) && most(z1) && most(z2) && few(z3) {
+            return Some((Wide::Utf32Be, 0));
+        }
+        if few(z0) && few(z2) && most(z1) && most(z3) {
+            return Some((Wide::Utf16Le, 0));
+        }
+        if most(z0) && most(z2) && few(z1) && few(z3) {
+            return Some((Wide::Utf16Be, 0));
+        }
+        None
+    }
+
+    /// `bytes` (after the mark) decoded; a unit that is no character is U+FFFD.
+    fn decode(self, bytes: &[u8]) -> String {
+        match self {
+            Wide::Utf16Le => encoding_rs::UTF_16LE.decode_without_bom_handling(bytes).0.into_owned(),
+            Wide::Utf16Be => encoding_rs::UTF_16BE.decode_without_bom_handling(bytes).0.into_owned(),
+            Wide::Utf32Le | Wide::Utf32Be => {
+                let mut out = String::with_capacity(bytes.len() / 4);
+                for c in bytes.chunks(4) {
+                    let u = match (c.try_into(), self) {
+                        (Ok(a), Wide::Utf32Le) => u32::from_le_bytes(a),
+                        (Ok(a), _) => u32::from_be_bytes(a),
+                        (Err(_), _) => 0xFFFD,
+                    };
+                    out.push(char::from_u32(u).unwrap_or('\u{fffd}'));
+                }
+                out
+            }
+        }
+    }
+}
+
 /// Decodes `bytes` to text.
 pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> Cow<'a, str> {
-    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes).filter(|(e, _)| *e == UTF_8) {
         return enc.decode_without_bom_handling(&bytes[bom_len..]).0;
+    }
+    // Two or four bytes a character, with a mark or without one (a page declaring
+    // `<meta charset=utf-16>` in UTF-16 has no ASCII bytes for the prescan to find).
+    if let Some((wide, mark)) = Wide::sniff(bytes) {
+        return Cow::Owned(wide.decode(&bytes[mark..]));
     }
     // Validated once: valid UTF-8 with non-ASCII bytes is UTF-8 whatever is declared; pure
     // ASCII follows its declaration.
@@ -91,6 +172,28 @@ fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf16_and_utf32_with_a_mark_or_without_are_read() {
+        let page = "<html><head><meta charset=utf-16></head><body><p>Grüße aus Köln, 日本語 text.</p></body></html>";
+        let utf16le: Vec<u8> = page.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let utf16be: Vec<u8> = page.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let utf32le: Vec<u8> = page.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+        let utf32be: Vec<u8> = page.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+        for (bytes, mark) in [
+            (utf16le, &b"\xFF\xFE"[..]),
+            (utf16be, &b"\xFE\xFF"[..]),
+            (utf32le, &b"\xFF\xFE\x00\x00"[..]),
+            (utf32be, &b"\x00\x00\xFE\xFF"[..]),
+        ] {
+            assert_eq!(decode(&bytes, None, true), page);
+            let marked = [mark, &bytes].concat();
+            assert_eq!(decode(&marked, None, true), page);
+            assert_eq!(decode(&bytes, Some("utf-8"), true), page);
+        }
+        // Latin text is never taken for a wide encoding.
+        assert_eq!(Wide::sniff(page.as_bytes()), None);
+    }
 
     #[test]
     fn order_of_evidence() {

@@ -61,6 +61,13 @@ pub fn payload_text(
     } else {
         normalize::plain(&decoded, out);
     }
+    // A page whose text is all in `noscript` or `template` (its script renders it) is read
+    // with them, rather than as no text at all.
+    if is_html && !has_words(out, 1) {
+        out.clear();
+        html::to_text_with_inert(&decoded, out);
+        full_text |= mode == TextMode::Main;
+    }
     Read {
         html: is_html,
         full_text,
@@ -98,4 +105,33 @@ fn is_ideograph(c: char) -> bool {
 pub fn looks_like_html(payload: &[u8]) -> bool {
     let p = payload.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(payload);
     p.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_whose_text_is_all_in_noscript_or_template_is_read_with_it() {
+        let mut out = String::new();
+        for (page, want) in [
+            (
+                "<html><body><noscript><p>Enable scripts to read the news of the day.</p></noscript><script>render()</script></body></html>",
+                "Enable scripts to read the news of the day.",
+            ),
+            (
+                "<html><body><template><p>A story kept in a template element.</p></template></body></html>",
+                "A story kept in a template element.",
+            ),
+        ] {
+            for mode in [TextMode::Main, TextMode::Full] {
+                payload_text(page.as_bytes(), None, Some(true), mode, &mut out);
+                assert_eq!(out.trim(), want, "{mode:?}");
+            }
+        }
+        // A page with text of its own is read without them.
+        let page = "<body><p>Own words here.</p><noscript>no script</noscript></body>";
+        payload_text(page.as_bytes(), None, Some(true), TextMode::Full, &mut out);
+        assert_eq!(out.trim(), "Own words here.");
+    }
 }

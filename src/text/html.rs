@@ -23,7 +23,13 @@ pub(super) fn is_skipped(name: &[u8]) -> bool {
 
 /// Extracts the text of `html` into `out` (appending).
 pub fn to_text(html: &str, out: &mut String) {
-    scan(html, out);
+    scan(html, out, false);
+}
+
+/// As [`to_text`], with the content of `noscript` and `template` read as text: for a page
+/// whose text is nothing without them (its script renders what `noscript` holds).
+pub fn to_text_with_inert(html: &str, out: &mut String) {
+    scan(html, out, true);
 }
 
 /// Elements that never have content (their start tag is the whole element).
@@ -93,7 +99,7 @@ pub(super) fn attributes(attrs: &[u8], mut f: impl FnMut(&[u8], &[u8])) {
 }
 
 /// One pass over `html` into `out`.
-fn scan(html: &str, out: &mut String) {
+fn scan(html: &str, out: &mut String, inert: bool) {
     let mut tb = TextBuilder::new(out);
     let b = html.as_bytes();
     let n = b.len();
@@ -134,7 +140,7 @@ fn scan(html: &str, out: &mut String) {
             }
             let name = &lower[..if short { name_len } else { 0 }];
             i = end;
-            if !closing && is_skipped(name) {
+            if !closing && is_skipped(name) && !(inert && matches!(name, b"noscript" | b"template")) {
                 // A self-closing `<svg/>` has no content to skip.
                 if !b[..end].ends_with(b"/>") {
                     i = skip_raw_text(b, i, name);

@@ -1066,6 +1066,31 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             chosen.push(i as u32);
         }
     }
+    // A visible `main` or `article` the author declared never loses to a sibling blurb (a
+    // welcome text of short comma-heavy sentences outscores two short news articles): where
+    // the choice is neither inside one nor holds one, the declared elements are the content,
+    // beside the choice when they are short.
+    let declared: Vec<usize> = (1..nodes.len())
+        .filter(|&i| {
+            let n = &nodes[i];
+            matches!(n.tag, Tag::Main | Tag::Article)
+                && visible(n)
+                && n.text > 0
+                && link_density(n) < 0.5
+                && !ancestors(i)
+                    .iter()
+                    .any(|&a| matches!(nodes[a].tag, Tag::Main | Tag::Article) && visible(&nodes[a]))
+        })
+        .collect();
+    let related = |d: usize| d == top || ancestors(d).contains(&top) || ancestors(top).contains(&d);
+    if !declared.is_empty() && !declared.iter().any(|&d| related(d)) {
+        let declared_text: u32 = declared.iter().map(|&d| nodes[d].text).sum();
+        if declared_text >= 100 {
+            chosen.clear();
+        }
+        chosen.extend(declared.iter().map(|&d| d as u32));
+        return Some(chosen);
+    }
     // Every visible article, when the content is one or sits in one.
     let in_article = nodes[top].tag == Tag::Article
         || ancestors(top).iter().any(|&a| nodes[a].tag == Tag::Article)
@@ -1129,6 +1154,41 @@ mod tests {
         );
         let page = format!("<div class=\"post-header-and-body\"><p>{P1}</p><p>{P2}</p></div>");
         assert!(main_text(&page).contains("first paragraph"));
+    }
+
+    /// A welcome text of short sentences and many commas: it outscores short articles.
+    fn blurb() -> String {
+        (0..12)
+            .map(|i| format!("Welcome, friend, to our site, number {i}, read on, enjoy, share, smile."))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn a_declared_main_or_article_never_loses_to_a_sibling_blurb() {
+        let b = blurb();
+        let two_articles = |x: &str, y: &str| {
+            format!(
+                "<html><body><div><p>{b}</p></div>\
+                 <article><h2>{x}</h2><p>{x} happened today in the city, said the mayor.</p></article>\
+                 <article><h2>{y}</h2><p>{y} was reported by the harbour office this morning.</p></article>\
+                 </body></html>"
+            )
+        };
+        let t = main_text(&two_articles("Flood", "Storm"));
+        assert!(t.contains("Flood happened") && t.contains("Storm was reported"), "{t}");
+        assert!(!t.contains("Welcome, friend"), "{t}");
+        assert_ne!(t, main_text(&two_articles("Fire", "Strike")));
+        let words: Vec<String> = (0..50).map(|i| format!("real{i}")).collect();
+        let t = main_text(&format!(
+            "<body><main><p>{}</p></main><div><p>{b}</p></div></body>",
+            words.join(" ")
+        ));
+        assert!(t.contains("real0 real1") && !t.contains("Welcome"), "{t}");
+        let t = main_text(&format!(
+            "<body><div><p>{b}</p></div><main><p>REAL news of the day, in full.</p></main></body>"
+        ));
+        assert!(t.contains("REAL news"), "{t}");
     }
 
     #[test]

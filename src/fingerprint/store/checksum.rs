@@ -3,7 +3,8 @@
 //! in the manifest; checked when a store is opened, so that a column zeroed, overwritten with
 //! other bytes of the same length, or a manifest edited to name other columns (`"bands": 0`)
 //! is an error naming the file before any result is made from it. Stores written before the
-//! checksums have none and are read as before.
+//! checksums have none and are read as before; a store with an ownership record of its own
+//! (written since the checksums) must have them.
 //!
 //! A store is checked once per process while its files are unchanged (their sizes and times),
 //! so that the stages of one run that open it again do not read it again.
@@ -47,6 +48,14 @@ static CHECKED: Mutex<Option<HashSet<(PathBuf, String)>>> = Mutex::new(None);
 pub fn verify(dir: &Path, manifest: &super::Manifest, asked: &BTreeSet<String>) -> Result<()> {
     let sums = &manifest.checksums;
     if sums.is_empty() {
+        // A store with its own ownership record was written by a version that writes
+        // checksums (both came together): a manifest without them was edited.
+        if manifest.version >= 2 && dir.join(crate::base::claim::RECORD).is_file() {
+            return Err(Error::store(
+                dir.join(super::col::MANIFEST),
+                "the manifest has no checksums, and the store was written by a version that writes them: the manifest was edited or damaged; fingerprint the crawl again",
+            ));
+        }
         return Ok(());
     }
     // Both sorted by name.

@@ -395,6 +395,13 @@ impl Store {
         &self.path
     }
 
+    /// XXH3-64 of the manifest as read (its parameters, shards and every column's checksum),
+    /// 16 hex digits: what tells this store from one made again or replaced at the same path.
+    pub fn manifest_digest(&self) -> String {
+        let bytes = serde_json::to_vec(&self.manifest).unwrap_or_default();
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes))
+    }
+
     /// Number of documents.
     pub fn len(&self) -> usize {
         self.manifest.docs as usize

@@ -88,21 +88,29 @@ pub struct StoreSet {
     old: Option<u32>,
 }
 
+/// Refuses a store given twice in `paths` (however spelled: `S`, `./S/`, a link to it): its
+/// documents would pair with themselves under the same ids. Every path that opens stores
+/// together (one box, the split run) asks this.
+pub fn distinct(paths: &[PathBuf]) -> Result<()> {
+    let resolved: Vec<PathBuf> = paths.iter().map(|p| resolve(p)).collect();
+    for (i, r) in resolved.iter().enumerate() {
+        if let Some(j) = resolved[..i].iter().position(|q| q == r) {
+            return Err(Error::Config(format!(
+                "the store {} is given twice (as {} and {}); give each store once",
+                r.display(),
+                paths[j].display(),
+                paths[i].display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl StoreSet {
     /// Opens `paths` (they must share fingerprint parameters, and none may be given twice:
     /// its documents would pair with themselves under the same ids).
     pub fn open(paths: &[PathBuf]) -> Result<StoreSet> {
-        let resolved: Vec<PathBuf> = paths.iter().map(|p| resolve(p)).collect();
-        for (i, r) in resolved.iter().enumerate() {
-            if let Some(j) = resolved[..i].iter().position(|q| q == r) {
-                return Err(Error::Config(format!(
-                    "the store {} is given twice (as {} and {}); give each store once",
-                    r.display(),
-                    paths[j].display(),
-                    paths[i].display()
-                )));
-            }
-        }
+        distinct(paths)?;
         StoreSet::new(open_many(paths)?)
     }
 

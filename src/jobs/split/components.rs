@@ -19,14 +19,16 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use super::plan::{Plan, TaskStats};
-use super::records::{self, owner, read_all, Buckets, Signature};
+use super::records::{self, owner, read_parts, Buckets, Signature};
 
-/// The file of step `step`'s edges held by partition `to`, from partition `from`.
-pub fn file(plan: &Plan, step: u32, to: u32, from: u32) -> PathBuf {
+/// The file of step `step`'s edges from partition `from`, partitioned by the partition that
+/// holds them ([`records::Buckets`]): a task writes one file a step, and reads its share of
+/// every partition's.
+pub fn file(plan: &Plan, step: u32, from: u32) -> PathBuf {
     plan.work
         .join("components")
         .join(format!("step{step:05}"))
-        .join(format!("to{to:05}-from{from:05}.bin"))
+        .join(format!("from{from:05}.bin"))
 }
 
 /// Sends the undirected `edges` from partition `from` as step `step`'s input: each edge to
@@ -38,13 +40,9 @@ pub fn send(
     edges: impl Iterator<Item = [u64; 2]>,
 ) -> anyhow::Result<()> {
     let parts = plan.partitions;
-    records::dir(
-        file(plan, step, 0, 0)
-            .parent()
-            .expect("a step directory")
-            .into(),
-    )?;
-    let mut out = Buckets::create(parts, |to| file(plan, step, to, from))?;
+    let path = file(plan, step, from);
+    records::dir(path.parent().expect("a step directory").into())?;
+    let mut out = Buckets::create(parts, &path)?;
     for [a, b] in edges {
         out.push(owner(a, parts), [a, b])?;
         out.push(owner(b, parts), [b, a])?;
@@ -57,9 +55,9 @@ pub fn send(
 /// ascending.
 pub fn input(plan: &Plan, step: u32, p: u32) -> anyhow::Result<Vec<[u64; 2]>> {
     let files: Vec<PathBuf> = (0..plan.partitions)
-        .map(|from| file(plan, step, p, from))
+        .map(|from| file(plan, step, from))
         .collect();
-    let mut e = read_all(&files)?;
+    let mut e = read_parts(&files, p)?;
     e.par_sort_unstable();
     e.dedup();
     Ok(e)

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use super::plan::{Plan, TaskStats};
-use super::records::{self, read_all};
+use super::records::{self, read_parts};
 use super::{components, scatter};
 use crate::base::dsu::SeqDsu;
 use crate::fingerprint::store::Store;
@@ -57,10 +57,11 @@ pub fn forest(mut keyed: Vec<[u64; 2]>) -> Vec<[u64; 2]> {
 /// Groups partition `p`.
 pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
     let stores = plan.stores.len();
-    let keyed = read_all(
+    let keyed = read_parts(
         &(0..stores)
-            .map(|s| scatter::keys(plan, s, p))
+            .map(|s| scatter::keys(plan, s))
             .collect::<Vec<_>>(),
+        p,
     )?;
     stats.counts.insert("keys".into(), keyed.len().into());
     let edges = forest(keyed);
@@ -68,10 +69,11 @@ pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
     components::send(plan, 0, p, edges.iter().copied())?;
     drop(edges);
     // Ids: equal hashes compared as strings, the stores opened only where hashes repeat.
-    let mut hashed = read_all(
+    let mut hashed = read_parts(
         &(0..stores)
-            .map(|s| scatter::ids(plan, s, p))
+            .map(|s| scatter::ids(plan, s))
             .collect::<Vec<_>>(),
+        p,
     )?;
     hashed.par_sort_unstable();
     let mut open: HashMap<usize, Store> = HashMap::new();
@@ -97,7 +99,7 @@ pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
         .counts
         .insert("repeated_ids".into(), groups.len().into());
     records::dir(plan.work.join("groups"))?;
-    crate::base::atomic::write(
+    crate::base::atomic::write_unscanned(
         &repeated(plan, p),
         serde_json::to_string(&groups)?.as_bytes(),
     )?;

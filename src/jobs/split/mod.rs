@@ -68,10 +68,35 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
         "a split run takes stores (fingerprinted with --minhash), not crawls: fingerprint the crawl first"
     );
     let linear = matches!(&spec.verify, Some(v) if v.leaders.is_some());
-    anyhow::ensure!(
-        spec.candidates == Candidates::Minhash && linear,
-        "a split run is the verified default (MinHash candidates verified against the kept texts): not with --no-verify, --all-pairs or --candidates simhash"
-    );
+    if spec.candidates != Candidates::Minhash || !linear {
+        // Name what this run asked for that the default does not do.
+        let mut why: Vec<String> = Vec::new();
+        if spec.verify.is_none() {
+            why.push("--no-verify".into());
+        }
+        if o.all_pairs {
+            why.push("--all-pairs".into());
+        }
+        if spec.candidates != Candidates::Minhash {
+            why.push("--candidates simhash".into());
+        }
+        if spec.verify.as_ref().is_some_and(|v| v.skip_joined) {
+            why.push("--skip-joined".into());
+        }
+        if spec.representative == crate::cluster::Representative::Central {
+            why.push("--representative central".into());
+        }
+        if !spec.remove_by.by_stars() {
+            why.push(format!("--remove-by {}", serde_json::to_value(spec.remove_by)?.as_str().unwrap_or("?")));
+        }
+        if spec.tau_max != spec.at.tau {
+            why.push("--tau-max above --tau".into());
+        }
+        anyhow::bail!(
+            "a split run is the verified default (MinHash candidates verified against the kept texts, removal by stars): not with {}",
+            if why.is_empty() { "these options".to_string() } else { why.join(", ") }
+        );
+    }
     anyhow::ensure!(
         spec.corpus.is_none() && spec.substrings.is_none() && spec.tables.is_empty(),
         "a split run writes the lists (keep.txt, remove.tsv, clusters.tsv, excluded.tsv): --write-corpus, --substrings and --tables run on one box, or later with `neardup write` on keep.txt"
@@ -79,6 +104,7 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
     super::dedup::check_policy(&spec)?;
     let mut paths = spec.stores.clone();
     paths.extend(spec.against.iter().cloned());
+    crate::fingerprint::store::set::distinct(&paths)?;
     let mut stores = Vec::new();
     let mut first = 0u64;
     let mut bands = None;
@@ -103,20 +129,27 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
             path: crate::base::paths::resolve(p),
             docs: s.len() as u64,
             first,
+            manifest: s.manifest_digest(),
         });
         first += s.len() as u64;
     }
     let out = &spec.output;
+    // A claim this process still holds on the same output (a run of it that failed) is let go.
+    let resolved_out = crate::base::paths::resolve(out);
+    held().retain(|(o, _)| *o != resolved_out);
     let claimed = OutDir::claim_for(out, &paths, "dedup", Some(o.force))?;
     claimed.reserve(&OUTPUTS)?;
     // A store an earlier run fingerprinted there may be one of the inputs: kept, as one box keeps it.
     claimed.replace_previous(&["store"], "summary.json")?;
-    let work = out.join("split");
+    let work = plan::work_dir(out);
+    crate::base::claim::admit(&work)?;
     if work.exists() {
         std::fs::remove_dir_all(&work).map_err(|e| crate::Error::io(&work, e))?;
     }
     std::fs::create_dir_all(&work).map_err(|e| crate::Error::io(&work, e))?;
-    claimed.finish()?;
+    // The claim, and the lock with it, is held to the end of the run: the gather takes it.
+    claimed.settle()?;
+    held().push((resolved_out, claimed));
     let v = spec.verify.as_ref().expect("checked");
     let plan = Plan {
         output: crate::base::paths::resolve(out),
@@ -153,6 +186,22 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
         );
     }
     Ok(plan)
+}
+
+/// The output directories this process planned split runs into, each claimed (and locked)
+/// from the plan to the gather, so that no other run writes there between.
+fn held() -> std::sync::MutexGuard<'static, Vec<(PathBuf, OutDir)>> {
+    static HELD: std::sync::Mutex<Vec<(PathBuf, OutDir)>> = std::sync::Mutex::new(Vec::new());
+    HELD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The claim on `out` this process took when it planned the run, if it did (the driver
+/// gathers where it planned).
+fn take_held(out: &Path) -> Option<OutDir> {
+    let out = crate::base::paths::resolve(out);
+    let mut h = held();
+    let i = h.iter().position(|(o, _)| *o == out)?;
+    Some(h.swap_remove(i).1)
 }
 
 /// CPU seconds of this process so far (Linux; 0 elsewhere).
@@ -295,7 +344,7 @@ impl Driver {
     }
 
     /// Gathers the lists into the output directory and writes `summary.json`.
-    pub fn gather(&self, quiet: bool) -> anyhow::Result<serde_json::Value> {
+    pub fn gather(&self, quiet: bool) -> anyhow::Result<crate::report::summary::Summary> {
         let plan = Plan::read(&self.work)?;
         gather::gather(
             &plan,
@@ -309,7 +358,11 @@ impl Driver {
 
 /// The whole split run here, task after task (rayon inside each): `neardup dedup
 /// --partitions N` on stores, and the reference the cluster's runs are tested against.
-pub fn run_here(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<serde_json::Value> {
+pub fn run_here(
+    options: &str,
+    partitions: u32,
+    quiet: bool,
+) -> anyhow::Result<crate::report::summary::Summary> {
     let plan = plan(options, partitions, quiet)?;
     let mut driver = Driver::new(&plan.work);
     let mut reports = Vec::new();

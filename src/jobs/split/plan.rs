@@ -41,6 +41,11 @@ pub struct PlanStore {
     pub docs: u64,
     /// The corpus number of its first document.
     pub first: u64,
+    /// Its manifest's digest when planned ([`Store::manifest_digest`], over every column's
+    /// checksum): a store made again or replaced during the run has another.
+    ///
+    /// [`Store::manifest_digest`]: crate::fingerprint::store::Store::manifest_digest
+    pub manifest: String,
 }
 
 impl Plan {
@@ -80,6 +85,11 @@ impl Plan {
             ps.path.display(),
             store.len(),
             ps.docs
+        );
+        anyhow::ensure!(
+            store.manifest_digest() == ps.manifest,
+            "{}: not the store the run was planned with (its manifest changed): the store was made again or replaced during the run; run dedup again",
+            ps.path.display()
         );
         Ok(store)
     }
@@ -153,14 +163,20 @@ pub fn memory_per_task(plan: &Plan, batch: u64) -> Vec<(&'static str, u64, Strin
 }
 
 /// What a split run writes into its output directory.
-pub const OUTPUTS: [&str; 6] = [
+pub const OUTPUTS: [&str; 5] = [
     "summary.json",
     crate::cluster::file::NAME,
     crate::report::lists::KEEP,
     crate::report::lists::REMOVE,
     crate::report::lists::EXCLUDED,
-    "split",
 ];
+
+/// The work directory of a split run in its output directory: a temporary named after the
+/// process that planned the run, recorded as neardup's before it is made, so that the next
+/// run removes what a killed or failed run left there.
+pub fn work_dir(out: &Path) -> PathBuf {
+    out.join(format!("split.tmp-{}", std::process::id()))
+}
 
 /// What one task did, for `summary.json`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

@@ -3,7 +3,6 @@
 //! place, so that a reader sees a file whole or not at all and a task run again replaces
 //! what it wrote.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -65,15 +64,13 @@ impl Signature {
     }
 }
 
-/// Reads a file of pairs whole.
-pub fn read(path: &Path) -> Result<Vec<[u64; 2]>> {
-    let bytes = std::fs::read(path).map_err(|e| crate::Error::io(path, e))?;
+/// `bytes` as pairs; `path` names them in an error.
+fn pairs(path: &Path, bytes: &[u8]) -> Result<Vec<[u64; 2]>> {
     if bytes.len() % 16 != 0 {
-        return Err(crate::Error::Config(format!(
-            "{}: {} bytes, not whole pairs of 64-bit numbers (a damaged file of a split run)",
-            path.display(),
-            bytes.len()
-        )));
+        return Err(damaged(
+            path,
+            format!("{} bytes, not whole pairs of 64-bit numbers", bytes.len()),
+        ));
     }
     Ok(bytes
         .chunks_exact(16)
@@ -84,45 +81,131 @@ pub fn read(path: &Path) -> Result<Vec<[u64; 2]>> {
         .collect())
 }
 
-/// Reads and concatenates the files `paths`.
-pub fn read_all(paths: &[PathBuf]) -> Result<Vec<[u64; 2]>> {
+fn damaged(path: &Path, what: String) -> crate::Error {
+    crate::Error::Config(format!(
+        "{}: {what} (a damaged file of a split run)",
+        path.display()
+    ))
+}
+
+/// Partition `p`'s pairs in each of the partitioned files `paths` ([`Buckets`]), in order.
+pub fn read_parts(paths: &[PathBuf], p: u32) -> Result<Vec<[u64; 2]>> {
     let mut out = Vec::new();
-    for p in paths {
-        out.extend(read(p)?);
+    for path in paths {
+        out.extend(read_part(path, p)?);
     }
     Ok(out)
 }
 
-/// One file per partition, written as pairs arrive and committed together.
+/// Partition `p`'s pairs in the partitioned file `path` ([`Buckets`]): each chunk's header
+/// read, and only `p`'s pairs after it.
+pub fn read_part(path: &Path, p: u32) -> Result<Vec<[u64; 2]>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).map_err(|e| crate::Error::io(path, e))?;
+    let len = f.metadata().map_err(|e| crate::Error::io(path, e))?.len();
+    let mut head = [0u8; 8];
+    let mut at = 0u64;
+    let mut out = Vec::new();
+    while at < len {
+        f.seek(SeekFrom::Start(at))
+            .map_err(|e| crate::Error::io(path, e))?;
+        f.read_exact(&mut head)
+            .map_err(|e| crate::Error::io(path, e))?;
+        let parts = u64::from_le_bytes(head);
+        if parts == 0 || parts > 1 << 20 || p as u64 >= parts {
+            return Err(damaged(path, format!("a chunk of {parts} partitions at byte {at}")));
+        }
+        let mut counts = vec![0u8; parts as usize * 8];
+        f.read_exact(&mut counts)
+            .map_err(|e| crate::Error::io(path, e))?;
+        let counts: Vec<u64> = counts
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        let before: u64 = counts[..p as usize].iter().sum();
+        let all: u64 = counts.iter().sum();
+        let body = at + 8 + 8 * parts;
+        let end = all
+            .checked_mul(16)
+            .and_then(|b| b.checked_add(body))
+            .filter(|e| *e <= len)
+            .ok_or_else(|| damaged(path, format!("a chunk at byte {at} longer than the file")))?;
+        f.seek(SeekFrom::Start(body + 16 * before))
+            .map_err(|e| crate::Error::io(path, e))?;
+        let mut bytes = vec![0u8; 16 * counts[p as usize] as usize];
+        f.read_exact(&mut bytes)
+            .map_err(|e| crate::Error::io(path, e))?;
+        out.extend(pairs(path, &bytes)?);
+        at = end;
+    }
+    Ok(out)
+}
+
+/// Bytes of pairs a [`Buckets`] holds before it writes them out as a chunk, at most.
+const CHUNK_BYTES: usize = 64 << 20;
+
+/// Pairs for every partition in one file, so that a task writes one file however many
+/// partitions there are and a reader reads its partition's pairs alone: a sequence of chunks,
+/// each the number of partitions (u64), each partition's count of pairs (u64), and the pairs
+/// partition by partition. Pairs are held in memory up to [`BUFFER`] bytes a partition (and
+/// [`CHUNK_BYTES`] in all) before a chunk is written; the file is committed whole.
 pub struct Buckets {
-    files: Vec<AtomicFile>,
+    file: AtomicFile,
+    held: Vec<Vec<[u64; 2]>>,
+    pairs: usize,
+    limit: usize,
 }
 
 impl Buckets {
-    /// Files `path(p)` for every partition `p` of `parts` (their directories must exist).
-    pub fn create(parts: u32, path: impl Fn(u32) -> PathBuf) -> Result<Buckets> {
+    /// The partitioned file `path` of `parts` partitions (its directory must exist).
+    pub fn create(parts: u32, path: &Path) -> Result<Buckets> {
         Ok(Buckets {
-            files: (0..parts)
-                .map(|p| AtomicFile::create(&path(p)))
-                .collect::<Result<_>>()?,
+            file: AtomicFile::create_unscanned(path)?,
+            held: vec![Vec::new(); parts as usize],
+            pairs: 0,
+            limit: (BUFFER * parts as usize).clamp(BUFFER, CHUNK_BYTES) / 16,
         })
     }
 
-    /// Appends pair `x` to partition `p`'s file.
+    /// Appends pair `x` to partition `p`.
     pub fn push(&mut self, p: u32, x: [u64; 2]) -> Result<()> {
-        let f = &mut self.files[p as usize];
-        let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&x[0].to_le_bytes());
-        b[8..].copy_from_slice(&x[1].to_le_bytes());
-        f.write_all(&b).map_err(|e| crate::Error::io(f.path(), e))
-    }
-
-    /// Renames every file into place.
-    pub fn commit(self) -> Result<()> {
-        for f in self.files {
-            f.commit()?;
+        self.held[p as usize].push(x);
+        self.pairs += 1;
+        if self.pairs >= self.limit {
+            self.chunk()?;
         }
         Ok(())
+    }
+
+    /// Writes the pairs held as a chunk.
+    fn chunk(&mut self) -> Result<()> {
+        let mut head = Vec::with_capacity(8 * (self.held.len() + 1));
+        head.extend_from_slice(&(self.held.len() as u64).to_le_bytes());
+        for h in &self.held {
+            head.extend_from_slice(&(h.len() as u64).to_le_bytes());
+        }
+        self.file.put(&head)?;
+        let mut bytes = Vec::new();
+        for h in &mut self.held {
+            bytes.clear();
+            bytes.reserve(16 * h.len());
+            for x in h.iter() {
+                bytes.extend_from_slice(&x[0].to_le_bytes());
+                bytes.extend_from_slice(&x[1].to_le_bytes());
+            }
+            self.file.put(&bytes)?;
+            h.clear();
+        }
+        self.pairs = 0;
+        Ok(())
+    }
+
+    /// Writes what is held and renames the file into place.
+    pub fn commit(mut self) -> Result<()> {
+        if self.pairs > 0 {
+            self.chunk()?;
+        }
+        self.file.commit()
     }
 }
 
@@ -140,18 +223,29 @@ mod tests {
     fn pairs_written_in_buckets_read_back_in_order() {
         let t = std::env::temp_dir().join(format!("neardup-records-{}", std::process::id()));
         let d = dir(t.clone()).unwrap();
-        let mut b = Buckets::create(3, |p| d.join(format!("{p}.bin"))).unwrap();
-        let xs: Vec<[u64; 2]> = (0..100u64).map(|i| [mix(i, 1), u64::MAX - i]).collect();
-        for x in &xs {
-            b.push((x[0] % 3) as u32, *x).unwrap();
+        let xs: Vec<[u64; 2]> = (0..100_000u64).map(|i| [mix(i, 1), u64::MAX - i]).collect();
+        // One chunk, and many (a small limit), and a partition with no pairs.
+        for limit in [usize::MAX, 777] {
+            let path = d.join("parts.bin");
+            let mut b = Buckets::create(4, &path).unwrap();
+            b.limit = limit;
+            for x in &xs {
+                b.push((x[0] % 3) as u32, *x).unwrap();
+            }
+            b.commit().unwrap();
+            for p in 0..4u64 {
+                let want: Vec<[u64; 2]> = xs.iter().filter(|x| x[0] % 3 == p).copied().collect();
+                assert_eq!(read_part(&path, p as u32).unwrap(), want);
+            }
+            let e = read_part(&path, 4).unwrap_err().to_string();
+            assert!(e.contains("parts.bin"), "{e}");
         }
-        b.commit().unwrap();
-        for p in 0..3u64 {
-            let want: Vec<[u64; 2]> = xs.iter().filter(|x| x[0] % 3 == p).copied().collect();
-            assert_eq!(read(&d.join(format!("{p}.bin"))).unwrap(), want);
-        }
-        std::fs::write(d.join("bad.bin"), [0u8; 17]).unwrap();
-        let e = read(&d.join("bad.bin")).unwrap_err().to_string();
+        // Cut short: an error naming the file, not a panic.
+        let whole = std::fs::read(d.join("parts.bin")).unwrap();
+        std::fs::write(d.join("cut.bin"), &whole[..whole.len() - 5]).unwrap();
+        let e = read_part(&d.join("cut.bin"), 0).unwrap_err().to_string();
+        assert!(e.contains("cut.bin"), "{e}");
+        let e = pairs(&d.join("bad.bin"), &[0u8; 17]).unwrap_err().to_string();
         assert!(e.contains("bad.bin") && e.contains("17 bytes"), "{e}");
         std::fs::remove_dir_all(&t).unwrap();
     }

@@ -23,14 +23,14 @@ pub fn dir(plan: &Plan, s: usize) -> PathBuf {
     plan.work.join("scatter").join(format!("s{s:05}"))
 }
 
-/// The file of store `s`'s keys for partition `p`.
-pub fn keys(plan: &Plan, s: usize, p: u32) -> PathBuf {
-    dir(plan, s).join(format!("keys-p{p:05}.bin"))
+/// The file of store `s`'s keys, partitioned ([`records::Buckets`]).
+pub fn keys(plan: &Plan, s: usize) -> PathBuf {
+    dir(plan, s).join("keys.bin")
 }
 
-/// The file of store `s`'s id hashes for partition `p`.
-pub fn ids(plan: &Plan, s: usize, p: u32) -> PathBuf {
-    dir(plan, s).join(format!("ids-p{p:05}.bin"))
+/// The file of store `s`'s id hashes, partitioned.
+pub fn ids(plan: &Plan, s: usize) -> PathBuf {
+    dir(plan, s).join("ids.bin")
 }
 
 /// Store `s`'s documents whose id could clash with a name made for a repeated id.
@@ -45,8 +45,8 @@ pub fn run(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
     records::dir(dir(plan, s))?;
     let parts = plan.partitions;
     let part = |k: u64| KeyRange::part_of(k, parts);
-    let mut keyed = Buckets::create(parts, |p| keys(plan, s, p))?;
-    let mut ids_out = Buckets::create(parts, |p| ids(plan, s, p))?;
+    let mut keyed = Buckets::create(parts, &keys(plan, s))?;
+    let mut ids_out = Buckets::create(parts, &ids(plan, s))?;
     let fl = store.flags();
     let joinable = |i: usize| fl[i] & (flags::SHORT | flags::NO_FEATURES) == 0;
     let doc = |i: usize| ps.first + i as u64;
@@ -97,7 +97,7 @@ pub fn run(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
     }
     keyed.commit()?;
     ids_out.commit()?;
-    crate::base::atomic::write(
+    crate::base::atomic::write_unscanned(
         &suspects(plan, s),
         serde_json::to_string(&suspect_ids)?.as_bytes(),
     )?;

@@ -148,7 +148,7 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
                 Entry::Vacant(e) => {
                     let path = lines(plan, p, s);
                     records::dir(path.parent().expect("a directory").into())?;
-                    e.insert(AtomicFile::create(&path)?)
+                    e.insert(AtomicFile::create_unscanned(&path)?)
                 }
             };
             let mut head = Vec::with_capacity(20);
