@@ -299,3 +299,215 @@ fn a_manifest_stripped_of_its_checksums_is_refused() {
         assert!(err.contains("checksums"), "{err}");
     }
 }
+
+/// A web-shaped crawl fingerprinted into two stores with band keys.
+fn two_stores(dir: &Path, docs: usize) -> (PathBuf, PathBuf) {
+    let crawl = dir.join("crawl");
+    nd(
+        "synth-crawl -q --docs {} --shards 2 --shape web -o {}",
+        &[&docs.to_string(), &crawl],
+    )
+    .ok();
+    let (a, b) = (dir.join("s0"), dir.join("s1"));
+    for (i, s) in [&a, &b].iter().enumerate() {
+        nd(
+            "fingerprint -q --minhash {} -o {}",
+            &[&crawl.join(format!("synth-0000{i}.warc.gz")), s],
+        )
+        .ok();
+    }
+    (a, b)
+}
+
+// 5. The output stays locked from the plan to the gather; 9. a killed split run's work
+// directory is neardup's, and the next run removes it; 11. a split run writes the report
+// page and a summary that report and explain read.
+#[test]
+fn a_split_run_holds_its_output_and_writes_what_one_box_writes() {
+    use neardup::jobs::split::{plan, run_task, Driver};
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path(), 600);
+    let out = dir.path().join("out");
+    let options = serde_json::json!({"inputs": [a, b], "output": out}).to_string();
+    let pl = plan(&options, 3, true).unwrap();
+    // A one-box run into the same output is refused while the split run holds it.
+    let err = nd("dedup {} {} -o {} -q --force", &[&a, &b, &out]).fails();
+    assert!(err.contains("being written by another neardup run"), "{err}");
+    let mut driver = Driver::new(&pl.work);
+    let mut reports = Vec::new();
+    while let Some(next) = driver.next(std::mem::take(&mut reports)).unwrap() {
+        for part in &next.parts {
+            reports.push(run_task(&pl.work, &next.stage, *part, next.step).unwrap());
+        }
+    }
+    let summary = driver.gather(true).unwrap();
+    assert!(!pl.work.exists());
+    assert_eq!(summary.split.as_ref().unwrap().partitions, 3);
+    let page = read(&out.join("report.html"));
+    assert_eq!(summary.report.as_ref().unwrap().bytes, page.len() as u64);
+    assert!(out.join("sites.tsv").is_file());
+    // The lists are one box's, and report and explain read the split run's output.
+    let one = dir.path().join("one");
+    nd("dedup {} {} -o {} -q", &[&a, &b, &one]).ok();
+    for f in ["keep.txt", "remove.tsv", "clusters.tsv", "excluded.tsv"] {
+        assert_eq!(read(&out.join(f)), read(&one.join(f)), "{f}");
+    }
+    let gone = removed(&out);
+    assert!(!gone.is_empty());
+    let e: serde_json::Value =
+        serde_json::from_str(&nd("explain {} {} --json", &[&out, &gone[0]]).ok()).unwrap();
+    assert_eq!(e["status"], "removed");
+    nd("report {} -q", &[&out]).ok();
+    // Now the output is free: a one-box run may replace it.
+    nd("dedup {} {} -o {} -q", &[&a, &b, &out]).ok();
+
+    // A killed split run leaves its work directory, recorded, and its lock; the next run,
+    // --force or not, removes both and runs.
+    let killed = dir.path().join("killed");
+    fs::create_dir(&killed).unwrap();
+    let work = killed.join("split.tmp-4999999");
+    fs::create_dir_all(work.join("components/step00000")).unwrap();
+    fs::write(work.join("plan.json"), "{}").unwrap();
+    fs::write(
+        killed.join(".neardup-owned.json"),
+        r#"{"format":"neardup-owned","version":1,"entries":["split.tmp-4999999"],"command":"dedup"}"#,
+    )
+    .unwrap();
+    fs::write(killed.join(".neardup.lock"), "4999999").unwrap();
+    nd("dedup {} {} -o {} -q --partitions 2", &[&a, &b, &killed]).ok();
+    assert!(!work.exists());
+    assert_eq!(read(&killed.join("keep.txt")), read(&one.join("keep.txt")));
+}
+
+// 6. A split run's files grow with the partitions, not their square.
+#[test]
+fn a_split_run_writes_a_file_per_task_and_step() {
+    use neardup::jobs::split::{plan, run_task, Driver};
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path(), 200);
+    let out = dir.path().join("out");
+    let parts = 40u32;
+    let options = serde_json::json!({"inputs": [a, b], "output": out}).to_string();
+    let pl = plan(&options, parts, true).unwrap();
+    let mut driver = Driver::new(&pl.work);
+    let mut reports = Vec::new();
+    let mut tasks = 0usize;
+    while let Some(next) = driver.next(std::mem::take(&mut reports)).unwrap() {
+        tasks += next.parts.len();
+        for part in &next.parts {
+            reports.push(run_task(&pl.work, &next.stage, *part, next.step).unwrap());
+        }
+    }
+    let files = walk(&pl.work);
+    assert!(
+        files <= 2 * tasks + 8,
+        "{files} files for {tasks} tasks over {parts} partitions"
+    );
+    driver.gather(true).unwrap();
+}
+
+fn walk(d: &Path) -> usize {
+    fs::read_dir(d)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p)
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+// 10. The report page is bounded whatever the ids and URLs hold.
+#[test]
+fn the_report_page_is_bounded_by_long_ids_and_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = page(21, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let long = "x".repeat(300_000);
+    let mut s = String::new();
+    for i in 0..30 {
+        s.push_str(
+            &serde_json::json!({
+                "id": format!("{i}{long}"),
+                "url": format!("https://h.example/{i}/{long}"),
+                "text": format!("{text} {long}{i}"),
+            })
+            .to_string(),
+        );
+        s.push('\n');
+    }
+    let crawl = dir.path().join("c.jsonl");
+    fs::write(&crawl, s).unwrap();
+    let out = dir.path().join("out");
+    nd("dedup {} -o {} -q", &[&crawl, &out]).ok();
+    assert_eq!(removed(&out).len(), 29);
+    let bytes = fs::metadata(out.join("report.html")).unwrap().len();
+    assert!(bytes < 2_000_000, "report.html is {bytes} bytes");
+}
+
+// 12. explain and report of an --against run whose ids repeat across the crawls.
+#[test]
+fn explain_reads_an_against_run_as_it_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = |s| page(s, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let old = jsonl(dir.path(), "old.jsonl", &[("a", t(1)), ("b", t(2))]);
+    let new = jsonl(dir.path(), "new.jsonl", &[("a", t(1)), ("c", t(3))]);
+    let (so, sn) = (dir.path().join("so"), dir.path().join("sn"));
+    nd("fingerprint -q --minhash {} -o {}", &[&old, &so]).ok();
+    nd("fingerprint -q --minhash {} -o {}", &[&new, &sn]).ok();
+    let out = dir.path().join("out");
+    nd("dedup {} --against {} -o {} -q", &[&sn, &so, &out]).ok();
+    let gone = removed(&out);
+    assert_eq!(gone, vec!["a".to_string()]);
+    let e: serde_json::Value =
+        serde_json::from_str(&nd("explain {} a --json", &[&out]).ok()).unwrap();
+    assert_eq!(e["status"], "removed", "{e}");
+    assert_eq!(e["kept"], "old:a", "{e}");
+    assert!(e["diff"].is_object(), "{e}");
+    nd("report {} -q", &[&out]).ok();
+    let html = read(&out.join("report.html"));
+    assert!(!html.contains("is not in the run"), "a sampled pair lost its document");
+}
+
+// 16. UTF-16 without a mark, and UTF-32 with one, read as text.
+#[test]
+fn wide_encodings_are_read_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = "<html><head><meta charset=utf-16></head><body><p>Wide pages are read, every word of them.</p></body></html>";
+    let le: Vec<u8> = html.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be32: Vec<u8> = [0u8, 0, 0xFE, 0xFF]
+        .into_iter()
+        .chain(html.chars().flat_map(|c| (c as u32).to_be_bytes()))
+        .collect();
+    for (name, bytes) in [("a.html", le), ("b.html", be32)] {
+        let p = dir.path().join(name);
+        fs::write(&p, bytes).unwrap();
+        let t = nd("text {}", &[&p]).ok();
+        assert!(t.contains("Wide pages are read"), "{name}: {t}");
+        assert!(!t.contains("\\u0000"), "{name}: {t}");
+    }
+}
+
+// 17. Smaller findings: another command's output, the split refusal, an id that is a tab.
+#[test]
+fn the_smaller_findings_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = small_crawl(dir.path(), "c.jsonl", 8);
+    let store = dir.path().join("S");
+    nd("fingerprint {} --minhash -q -o {}", &[&crawl, &store]).ok();
+    let sub = dir.path().join("sub");
+    nd("-q substrings {} -o {}", &[&store, &sub]).ok();
+    let err = nd("explain {} kept", &[&sub]).fails();
+    assert!(err.contains("`neardup substrings`"), "{err}");
+    let split = dir.path().join("split");
+    let err = nd("dedup {} -o {} -q --representative central --partitions 2", &[&store, &split]).fails();
+    assert!(err.contains("--representative central"), "{err}");
+    let t = page(30, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let tab = jsonl(dir.path(), "tab.jsonl", &[("\t", t.clone()), ("x", t)]);
+    let out = dir.path().join("tab");
+    nd("dedup {} -o {} -q", &[&tab, &out]).ok();
+    let lists = read(&out.join("keep.txt")) + &read(&out.join("remove.tsv"));
+    assert!(lists.contains("\\t"), "{lists}");
+}

@@ -486,9 +486,10 @@ impl Sink for UnitSink<'_> {
         } else {
             self.progress.advance(0, 1);
         }
-        if doc.id.is_empty() {
-            // An empty id cannot be told apart in any list, and would sort first everywhere.
-            // An id of blanks (a tab) is an id: the lists write it escaped (`\t`).
+        if doc.id.trim_matches(' ').is_empty() {
+            // An empty id cannot be told apart in any list, and would sort first everywhere;
+            // nor can one of spaces (a line of blanks). An id of a tab or a line break is an
+            // id: the lists write it escaped (`\t`), visibly.
             return self.skipped(Skip::EmptyId, doc.loc.offset, "the document's id is empty");
         }
         if let Some(reason) = self.admit(&doc) {
