@@ -53,8 +53,12 @@ fn jsonl(dir: &Path, name: &str, docs: &[(&str, String)]) -> PathBuf {
 
 /// Two copies and an unrelated page, as JSONL.
 fn small_crawl(dir: &Path, name: &str, seed: usize) -> PathBuf {
-    let text = page(seed, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
-    let other = page(seed + 1, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let text = page(seed, 150)
+        .replace("<html><body><p>", "")
+        .replace("</p></body></html>", "");
+    let other = page(seed + 1, 150)
+        .replace("<html><body><p>", "")
+        .replace("</p></body></html>", "");
     jsonl(
         dir,
         name,
@@ -67,12 +71,16 @@ fn small_crawl(dir: &Path, name: &str, seed: usize) -> PathBuf {
 fn articles_and_main_never_lose_to_a_blurb() {
     let dir = tempfile::tempdir().unwrap();
     let blurb: String = (0..12)
-        .map(|i| format!("Welcome, friend, to our site, number {i}, read on, enjoy, share, smile. "))
+        .map(|i| {
+            format!("Welcome, friend, to our site, number {i}, read on, enjoy, share, smile. ")
+        })
         .collect();
     let news = |s: usize| {
         format!(
             "<p>{} reported that the river rose again, and the council met at noon to decide.</p>",
-            crate::common::page(s, 40).replace("<html><body><p>", "").replace("</p></body></html>", "")
+            crate::common::page(s, 40)
+                .replace("<html><body><p>", "")
+                .replace("</p></body></html>", "")
         )
     };
     let pages: Vec<(String, String, String)> = (0..2)
@@ -101,7 +109,11 @@ fn articles_and_main_never_lose_to_a_blurb() {
     let crawl = warc(dir.path(), "c.warc", &pages);
     let out = dir.path().join("out");
     nd("dedup {} -o {} -q", &[&crawl, &out]).ok();
-    assert!(removed(&out).is_empty(), "{}", read(&out.join("remove.tsv")));
+    assert!(
+        removed(&out).is_empty(),
+        "{}",
+        read(&out.join("remove.tsv"))
+    );
     let text = nd("text {}", &[&crawl]).ok();
     assert!(!text.contains("Welcome, friend"), "{text}");
 }
@@ -203,19 +215,28 @@ fn a_split_run_refuses_a_store_given_twice() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let twice = format!("{}/./", s.display());
-    let err = nd("dedup {} {} -o {} --partitions 2 -q", &[&s, &twice, &dir.path().join("o")]).fails();
+    let err = nd(
+        "dedup {} {} -o {} --partitions 2 -q",
+        &[&s, &twice, &dir.path().join("o")],
+    )
+    .fails();
     assert!(err.contains("given twice"), "{err}");
     assert!(!dir.path().join("o/keep.txt").exists());
 }
 
 /// A run whose ids, URL and text hold what a terminal obeys.
 fn hostile_run(dir: &Path) -> PathBuf {
-    let text = page(9, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let text = page(9, 150)
+        .replace("<html><body><p>", "")
+        .replace("</p></body></html>", "");
     let hostile = format!("{text} \u{1b}]0;owned\u{7} \u{202e}gnp.exe");
     let crawl = jsonl(
         dir,
         "c.jsonl",
-        &[("ok\u{1b}[2J", hostile.clone()), ("evil\u{1b}]0;x\u{7}\u{202e}", hostile)],
+        &[
+            ("ok\u{1b}[2J", hostile.clone()),
+            ("evil\u{1b}]0;x\u{7}\u{202e}", hostile),
+        ],
     );
     let out = dir.join("out");
     nd("dedup {} -o {} -q", &[&crawl, &out]).ok();
@@ -247,7 +268,11 @@ fn explain_shows_escapes_and_survives_a_closed_pipe() {
     drop(child.stdout.take());
     let o = child.wait_with_output().unwrap();
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
-    assert!(o.status.success() || o.status.code() == Some(0), "{}", stderr(&o));
+    assert!(
+        o.status.success() || o.status.code() == Some(0),
+        "{}",
+        stderr(&o)
+    );
 }
 
 // 14. An id whose escaped and plain readings name two documents is ambiguous; 17. an unknown
@@ -255,11 +280,20 @@ fn explain_shows_escapes_and_survives_a_closed_pipe() {
 #[test]
 fn explain_refuses_ambiguous_ids_and_fails_on_unknown_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let t = |s| page(s, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let t = |s| {
+        page(s, 150)
+            .replace("<html><body><p>", "")
+            .replace("</p></body></html>", "")
+    };
     let crawl = jsonl(
         dir.path(),
         "c.jsonl",
-        &[("x\\ty", t(1)), ("x\ty", t(2)), ("rep", t(3)), ("rep", t(4))],
+        &[
+            ("x\\ty", t(1)),
+            ("x\ty", t(2)),
+            ("rep", t(3)),
+            ("rep", t(4)),
+        ],
     );
     let out = dir.path().join("out");
     nd("dedup {} -o {} -q", &[&crawl, &out]).ok();
@@ -332,7 +366,10 @@ fn a_split_run_holds_its_output_and_writes_what_one_box_writes() {
     let pl = plan(&options, 3, true).unwrap();
     // A one-box run into the same output is refused while the split run holds it.
     let err = nd("dedup {} {} -o {} -q --force", &[&a, &b, &out]).fails();
-    assert!(err.contains("being written by another neardup run"), "{err}");
+    assert!(
+        err.contains("being written by another neardup run"),
+        "{err}"
+    );
     let mut driver = Driver::new(&pl.work);
     let mut reports = Vec::new();
     while let Some(next) = driver.next(std::mem::take(&mut reports)).unwrap() {
@@ -424,7 +461,9 @@ fn walk(d: &Path) -> usize {
 #[test]
 fn the_report_page_is_bounded_by_long_ids_and_urls() {
     let dir = tempfile::tempdir().unwrap();
-    let text = page(21, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let text = page(21, 150)
+        .replace("<html><body><p>", "")
+        .replace("</p></body></html>", "");
     let long = "x".repeat(300_000);
     let mut s = String::new();
     for i in 0..30 {
@@ -451,7 +490,11 @@ fn the_report_page_is_bounded_by_long_ids_and_urls() {
 #[test]
 fn explain_reads_an_against_run_as_it_ran() {
     let dir = tempfile::tempdir().unwrap();
-    let t = |s| page(s, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let t = |s| {
+        page(s, 150)
+            .replace("<html><body><p>", "")
+            .replace("</p></body></html>", "")
+    };
     let old = jsonl(dir.path(), "old.jsonl", &[("a", t(1)), ("b", t(2))]);
     let new = jsonl(dir.path(), "new.jsonl", &[("a", t(1)), ("c", t(3))]);
     let (so, sn) = (dir.path().join("so"), dir.path().join("sn"));
@@ -468,7 +511,10 @@ fn explain_reads_an_against_run_as_it_ran() {
     assert!(e["diff"].is_object(), "{e}");
     nd("report {} -q", &[&out]).ok();
     let html = read(&out.join("report.html"));
-    assert!(!html.contains("is not in the run"), "a sampled pair lost its document");
+    assert!(
+        !html.contains("is not in the run"),
+        "a sampled pair lost its document"
+    );
 }
 
 // 16. UTF-16 without a mark, and UTF-32 with one, read as text.
@@ -502,9 +548,15 @@ fn the_smaller_findings_hold() {
     let err = nd("explain {} kept", &[&sub]).fails();
     assert!(err.contains("`neardup substrings`"), "{err}");
     let split = dir.path().join("split");
-    let err = nd("dedup {} -o {} -q --representative central --partitions 2", &[&store, &split]).fails();
+    let err = nd(
+        "dedup {} -o {} -q --representative central --partitions 2",
+        &[&store, &split],
+    )
+    .fails();
     assert!(err.contains("--representative central"), "{err}");
-    let t = page(30, 150).replace("<html><body><p>", "").replace("</p></body></html>", "");
+    let t = page(30, 150)
+        .replace("<html><body><p>", "")
+        .replace("</p></body></html>", "");
     let tab = jsonl(dir.path(), "tab.jsonl", &[("\t", t.clone()), ("x", t)]);
     let out = dir.path().join("tab");
     nd("dedup {} -o {} -q", &[&tab, &out]).ok();

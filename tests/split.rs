@@ -271,7 +271,10 @@ fn a_store_changed_during_a_run_is_refused() {
     // read as the store the plan counted (round 5: the lists mixed two stores, exit 0).
     let crawl = d.join("crawl");
     let o = fingerprint(
-        &[&crawl.join("synth-00002.warc.gz"), &crawl.join("synth-00003.warc.gz")],
+        &[
+            &crawl.join("synth-00002.warc.gz"),
+            &crawl.join("synth-00003.warc.gz"),
+        ],
         &d.join("s1"),
         &["--minhash", "--keep-field", "WARC-Date"],
     );

@@ -521,9 +521,7 @@ fn remove_temporaries(dir: &Path, record: &BTreeSet<String>) -> Result<()> {
         if !temporary_with(&n, record) {
             continue;
         }
-        let pid = n
-            .rsplit_once('-')
-            .and_then(|(_, p)| p.parse::<u32>().ok());
+        let pid = n.rsplit_once('-').and_then(|(_, p)| p.parse::<u32>().ok());
         // Only a temporary of a process that runs no more is a leftover.
         if pid.is_none_or(|p| p == std::process::id() || super::stale::alive(p)) {
             continue;

@@ -96,7 +96,12 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
             )
         }
         Explanation::Excluded { id, url, reason } => {
-            writeln!(o, "kept, excluded from the join: {} {}\nreason: {reason}", t(id), t(url))?;
+            writeln!(
+                o,
+                "kept, excluded from the join: {} {}\nreason: {reason}",
+                t(id),
+                t(url)
+            )?;
         }
         Explanation::Kept {
             id,
@@ -128,7 +133,12 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                 note,
             } = &**r;
             writeln!(o, "removed: {} {}", t(id), t(url))?;
-            writeln!(o, "kept:    {} {} (a group of {group})", t(kept), t(kept_url))?;
+            writeln!(
+                o,
+                "kept:    {} {} (a group of {group})",
+                t(kept),
+                t(kept_url)
+            )?;
             writeln!(
                 o,
                 "score:   {}{}",
@@ -165,11 +175,7 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                     d.new_words,
                     if d.cut_words > 0 { format!("; {} more words not shown", d.cut_words) } else { String::new() }
                 )?;
-                writeln!(
-                    o,
-                    "{}",
-                    diff_text(d, std::io::stdout().is_terminal())
-                )?;
+                writeln!(o, "{}", diff_text(d, std::io::stdout().is_terminal()))?;
             }
             if let Some(n) = note {
                 writeln!(o, "no diff: {}", terminal_text(n))?;

@@ -320,6 +320,7 @@ pub fn build_in_memory(
             |unit| {
                 let mut sink = UnitSink::new(label, cfg, progress, unit.start as u64);
                 sink.positions = true;
+                sink.rows = true;
                 t.read_unit(*unit, &mut sink);
                 progress.advance((unit.end as u64).saturating_sub(sink.reported_to), 0);
                 skipped_rows
@@ -405,6 +406,8 @@ struct UnitSink<'a> {
     /// Keep each skip's position (a table's row), so the result can say which rows were
     /// skipped and why.
     positions: bool,
+    /// Positions are rows of a table in memory, not byte offsets: messages say "at row N".
+    rows: bool,
 }
 
 impl<'a> UnitSink<'a> {
@@ -425,6 +428,7 @@ impl<'a> UnitSink<'a> {
             messages: 0,
             reported_to: start,
             positions: false,
+            rows: false,
         }
     }
 
@@ -445,8 +449,9 @@ impl<'a> UnitSink<'a> {
         );
         if loud && self.messages < MESSAGES_PER_UNIT {
             self.messages += 1;
+            let at = if self.rows { "row" } else { "byte" };
             self.progress.warn(&format!(
-                "{}: at byte {offset}: {}: {detail}",
+                "{}: at {at} {offset}: {}: {detail}",
                 self.source.display(),
                 reason.name()
             ));

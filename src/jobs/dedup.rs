@@ -532,7 +532,10 @@ pub(super) fn check_policy(cfg: &DedupSpec) -> anyhow::Result<()> {
 /// The keep policy as the summary records it; a `--keep-by` field that no document has (a
 /// typo, a column of another name) is an error naming it, and documents without one are
 /// counted and said.
-pub(crate) fn policy_summary(cfg: &DedupSpec, stores: &StoreSet) -> anyhow::Result<Option<sm::PolicySummary>> {
+pub(crate) fn policy_summary(
+    cfg: &DedupSpec,
+    stores: &StoreSet,
+) -> anyhow::Result<Option<sm::PolicySummary>> {
     if cfg.keep_by.is_none() && cfg.prefer.is_empty() {
         return Ok(None);
     }

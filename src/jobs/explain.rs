@@ -110,8 +110,9 @@ pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result
                     names
                         .keys()
                         .filter(move |n| {
-                            n.strip_prefix(prefix.as_str())
-                                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+                            n.strip_prefix(prefix.as_str()).is_some_and(|k| {
+                                !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())
+                            })
                         })
                         .map(|n| n.to_string())
                         .collect::<Vec<_>>()

@@ -76,8 +76,14 @@ impl Wide {
     /// `bytes` (after the mark) decoded; a unit that is no character is U+FFFD.
     fn decode(self, bytes: &[u8]) -> String {
         match self {
-            Wide::Utf16Le => encoding_rs::UTF_16LE.decode_without_bom_handling(bytes).0.into_owned(),
-            Wide::Utf16Be => encoding_rs::UTF_16BE.decode_without_bom_handling(bytes).0.into_owned(),
+            Wide::Utf16Le => encoding_rs::UTF_16LE
+                .decode_without_bom_handling(bytes)
+                .0
+                .into_owned(),
+            Wide::Utf16Be => encoding_rs::UTF_16BE
+                .decode_without_bom_handling(bytes)
+                .0
+                .into_owned(),
             Wide::Utf32Le | Wide::Utf32Be => {
                 let mut out = String::with_capacity(bytes.len() / 4);
                 for c in bytes.chunks(4) {
@@ -178,8 +184,14 @@ mod tests {
         let page = "<html><head><meta charset=utf-16></head><body><p>Grüße aus Köln, 日本語 text.</p></body></html>";
         let utf16le: Vec<u8> = page.encode_utf16().flat_map(u16::to_le_bytes).collect();
         let utf16be: Vec<u8> = page.encode_utf16().flat_map(u16::to_be_bytes).collect();
-        let utf32le: Vec<u8> = page.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
-        let utf32be: Vec<u8> = page.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+        let utf32le: Vec<u8> = page
+            .chars()
+            .flat_map(|c| (c as u32).to_le_bytes())
+            .collect();
+        let utf32be: Vec<u8> = page
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
         for (bytes, mark) in [
             (utf16le, &b"\xFF\xFE"[..]),
             (utf16be, &b"\xFE\xFF"[..]),

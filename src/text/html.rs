@@ -140,7 +140,8 @@ fn scan(html: &str, out: &mut String, inert: bool) {
             }
             let name = &lower[..if short { name_len } else { 0 }];
             i = end;
-            if !closing && is_skipped(name) && !(inert && matches!(name, b"noscript" | b"template")) {
+            if !closing && is_skipped(name) && !(inert && matches!(name, b"noscript" | b"template"))
+            {
                 // A self-closing `<svg/>` has no content to skip.
                 if !b[..end].ends_with(b"/>") {
                     i = skip_raw_text(b, i, name);

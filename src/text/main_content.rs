@@ -1077,9 +1077,9 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
                 && visible(n)
                 && n.text > 0
                 && link_density(n) < 0.5
-                && !ancestors(i)
-                    .iter()
-                    .any(|&a| matches!(nodes[a].tag, Tag::Main | Tag::Article) && visible(&nodes[a]))
+                && !ancestors(i).iter().any(|&a| {
+                    matches!(nodes[a].tag, Tag::Main | Tag::Article) && visible(&nodes[a])
+                })
         })
         .collect();
     let related = |d: usize| d == top || ancestors(d).contains(&top) || ancestors(top).contains(&d);
@@ -1159,7 +1159,9 @@ mod tests {
     /// A welcome text of short sentences and many commas: it outscores short articles.
     fn blurb() -> String {
         (0..12)
-            .map(|i| format!("Welcome, friend, to our site, number {i}, read on, enjoy, share, smile."))
+            .map(|i| {
+                format!("Welcome, friend, to our site, number {i}, read on, enjoy, share, smile.")
+            })
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -1176,7 +1178,10 @@ mod tests {
             )
         };
         let t = main_text(&two_articles("Flood", "Storm"));
-        assert!(t.contains("Flood happened") && t.contains("Storm was reported"), "{t}");
+        assert!(
+            t.contains("Flood happened") && t.contains("Storm was reported"),
+            "{t}"
+        );
         assert!(!t.contains("Welcome, friend"), "{t}");
         assert_ne!(t, main_text(&two_articles("Fire", "Strike")));
         let words: Vec<String> = (0..50).map(|i| format!("real{i}")).collect();

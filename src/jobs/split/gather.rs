@@ -12,8 +12,8 @@ use super::plan::{memory_per_task, Plan, TaskStats};
 use super::{records, verify};
 use crate::base::atomic::AtomicFile;
 use crate::base::claim::OutDir;
-use crate::fingerprint::store::flags;
 use crate::cluster::leaders::LeaderStats;
+use crate::fingerprint::store::flags;
 use crate::fingerprint::store::StoreSet;
 use crate::report::lists::{read_removals, tsv_field, EXCLUDED, KEEP, REMOVE};
 use crate::report::summary::{
@@ -191,7 +191,7 @@ pub fn gather(
     let inputs: Vec<PathBuf> = plan.stores.iter().map(|s| s.path.clone()).collect();
     // The planner's claim, held since the plan; a gather in another process claims anew
     // (refused while the planner runs).
-    let claimed = match super::take_held(out) {
+    let claimed = match super::plan::take_held(out) {
         Some(c) => c,
         None => OutDir::claim_for(out, &inputs, "dedup", Some(true))?,
     };

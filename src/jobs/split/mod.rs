@@ -87,7 +87,12 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
             why.push("--representative central".into());
         }
         if !spec.remove_by.by_stars() {
-            why.push(format!("--remove-by {}", serde_json::to_value(spec.remove_by)?.as_str().unwrap_or("?")));
+            why.push(format!(
+                "--remove-by {}",
+                serde_json::to_value(spec.remove_by)?
+                    .as_str()
+                    .unwrap_or("?")
+            ));
         }
         if spec.tau_max != spec.at.tau {
             why.push("--tau-max above --tau".into());
@@ -136,7 +141,7 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
     let out = &spec.output;
     // A claim this process still holds on the same output (a run of it that failed) is let go.
     let resolved_out = crate::base::paths::resolve(out);
-    held().retain(|(o, _)| *o != resolved_out);
+    plan::held().retain(|(o, _)| *o != resolved_out);
     let claimed = OutDir::claim_for(out, &paths, "dedup", Some(o.force))?;
     claimed.reserve(&OUTPUTS)?;
     // A store an earlier run fingerprinted there may be one of the inputs: kept, as one box keeps it.
@@ -149,7 +154,7 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
     std::fs::create_dir_all(&work).map_err(|e| crate::Error::io(&work, e))?;
     // The claim, and the lock with it, is held to the end of the run: the gather takes it.
     claimed.settle()?;
-    held().push((resolved_out, claimed));
+    plan::held().push((resolved_out, claimed));
     let v = spec.verify.as_ref().expect("checked");
     let plan = Plan {
         output: crate::base::paths::resolve(out),
@@ -186,22 +191,6 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
         );
     }
     Ok(plan)
-}
-
-/// The output directories this process planned split runs into, each claimed (and locked)
-/// from the plan to the gather, so that no other run writes there between.
-fn held() -> std::sync::MutexGuard<'static, Vec<(PathBuf, OutDir)>> {
-    static HELD: std::sync::Mutex<Vec<(PathBuf, OutDir)>> = std::sync::Mutex::new(Vec::new());
-    HELD.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The claim on `out` this process took when it planned the run, if it did (the driver
-/// gathers where it planned).
-fn take_held(out: &Path) -> Option<OutDir> {
-    let out = crate::base::paths::resolve(out);
-    let mut h = held();
-    let i = h.iter().position(|(o, _)| *o == out)?;
-    Some(h.swap_remove(i).1)
 }
 
 /// CPU seconds of this process so far (Linux; 0 elsewhere).

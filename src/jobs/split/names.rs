@@ -38,7 +38,10 @@ pub fn names(plan: &Plan) -> anyhow::Result<()> {
     records::dir(plan.work.join("names"))?;
     for (s, mut n) in per.into_iter().enumerate() {
         n.sort_unstable();
-        crate::base::atomic::write_unscanned(&names_file(plan, s), serde_json::to_string(&n)?.as_bytes())?;
+        crate::base::atomic::write_unscanned(
+            &names_file(plan, s),
+            serde_json::to_string(&n)?.as_bytes(),
+        )?;
     }
     Ok(())
 }

@@ -162,6 +162,23 @@ pub fn memory_per_task(plan: &Plan, batch: u64) -> Vec<(&'static str, u64, Strin
     ]
 }
 
+/// The output directories this process planned split runs into, each claimed (and locked)
+/// from the plan to the gather, so that no other run writes there between.
+pub(super) fn held() -> std::sync::MutexGuard<'static, Vec<(PathBuf, crate::base::claim::OutDir)>> {
+    static HELD: std::sync::Mutex<Vec<(PathBuf, crate::base::claim::OutDir)>> =
+        std::sync::Mutex::new(Vec::new());
+    HELD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The claim on `out` this process took when it planned the run, if it did (the driver
+/// gathers where it planned).
+pub(super) fn take_held(out: &Path) -> Option<crate::base::claim::OutDir> {
+    let out = crate::base::paths::resolve(out);
+    let mut h = held();
+    let i = h.iter().position(|(o, _)| *o == out)?;
+    Some(h.swap_remove(i).1)
+}
+
 /// What a split run writes into its output directory.
 pub const OUTPUTS: [&str; 5] = [
     "summary.json",

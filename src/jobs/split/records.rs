@@ -113,7 +113,10 @@ pub fn read_part(path: &Path, p: u32) -> Result<Vec<[u64; 2]>> {
             .map_err(|e| crate::Error::io(path, e))?;
         let parts = u64::from_le_bytes(head);
         if parts == 0 || parts > 1 << 20 || p as u64 >= parts {
-            return Err(damaged(path, format!("a chunk of {parts} partitions at byte {at}")));
+            return Err(damaged(
+                path,
+                format!("a chunk of {parts} partitions at byte {at}"),
+            ));
         }
         let mut counts = vec![0u8; parts as usize * 8];
         f.read_exact(&mut counts)
@@ -245,7 +248,9 @@ mod tests {
         std::fs::write(d.join("cut.bin"), &whole[..whole.len() - 5]).unwrap();
         let e = read_part(&d.join("cut.bin"), 0).unwrap_err().to_string();
         assert!(e.contains("cut.bin"), "{e}");
-        let e = pairs(&d.join("bad.bin"), &[0u8; 17]).unwrap_err().to_string();
+        let e = pairs(&d.join("bad.bin"), &[0u8; 17])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("bad.bin") && e.contains("17 bytes"), "{e}");
         std::fs::remove_dir_all(&t).unwrap();
     }
