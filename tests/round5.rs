@@ -563,3 +563,39 @@ fn the_smaller_findings_hold() {
     let lists = read(&out.join("keep.txt")) + &read(&out.join("remove.tsv"));
     assert!(lists.contains("\\t"), "{lists}");
 }
+
+// Probes of the split run: a task's file cut short (a disk that lost its tail) fails the next
+// task naming the file, a task run again writes the same file, and a lock left by a process
+// id that now belongs to a live process that is not neardup is never taken over.
+#[test]
+fn split_probes_partial_files_retries_and_reused_pids() {
+    use neardup::jobs::split::{plan, run_task, Driver};
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path(), 300);
+    let out = dir.path().join("out");
+    let options = serde_json::json!({"inputs": [a, b], "output": out}).to_string();
+    let pl = plan(&options, 3, true).unwrap();
+    let mut driver = Driver::new(&pl.work);
+    let next = driver.next(Vec::new()).unwrap().unwrap();
+    assert_eq!(next.stage, "scatter");
+    run_task(&pl.work, "scatter", 0, 0).unwrap();
+    let keys = pl.work.join("scatter/s00000/keys.bin");
+    let once = fs::read(&keys).unwrap();
+    run_task(&pl.work, "scatter", 0, 0).unwrap();
+    assert_eq!(
+        fs::read(&keys).unwrap(),
+        once,
+        "a task run again writes the same file"
+    );
+    run_task(&pl.work, "scatter", 1, 0).unwrap();
+    fs::write(&keys, &once[..once.len() - 8]).unwrap();
+    let e = run_task(&pl.work, "groups", 0, 0).unwrap_err().to_string();
+    assert!(e.contains("keys.bin"), "{e}");
+    // A lock naming a live process (this test's parent shell stands in for a reused pid).
+    let other = dir.path().join("other");
+    fs::create_dir(&other).unwrap();
+    let live = std::os::unix::process::parent_id();
+    fs::write(other.join(".neardup.lock"), live.to_string()).unwrap();
+    let err = nd("dedup {} {} -o {} -q --partitions 2", &[&a, &b, &other]).fails();
+    assert!(err.contains(&format!("pid {live}")), "{err}");
+}

@@ -268,6 +268,8 @@ pub fn gather(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64())
         - started;
+    // A clock set back during the run gives no negative time.
+    let seconds = seconds.max(0.0);
     let excluded = sum("lists", "excluded");
     let v = spec.verify.as_ref().expect("a split run verifies");
     let candidates_seconds: f64 = stages[..3].iter().map(|s| s.critical_path_seconds).sum();

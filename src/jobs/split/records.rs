@@ -12,7 +12,8 @@ use crate::base::atomic::AtomicFile;
 use crate::join::lsh::KeyRange;
 use crate::Result;
 
-/// Bytes buffered per open file.
+/// Bytes of buffers the memory formulas allow a task per partition it writes to; a partitioned
+/// file ([`Buckets`]) holds at most a quarter of it a partition.
 pub const BUFFER: usize = 1 << 20;
 
 /// A 64-bit mix of `a` and `b` (xxh3 of their bytes): keys of different kinds and bands are
@@ -66,7 +67,7 @@ impl Signature {
 
 /// `bytes` as pairs; `path` names them in an error.
 fn pairs(path: &Path, bytes: &[u8]) -> Result<Vec<[u64; 2]>> {
-    if bytes.len() % 16 != 0 {
+    if !bytes.len().is_multiple_of(16) {
         return Err(damaged(
             path,
             format!("{} bytes, not whole pairs of 64-bit numbers", bytes.len()),
@@ -145,13 +146,13 @@ pub fn read_part(path: &Path, p: u32) -> Result<Vec<[u64; 2]>> {
 }
 
 /// Bytes of pairs a [`Buckets`] holds before it writes them out as a chunk, at most.
-const CHUNK_BYTES: usize = 64 << 20;
+const CHUNK_BYTES: usize = 16 << 20;
 
 /// Pairs for every partition in one file, so that a task writes one file however many
 /// partitions there are and a reader reads its partition's pairs alone: a sequence of chunks,
 /// each the number of partitions (u64), each partition's count of pairs (u64), and the pairs
-/// partition by partition. Pairs are held in memory up to [`BUFFER`] bytes a partition (and
-/// [`CHUNK_BYTES`] in all) before a chunk is written; the file is committed whole.
+/// partition by partition. Pairs are held in memory up to a quarter of [`BUFFER`] a partition
+/// (and [`CHUNK_BYTES`] in all) before a chunk is written; the file is committed whole.
 pub struct Buckets {
     file: AtomicFile,
     held: Vec<Vec<[u64; 2]>>,
@@ -166,7 +167,10 @@ impl Buckets {
             file: AtomicFile::create_unscanned(path)?,
             held: vec![Vec::new(); parts as usize],
             pairs: 0,
-            limit: (BUFFER * parts as usize).clamp(BUFFER, CHUNK_BYTES) / 16,
+            // A quarter of the megabyte a partition's file had (vectors that grow by doubling
+            // hold up to twice what they keep, and a stage writes two such files), so a task's
+            // memory stays within the stage's formula.
+            limit: (BUFFER / 4 * parts as usize).clamp(BUFFER / 4, CHUNK_BYTES) / 16,
         })
     }
 
