@@ -51,19 +51,33 @@ fn jsonl(dir: &Path, name: &str, docs: &[(&str, String)]) -> PathBuf {
     p
 }
 
+/// The words of `page(seed, n)`, without its markup.
+fn words(seed: usize, n: usize) -> String {
+    page(seed, n)
+        .replace("<html><body><p>", "")
+        .replace("</p></body></html>", "")
+}
+
 /// Two copies and an unrelated page, as JSONL.
 fn small_crawl(dir: &Path, name: &str, seed: usize) -> PathBuf {
-    let text = page(seed, 150)
-        .replace("<html><body><p>", "")
-        .replace("</p></body></html>", "");
-    let other = page(seed + 1, 150)
-        .replace("<html><body><p>", "")
-        .replace("</p></body></html>", "");
+    let text = words(seed, 150);
     jsonl(
         dir,
         name,
-        &[("kept", text.clone()), ("copy", text), ("other", other)],
+        &[
+            ("kept", text.clone()),
+            ("copy", text),
+            ("other", words(seed + 1, 150)),
+        ],
     )
+}
+
+/// [`small_crawl`] fingerprinted with band keys into `dir/S`.
+fn small_store(dir: &Path, seed: usize) -> PathBuf {
+    let crawl = small_crawl(dir, "c.jsonl", seed);
+    let s = dir.join("S");
+    nd("fingerprint -q --minhash {} -o {}", &[&crawl, &s]).ok();
+    s
 }
 
 // 1. A declared main or article never loses to a sibling blurb.
@@ -78,9 +92,7 @@ fn articles_and_main_never_lose_to_a_blurb() {
     let news = |s: usize| {
         format!(
             "<p>{} reported that the river rose again, and the council met at noon to decide.</p>",
-            crate::common::page(s, 40)
-                .replace("<html><body><p>", "")
-                .replace("</p></body></html>", "")
+            words(s, 40)
         )
     };
     let pages: Vec<(String, String, String)> = (0..2)
@@ -174,9 +186,8 @@ fn report_and_explain_read_the_runs_own_store() {
 #[test]
 fn files_named_like_temporaries_are_the_users() {
     let dir = tempfile::tempdir().unwrap();
-    let crawl = small_crawl(dir.path(), "c.jsonl", 3);
-    let store = dir.path().join("S");
-    nd("fingerprint {} --minhash -q -o {}", &[&crawl, &store]).ok();
+    let store = small_store(dir.path(), 3);
+    let crawl = dir.path().join("c.jsonl");
     let out = dir.path().join("out");
     nd("dedup {} -o {} -q", &[&store, &out]).ok();
     fs::write(out.join("keep.txt.old-1"), "my backup").unwrap();
@@ -204,16 +215,7 @@ fn files_named_like_temporaries_are_the_users() {
 #[test]
 fn a_split_run_refuses_a_store_given_twice() {
     let dir = tempfile::tempdir().unwrap();
-    let crawl = small_crawl(dir.path(), "c.jsonl", 4);
-    let s = dir.path().join("S");
-    let o = bin()
-        .args(["fingerprint", "-q", "--minhash"])
-        .arg(&crawl)
-        .arg("-o")
-        .arg(&s)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+    let s = small_store(dir.path(), 4);
     let twice = format!("{}/./", s.display());
     let err = nd(
         "dedup {} {} -o {} --partitions 2 -q",
@@ -226,9 +228,7 @@ fn a_split_run_refuses_a_store_given_twice() {
 
 /// A run whose ids, URL and text hold what a terminal obeys.
 fn hostile_run(dir: &Path) -> PathBuf {
-    let text = page(9, 150)
-        .replace("<html><body><p>", "")
-        .replace("</p></body></html>", "");
+    let text = words(9, 150);
     let hostile = format!("{text} \u{1b}]0;owned\u{7} \u{202e}gnp.exe");
     let crawl = jsonl(
         dir,
@@ -280,11 +280,7 @@ fn explain_shows_escapes_and_survives_a_closed_pipe() {
 #[test]
 fn explain_refuses_ambiguous_ids_and_fails_on_unknown_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let t = |s| {
-        page(s, 150)
-            .replace("<html><body><p>", "")
-            .replace("</p></body></html>", "")
-    };
+    let t = |s| words(s, 150);
     let crawl = jsonl(
         dir.path(),
         "c.jsonl",
@@ -309,16 +305,7 @@ fn explain_refuses_ambiguous_ids_and_fails_on_unknown_ones() {
 #[test]
 fn a_manifest_stripped_of_its_checksums_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let crawl = small_crawl(dir.path(), "c.jsonl", 5);
-    let s = dir.path().join("S");
-    let o = bin()
-        .args(["fingerprint", "-q", "--minhash"])
-        .arg(&crawl)
-        .arg("-o")
-        .arg(&s)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+    let s = small_store(dir.path(), 5);
     let mpath = s.join("manifest.json");
     let mut m: serde_json::Value = serde_json::from_str(&read(&mpath)).unwrap();
     for stripped in [serde_json::Value::Null, serde_json::json!({})] {
@@ -461,9 +448,7 @@ fn walk(d: &Path) -> usize {
 #[test]
 fn the_report_page_is_bounded_by_long_ids_and_urls() {
     let dir = tempfile::tempdir().unwrap();
-    let text = page(21, 150)
-        .replace("<html><body><p>", "")
-        .replace("</p></body></html>", "");
+    let text = words(21, 150);
     let long = "x".repeat(300_000);
     let mut s = String::new();
     for i in 0..30 {
@@ -490,11 +475,7 @@ fn the_report_page_is_bounded_by_long_ids_and_urls() {
 #[test]
 fn explain_reads_an_against_run_as_it_ran() {
     let dir = tempfile::tempdir().unwrap();
-    let t = |s| {
-        page(s, 150)
-            .replace("<html><body><p>", "")
-            .replace("</p></body></html>", "")
-    };
+    let t = |s| words(s, 150);
     let old = jsonl(dir.path(), "old.jsonl", &[("a", t(1)), ("b", t(2))]);
     let new = jsonl(dir.path(), "new.jsonl", &[("a", t(1)), ("c", t(3))]);
     let (so, sn) = (dir.path().join("so"), dir.path().join("sn"));
@@ -540,9 +521,7 @@ fn wide_encodings_are_read_as_text() {
 #[test]
 fn the_smaller_findings_hold() {
     let dir = tempfile::tempdir().unwrap();
-    let crawl = small_crawl(dir.path(), "c.jsonl", 8);
-    let store = dir.path().join("S");
-    nd("fingerprint {} --minhash -q -o {}", &[&crawl, &store]).ok();
+    let store = small_store(dir.path(), 8);
     let sub = dir.path().join("sub");
     nd("-q substrings {} -o {}", &[&store, &sub]).ok();
     let err = nd("explain {} kept", &[&sub]).fails();
@@ -554,9 +533,7 @@ fn the_smaller_findings_hold() {
     )
     .fails();
     assert!(err.contains("--representative central"), "{err}");
-    let t = page(30, 150)
-        .replace("<html><body><p>", "")
-        .replace("</p></body></html>", "");
+    let t = words(30, 150);
     let tab = jsonl(dir.path(), "tab.jsonl", &[("\t", t.clone()), ("x", t)]);
     let out = dir.path().join("tab");
     nd("dedup {} -o {} -q", &[&tab, &out]).ok();

@@ -69,6 +69,11 @@ def test_split_across_three_nodes_gives_one_machines_lists(three_nodes, web, tmp
         assert 0 < st["peak_growth_per_task"] <= formula[name]["bytes"], (name, st, formula[name])
     # The tasks' files are gone once the lists are gathered.
     assert not (r.dir / "split").exists()
+    assert not list(r.dir.glob("split.tmp-*"))
+    # Every dedup writes the page, split or not, and explain reads a split run's output.
+    assert s["report"]["bytes"] == (r.dir / "report.html").stat().st_size > 0
+    removed = (r.dir / "remove.tsv").read_text().splitlines()[1].split("\t")[0]
+    assert r.explain(removed)["status"] == "removed"
 
 
 def test_split_with_partitions_one_and_against(three_nodes, web, tmp_path):
