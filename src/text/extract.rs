@@ -22,7 +22,8 @@ pub const MIN_MAIN_WORDS: usize = 20;
 
 /// The main-content extractor that `--text main` stores were made with (recorded in their
 /// manifests): a store made by another reads different text, and is refused.
-pub const MAIN_EXTRACTOR: &str = "main-content v2 (block scores, full text under 20 words)";
+pub const MAIN_EXTRACTOR: &str =
+    "main-content v3 (block scores, a declared main or article first, full text under 20 words)";
 
 /// What [`payload_text`] read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
