@@ -16,7 +16,7 @@ use encoding_rs::{Encoding, UTF_8};
 /// How many bytes `chardetng` sees.
 const DETECT_PREFIX: usize = 16 << 10;
 /// How far the `<meta>` prescan looks (as the HTML standard's prescan).
-const META_PREFIX: usize = 1024;
+pub const META_PREFIX: usize = 1024;
 
 /// A text encoding of two or four bytes a character, told from its byte-order mark or, without
 /// one, from where its zero bytes fall (markup is mostly ASCII: `<` is `3C 00` in UTF-16LE).
@@ -100,8 +100,24 @@ impl Wide {
     }
 }
 
+/// How far the `<meta>` search of a page's main content looks: the whole `<head>`, up to here.
+pub const HEAD_PREFIX: usize = 64 << 10;
+
 /// Decodes `bytes` to text.
 pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> Cow<'a, str> {
+    decode_with(bytes, header_charset, html, META_PREFIX)
+}
+
+/// Decodes `bytes` to text, a `<meta>` declaration looked for in the first `prescan` bytes, up
+/// to the end of the `<head>` (`--text main` looks in the whole head, [`HEAD_PREFIX`]: pages
+/// declare their charset after a kilobyte of scripts and styles; `--text full` keeps the
+/// standard prescan's kilobyte, so that its text is what it was).
+pub fn decode_with<'a>(
+    bytes: &'a [u8],
+    header_charset: Option<&str>,
+    html: bool,
+    prescan: usize,
+) -> Cow<'a, str> {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes).filter(|(e, _)| *e == UTF_8) {
         return enc.decode_without_bom_handling(&bytes[bom_len..]).0;
     }
@@ -118,7 +134,13 @@ pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> 
     }
     let declared = header_charset
         .and_then(|l| Encoding::for_label(l.trim().as_bytes()))
-        .or_else(|| if html { meta_charset(bytes) } else { None })
+        .or_else(|| {
+            if html {
+                meta_charset(bytes, prescan)
+            } else {
+                None
+            }
+        })
         .map(|e| e.output_encoding());
     if let Some(enc) = declared {
         if enc == UTF_8 {
@@ -137,11 +159,21 @@ pub fn decode<'a>(bytes: &'a [u8], header_charset: Option<&str>, html: bool) -> 
 }
 
 /// The charset named by a `<meta charset>` or `<meta http-equiv content="...; charset=">`.
-fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
-    let head: Vec<u8> = bytes[..bytes.len().min(META_PREFIX)]
+fn meta_charset(bytes: &[u8], prescan: usize) -> Option<&'static Encoding> {
+    let mut head: Vec<u8> = bytes[..bytes.len().min(prescan)]
         .iter()
         .map(u8::to_ascii_lowercase)
         .collect();
+    if prescan > META_PREFIX {
+        // The head's end: a `<meta>` in the body is not the page's declaration.
+        let end = [&b"</head"[..], b"<body"]
+            .iter()
+            .filter_map(|m| memchr::memmem::find(&head, m))
+            .min();
+        if let Some(e) = end {
+            head.truncate(e);
+        }
+    }
     let mut at = 0;
     while let Some(p) = memchr::memmem::find(&head[at..], b"<meta") {
         let tag_start = at + p;
@@ -205,6 +237,31 @@ mod tests {
         }
         // Latin text is never taken for a wide encoding.
         assert_eq!(Wide::sniff(page.as_bytes()), None);
+    }
+
+    #[test]
+    fn a_meta_late_in_the_head_is_found_where_asked_and_latin1_is_windows_1252() {
+        let mut page = b"<html><head><style>".to_vec();
+        page.extend(std::iter::repeat_n(b'x', 2000));
+        page.extend_from_slice(
+            b"</style><meta charset=\"iso-8859-1\"></head><body><p>\x84caf\xe9\x93</p>",
+        );
+        let main = decode_with(&page, None, true, HEAD_PREFIX);
+        assert!(main.ends_with("<p>\u{201e}café\u{201c}</p>"), "{main}");
+        // The standard prescan's kilobyte alone does not see it (what --text full reads).
+        assert_eq!(meta_charset(&page, META_PREFIX), None);
+        assert_eq!(
+            meta_charset(&page, HEAD_PREFIX),
+            Some(encoding_rs::WINDOWS_1252)
+        );
+        // A meta in the body is not the page's.
+        let body = b"<html><head></head><body><meta charset=koi8-r><p>caf\xe9</p>";
+        assert_eq!(meta_charset(body, HEAD_PREFIX), None);
+        // Declared in the header: latin-1's label is windows-1252.
+        assert_eq!(
+            decode(b"\x84a\x93", Some("ISO-8859-1"), true),
+            "\u{201e}a\u{201c}"
+        );
     }
 
     #[test]

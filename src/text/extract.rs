@@ -47,7 +47,12 @@ pub fn payload_text(
     out: &mut String,
 ) -> Read {
     let is_html = html.unwrap_or_else(|| looks_like_html(payload));
-    let decoded = charset::decode(payload, charset, is_html);
+    let prescan = if mode == TextMode::Main {
+        charset::HEAD_PREFIX
+    } else {
+        charset::META_PREFIX
+    };
+    let decoded = charset::decode_with(payload, charset, is_html, prescan);
     out.clear();
     let mut full_text = false;
     if is_html && mode == TextMode::Main {

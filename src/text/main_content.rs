@@ -20,7 +20,10 @@
 //! than 500 bytes of text, the choice is made again without them (a page's article sometimes
 //! sits in an element marked `related`), and taken where it finds much more; frame tags and
 //! roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
-//! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text.
+//! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
+//! are ruby annotations (`rt`, `rp`) or the characters a reader never sees (soft hyphens,
+//! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
+//! author declared is never passed over for a sibling outside it.
 //! Every visible `article` is kept when the content is one. Within the chosen containers,
 //! blocks that are mostly links are dropped. A page where nothing scores, or where nothing
 //! is left, gives its full text (hidden parts excepted): never nothing.
@@ -802,7 +805,9 @@ impl Pass<'_, '_> {
         let parent = self.stack.last().map_or(0, |o| o.node);
         let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
         let state = State {
-            hidden: parent_state.hidden || marks.hidden,
+            // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
+            // read inline with it.
+            hidden: parent_state.hidden || marks.hidden || matches!(nb, b"rt" | b"rp"),
             frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
             frame_tag: parent_state.frame_tag || by_tag,
             link: parent_state.link || nb == b"a",
@@ -912,7 +917,7 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
     // Nothing scored or nothing was left: the full text, hidden parts excepted.
     let mut tb = TextBuilder::new(out);
     for b in s.blocks.iter() {
-        tb.text(&s.text[b.start as usize..b.end as usize], true);
+        tb.text(&visible(&s.text[b.start as usize..b.end as usize]), true);
         tb.brk();
     }
     Found { main: false }
@@ -948,10 +953,30 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
         if !region[b.owner as usize] || b.frame_tag || (strict && b.frame) || b.links * 2 > len {
             continue;
         }
-        tb.text(&text[b.start as usize..b.end as usize], true);
+        tb.text(&visible(&text[b.start as usize..b.end as usize]), true);
         tb.brk();
     }
     out.len() - from
+}
+
+/// Whether `c` is never seen in a page: a soft hyphen (shown only where a line breaks), a
+/// zero-width space, joiner or word joiner, a byte-order mark, or a private-use character (an
+/// icon font's glyph).
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}'
+        | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{10ffff}'
+    )
+}
+
+/// `s` without the characters a reader never sees ([`invisible`]): `Donau\u{ad}dampf` is the
+/// word `Donaudampf`.
+fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+    // All of them are at least two bytes in UTF-8: ASCII text is returned as it is at once.
+    if s.is_ascii() || !s.chars().any(invisible) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.chars().filter(|c| !invisible(*c)).collect())
 }
 
 /// The chosen region's nodes: the best container, promoted and with its siblings, and every
@@ -1194,6 +1219,19 @@ mod tests {
             "<body><div><p>{b}</p></div><main><p>REAL news of the day, in full.</p></main></body>"
         ));
         assert!(t.contains("REAL news"), "{t}");
+    }
+
+    #[test]
+    fn ruby_annotations_and_invisible_characters_are_not_text() {
+        let page = format!(
+            "<body><article><p>{P1}</p><p><ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp>字<rt>ji</rt></ruby>を読む。\
+             Donau\u{ad}dampf\u{200b}schiff &shy;fährt \u{e601}heute, weit.</p><p>{P2}</p></article></body>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("漢字を読む。"), "{t}");
+        assert!(!t.contains("kan") && !t.contains("(ji"), "{t}");
+        assert!(t.contains("Donaudampfschiff fährt heute, weit."), "{t:?}");
+        assert!(!t.contains(['\u{ad}', '\u{200b}', '\u{e601}']), "{t:?}");
     }
 
     #[test]
