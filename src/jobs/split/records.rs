@@ -126,14 +126,16 @@ pub fn read_part(path: &Path, p: u32) -> Result<Vec<[u64; 2]>> {
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
-        let before: u64 = counts[..p as usize].iter().sum();
-        let all: u64 = counts.iter().sum();
+        let longer = || damaged(path, format!("a chunk at byte {at} longer than the file"));
+        let sum = |c: &[u64]| c.iter().try_fold(0u64, |a, b| a.checked_add(*b));
+        let before = sum(&counts[..p as usize]).ok_or_else(longer)?;
+        let all = sum(&counts).ok_or_else(longer)?;
         let body = at + 8 + 8 * parts;
         let end = all
             .checked_mul(16)
             .and_then(|b| b.checked_add(body))
             .filter(|e| *e <= len)
-            .ok_or_else(|| damaged(path, format!("a chunk at byte {at} longer than the file")))?;
+            .ok_or_else(longer)?;
         f.seek(SeekFrom::Start(body + 16 * before))
             .map_err(|e| crate::Error::io(path, e))?;
         let mut bytes = vec![0u8; 16 * counts[p as usize] as usize];
@@ -247,6 +249,14 @@ mod tests {
             let e = read_part(&path, 4).unwrap_err().to_string();
             assert!(e.contains("parts.bin"), "{e}");
         }
+        // Counts that overflow: an error naming the file, not a panic.
+        let mut bad = Vec::new();
+        bad.extend_from_slice(&2u64.to_le_bytes());
+        bad.extend_from_slice(&u64::MAX.to_le_bytes());
+        bad.extend_from_slice(&2u64.to_le_bytes());
+        std::fs::write(d.join("huge.bin"), &bad).unwrap();
+        let e = read_part(&d.join("huge.bin"), 1).unwrap_err().to_string();
+        assert!(e.contains("huge.bin"), "{e}");
         // Cut short: an error naming the file, not a panic.
         let whole = std::fs::read(d.join("parts.bin")).unwrap();
         std::fs::write(d.join("cut.bin"), &whole[..whole.len() - 5]).unwrap();
