@@ -52,11 +52,35 @@ pub struct Found {
 
 /// Appends the main content's text of `html` to `out` (see the module's notes).
 pub fn extract(html: &str, out: &mut String) -> Found {
+    let from = out.len();
+    let found = extract_as(html, out, false);
+    // A page whose script renders its content, given in `noscript` for readers without one:
+    // where the page read without it leaves little, it is read again with `noscript` as
+    // markup, and that reading taken when it finds much more.
+    if out.len() - from < MIN_MAIN_BYTES
+        && memchr::memmem::find(html.as_bytes(), b"<noscript").is_some()
+    {
+        let kept = out.split_off(from);
+        let again = extract_as(html, out, true);
+        let got = out.len() - from;
+        // Taken when it finds main content where the first reading found none (and gave the
+        // page's frame as its full text), or much more of it.
+        if again.main && got >= MIN_MAIN_BYTES && (!found.main || got >= 3 * kept.len()) {
+            return again;
+        }
+        out.truncate(from);
+        out.push_str(&kept);
+    }
+    found
+}
+
+/// One extraction; `noscript` read as markup or skipped.
+fn extract_as(html: &str, out: &mut String, noscript: bool) -> Found {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();
         let s = &mut *s;
-        scan(html, s);
+        scan(html, s, noscript);
         write(s, out)
     })
 }
@@ -543,7 +567,7 @@ fn judge(attrs: &[u8]) -> Marks {
 type Judged<'a> = HashMap<&'a [u8], Marks, foldhash::fast::RandomState>;
 
 /// The first pass: the stack of open elements, the nodes, the blocks and their scores.
-fn scan(html_text: &str, s: &mut Scratch) {
+fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
     let b = html_text.as_bytes();
     let n = b.len();
     let mut judged: Judged<'_> = HashMap::default();
@@ -618,7 +642,7 @@ fn scan(html_text: &str, s: &mut Scratch) {
         }
         let attrs = &b[name_start + name_len..end];
         let self_closed = attrs.ends_with(b"/>");
-        if is_raw(nb) {
+        if is_raw(nb) && !(noscript && nb == b"noscript") {
             if !self_closed {
                 i = html::skip_raw_text(b, i, nb);
             }
@@ -1236,6 +1260,24 @@ mod tests {
         assert!(!t.contains("kan") && !t.contains("(ji"), "{t}");
         assert!(t.contains("Donaudampfschiff fährt heute, weit."), "{t:?}");
         assert!(!t.contains(['\u{ad}', '\u{200b}', '\u{e601}']), "{t:?}");
+    }
+
+    #[test]
+    fn content_given_only_in_noscript_is_read_there() {
+        let links: String = (0..30)
+            .map(|i| format!("<li><a href=/s/{i}>Section {i}</a></li>"))
+            .collect();
+        let page = format!(
+            "<body><nav><ul>{links}</ul></nav><div id=app></div><noscript><div class=story>\
+             <h1>The story</h1><p>{P1}</p><p>{P2}</p><p>{P1} Again, {P2}</p><p>{P2} More, {P1}</p>\
+             </div></noscript><footer><p>Copyright, all rights reserved, 2024, the publisher.</p></footer></body>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("The story") && t.contains(P1), "{t}");
+        assert!(!t.contains("Section 3") && !t.contains("Copyright"), "{t}");
+        // A page with content of its own is read without it, as before.
+        let page = format!("<body><article><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p></article><noscript><p>Turn on scripts to comment, it is needed, really.</p></noscript></body>");
+        assert!(!main_text(&page).contains("Turn on scripts"));
     }
 
     #[test]
