@@ -576,3 +576,24 @@ fn split_probes_partial_files_retries_and_reused_pids() {
     let err = nd("dedup {} {} -o {} -q --partitions 2", &[&a, &b, &other]).fails();
     assert!(err.contains(&format!("pid {live}")), "{err}");
 }
+
+// A split run that fails lets go of its output: the process that planned it (a Python
+// driver) may write there again, and the next run removes the work directory.
+#[test]
+fn an_abandoned_split_run_lets_go_of_its_output() {
+    use neardup::jobs::split::{abandon, plan};
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_stores(dir.path(), 200);
+    let out = dir.path().join("out");
+    let options = serde_json::json!({"inputs": [a, b], "output": out}).to_string();
+    let pl = plan(&options, 2, true).unwrap();
+    nd("dedup {} {} -o {} -q --force", &[&a, &b, &out]).fails();
+    abandon(&out);
+    assert!(pl.work.exists());
+    nd("dedup {} {} -o {} -q --force", &[&a, &b, &out]).ok();
+    assert!(!pl.work.exists());
+    // Planned again in this process after a failure: the earlier claim is let go first.
+    plan(&options, 2, true).unwrap();
+    plan(&options, 3, true).unwrap();
+    abandon(&out);
+}

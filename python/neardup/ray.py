@@ -164,7 +164,7 @@ def dedup_split(
 
     import ray
 
-    from ._neardup import split_gather, split_next, split_plan
+    from ._neardup import split_abandon, split_gather, split_next, split_plan
 
     out = os.fspath(out)
     opts = {**options, "inputs": [os.fspath(s) for s in stores], "output": out}
@@ -172,14 +172,19 @@ def dedup_split(
     task = ray.remote(num_cpus=num_cpus, max_retries=max_retries, retry_exceptions=True)(_split_task)
     threads = max(1, int(num_cpus))
     state, reports = "", "[]"
-    while True:
-        state, nxt = split_next(state, work, reports)
-        if nxt is None:
-            break
-        n = json.loads(nxt)
-        refs = [task.remote(work, n["stage"], p, n["step"], threads, _kill_once) for p in n["parts"]]
-        reports = "[" + ",".join(ray.get(refs)) + "]"
-    summary = json.loads(split_gather(state, quiet=quiet))
+    try:
+        while True:
+            state, nxt = split_next(state, work, reports)
+            if nxt is None:
+                break
+            n = json.loads(nxt)
+            refs = [task.remote(work, n["stage"], p, n["step"], threads, _kill_once) for p in n["parts"]]
+            reports = "[" + ",".join(ray.get(refs)) + "]"
+        summary = json.loads(split_gather(state, quiet=quiet))
+    except BaseException:
+        # The output's lock, held since the plan, is let go: this process may write there again.
+        split_abandon(out)
+        raise
     c = summary["clusters"]
     neardup.log.info(
         "ray: dedup over %d partitions: %s kept, %s removed -> %s", partitions, c["keep"], c["remove"], out

@@ -586,6 +586,13 @@ fn split_next(
     ))
 }
 
+/// Lets go of the output directory of a split run planned here that will not be gathered (a
+/// task failed): its lock is released; the next run into it removes the work directory.
+#[pyfunction]
+fn split_abandon(out: std::path::PathBuf) {
+    neardup::jobs::split::abandon(&out);
+}
+
 /// Gathers a split run's lists in corpus order into its output directory and writes
 /// `summary.json` (returned, JSON).
 #[pyfunction]
@@ -651,6 +658,7 @@ fn _neardup(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(split_task, m)?)?;
     m.add_function(wrap_pyfunction!(split_next, m)?)?;
     m.add_function(wrap_pyfunction!(split_gather, m)?)?;
+    m.add_function(wrap_pyfunction!(split_abandon, m)?)?;
     m.add_function(wrap_pyfunction!(vulkan_driver, m)?)?;
     m.add_class::<Store>()?;
     m.add("NeardupError", m.py().get_type::<NeardupError>())?;

@@ -469,9 +469,8 @@ impl State {
         Ok(())
     }
 
-    /// Whether `name` is neardup's here: named by the record, made by this run, or a
-    /// temporary of an entry the record names (left by a run of an earlier version, which did
-    /// not record its temporaries).
+    /// Whether `name` is neardup's here: named by the record (a temporary too: each is
+    /// recorded before it is made), made by this run, or the record's own temporary.
     fn owns(&self, name: &str) -> bool {
         let previous = self.previous.lock().unwrap();
         previous.contains(name)

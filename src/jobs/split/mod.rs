@@ -353,15 +353,25 @@ pub fn run_here(
     quiet: bool,
 ) -> anyhow::Result<crate::report::summary::Summary> {
     let plan = plan(options, partitions, quiet)?;
-    let mut driver = Driver::new(&plan.work);
-    let mut reports = Vec::new();
-    while let Some(next) = driver.next(std::mem::take(&mut reports))? {
-        if !quiet && next.stage != "components" {
-            say!("split: {} ({} tasks)", next.stage, next.parts.len());
+    let run = || -> anyhow::Result<crate::report::summary::Summary> {
+        let mut driver = Driver::new(&plan.work);
+        let mut reports = Vec::new();
+        while let Some(next) = driver.next(std::mem::take(&mut reports))? {
+            if !quiet && next.stage != "components" {
+                say!("split: {} ({} tasks)", next.stage, next.parts.len());
+            }
+            for part in &next.parts {
+                reports.push(run_task(&plan.work, &next.stage, *part, next.step)?);
+            }
         }
-        for part in &next.parts {
-            reports.push(run_task(&plan.work, &next.stage, *part, next.step)?);
-        }
-    }
-    driver.gather(quiet)
+        driver.gather(quiet)
+    };
+    run().inspect_err(|_| abandon(&plan.output))
+}
+
+/// Lets go of the output directory `out` of a split run this process planned and that will not
+/// be gathered (a task failed): its lock is released, and its record names the work directory,
+/// which the next run into `out` removes.
+pub fn abandon(out: &Path) {
+    drop(plan::take_held(out));
 }
