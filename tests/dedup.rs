@@ -878,3 +878,34 @@ fn skip_joined_gives_the_lists_of_every_pair_compared() {
     .fails();
     assert!(e.contains("--remove-by component"), "{e}");
 }
+
+/// A crawl deduplicated against a store made before fast densification is fingerprinted the
+/// older store's way, so the two are joined; stores of the two schemes given together are
+/// refused, naming the store.
+#[test]
+fn a_crawl_against_a_store_of_optimal_densification_is_read_its_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old");
+    nd("-q fingerprint {} --minhash -o {}", &[&sample(), &old]).ok();
+    let mpath = old.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_str(&read(&mpath)).unwrap();
+    assert_eq!(m["minhash"]["densification"], "fast");
+    m["minhash"]
+        .as_object_mut()
+        .unwrap()
+        .remove("densification");
+    std::fs::write(&mpath, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let out = dir.path().join("out");
+    nd("-q dedup {} --against {} -o {}", &[&sample(), &old, &out]).ok();
+    let made: serde_json::Value =
+        serde_json::from_str(&read(&out.join("store/manifest.json"))).unwrap();
+    assert_eq!(made["minhash"]["densification"], "optimal");
+    let fast = dir.path().join("fast");
+    nd("-q fingerprint {} --minhash -o {}", &[&sample(), &fast]).ok();
+    let err = nd(
+        "-q dedup {} --against {} -o {}",
+        &[&fast, &old, &dir.path().join("o2")],
+    )
+    .fails();
+    assert!(err.contains("old"), "{err}");
+}

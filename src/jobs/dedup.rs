@@ -31,6 +31,25 @@ use crate::report::summary::{
 };
 use crate::verify::{Compare, ScoredGraph, VerifySpec};
 
+/// The densification of the older stores of `dedup CRAWL --against OLD`, where they were made
+/// with this run's band keys but another densification (stores written before fast
+/// densification): the crawl is fingerprinted their way, so that the two can be joined.
+fn older_densification(cfg: &DedupSpec) -> Option<crate::fingerprint::minhash::Densification> {
+    let mine = cfg.build.minhash?;
+    if cfg.against.is_empty() || !cfg.stores.is_empty() {
+        return None;
+    }
+    let old = crate::fingerprint::store::open_many(&cfg.against).ok()?;
+    let theirs = old.first()?.manifest.minhash?;
+    let alike = old.iter().all(|s| s.manifest.minhash == Some(theirs))
+        && theirs.densification != mine.densification
+        && crate::fingerprint::minhash::MinhashParams {
+            densification: mine.densification,
+            ..theirs
+        } == mine;
+    alike.then_some(theirs.densification)
+}
+
 /// Drops the edges whose units hold only documents from `old` on (pairs within the older
 /// collection of `dedup --against`).
 fn drop_old_pairs(g: &mut PairGraph, old: u32) {
@@ -135,6 +154,18 @@ impl Stages {
 /// threshold (OUT/pairs.bin), sweeps every threshold, and writes clusters and lists at the
 /// chosen one, so `sweep` and `cluster` can later reuse the store and the pairs.
 pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
+    let adopted;
+    let cfg = match older_densification(cfg) {
+        Some(d) => {
+            let mut c = cfg.clone();
+            if let Some(m) = c.build.minhash.as_mut() {
+                m.densification = d;
+            }
+            adopted = c;
+            &adopted
+        }
+        None => cfg,
+    };
     let dir = &cfg.output;
     let started = Instant::now();
     let mut stage = Stages::default();
