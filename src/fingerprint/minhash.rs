@@ -26,8 +26,8 @@ pub enum Densification {
     /// stores written before the field have.
     #[default]
     Optimal,
-    /// Mai et al. 2020's fast densification: in rounds, every filled bin throws its value at a
-    /// bin drawn from (bin, round), which takes it if still empty; about bins x ln(bins)
+    /// Mai et al. 2020's fast densification: in rounds, every filled bin throws its value at
+    /// the next bin of a stream of its own, which takes it if still empty; about bins x ln(bins)
     /// throws whatever the page's length, then optimal densification's probes for a bin no
     /// throw reached in 16 x bins rounds.
     Fast,
@@ -84,8 +84,10 @@ pub struct Minhasher {
     bins: Vec<u64>,
     /// The bins before densification, read while empty bins are filled.
     filled: Vec<u64>,
-    /// The bins the shingles filled (fast densification's sources).
+    /// The bins the shingles filled (fast densification's sources), and each one's stream of
+    /// throws.
     sources: Vec<u32>,
+    streams: Vec<u64>,
 }
 
 impl Minhasher {
@@ -97,6 +99,7 @@ impl Minhasher {
             bins: vec![u64::MAX; (p.bands * p.rows) as usize],
             filled: Vec::new(),
             sources: Vec::new(),
+            streams: Vec::new(),
         }
     }
 
@@ -148,23 +151,35 @@ impl Minhasher {
     }
 
     /// Fast densification's rounds: in round t, each bin j filled by the shingles (ascending)
-    /// throws its value at bin `h(j, t)`, which keeps the first value thrown at it while empty.
+    /// throws its value at the t-th bin of its stream, which keeps the first value thrown at it
+    /// while empty.
     /// Which source fills a bin is thus the first in an order of sources fixed by the hash
     /// alone (by round, then by bin), as optimal densification's probe order is: two
     /// documents agree on an empty bin with the probability that bin's first source filled
     /// in either holds their shared minimum. Stops when no bin is empty, or after 16 x bins
     /// rounds (left to the probes).
+    ///
+    /// Each source's throws are a stream of its own: a 64-bit linear congruential generator
+    /// started from a hash of (seed, bin), its high bits picking the target, so that a throw
+    /// costs two multiplications rather than a hash.
     fn throw(&mut self) {
         let n = self.bins.len();
         self.sources.clear();
-        self.sources
-            .extend((0..n as u32).filter(|&j| self.filled[j as usize] != u64::MAX));
-        let mut empty = n - self.sources.len();
+        self.streams.clear();
         let seed = self.p.seed ^ 0x7468_726f_7773_0000;
-        for round in 1..=16 * n as u64 {
-            for &j in &self.sources {
-                let r = mix(seed ^ (u64::from(j) << 32) ^ round);
-                let t = ((u128::from(r) * n as u128) >> 64) as usize;
+        for j in 0..n {
+            if self.filled[j] != u64::MAX {
+                self.sources.push(j as u32);
+                self.streams.push(mix(seed ^ ((j as u64) << 32)));
+            }
+        }
+        let mut empty = n - self.sources.len();
+        for _ in 0..16 * n {
+            for (&j, state) in self.sources.iter().zip(self.streams.iter_mut()) {
+                *state = state
+                    .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                    .wrapping_add(0x1405_7b7e_f767_814f);
+                let t = ((u128::from(*state) * n as u128) >> 64) as usize;
                 if self.bins[t] == u64::MAX {
                     self.bins[t] = self.filled[j as usize];
                     empty -= 1;
