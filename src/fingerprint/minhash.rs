@@ -213,6 +213,30 @@ mod tests {
         assert_eq!(a, vec![0; 40]);
     }
 
+    /// Over `trials` random pairs of sets sharing `shared` shingles, each with `own` of its
+    /// own: how many band keys agree in all.
+    fn agreeing(
+        m: &mut Minhasher,
+        rng: &mut SplitMix64,
+        shared: u64,
+        own: u64,
+        trials: u64,
+    ) -> u64 {
+        let mut hits = 0u64;
+        let (mut ka, mut kb) = (Vec::new(), Vec::new());
+        for _ in 0..trials {
+            let base: Vec<u64> = (0..shared).map(|_| rng.next_u64()).collect();
+            let mut a = base.clone();
+            let mut b = base;
+            a.extend((0..own).map(|_| rng.next_u64()));
+            b.extend((0..own).map(|_| rng.next_u64()));
+            m.sign(&a, &mut ka);
+            m.sign(&b, &mut kb);
+            hits += ka.iter().zip(&kb).filter(|(x, y)| x == y).count() as u64;
+        }
+        hits
+    }
+
     /// Bins agree at the rate of the Jaccard similarity, and band collisions at the rate the
     /// formula gives, over many random pairs (a short set forces densification).
     #[test]
@@ -226,18 +250,8 @@ mod tests {
         let mut rng = SplitMix64(5);
         for (shared, own) in [(60u64, 20u64), (30, 30), (10, 2)] {
             let j = shared as f64 / (shared + 2 * own) as f64;
-            let (mut hits, trials) = (0u64, 400u64);
-            for _ in 0..trials {
-                let base: Vec<u64> = (0..shared).map(|_| rng.next_u64()).collect();
-                let mut a = base.clone();
-                let mut b = base;
-                a.extend((0..own).map(|_| rng.next_u64()));
-                b.extend((0..own).map(|_| rng.next_u64()));
-                let (mut ka, mut kb) = (Vec::new(), Vec::new());
-                m.sign(&a, &mut ka);
-                m.sign(&b, &mut kb);
-                hits += ka.iter().zip(&kb).filter(|(x, y)| x == y).count() as u64;
-            }
+            let trials = 400u64;
+            let hits = agreeing(&mut m, &mut rng, shared, own, trials);
             let rate = hits as f64 / (trials * 64) as f64;
             let want = j * j;
             assert!(
@@ -264,20 +278,10 @@ mod tests {
             let mut m = Minhasher::new(p);
             for (shared, own) in [(1u64, 0u64), (1, 1), (3, 2), (10, 5), (20, 10), (40, 10)] {
                 let j = shared as f64 / (shared + 2 * own) as f64;
-                let (mut hits, trials) = (0u64, 300u64);
-                for _ in 0..trials {
-                    let base: Vec<u64> = (0..shared).map(|_| rng.next_u64()).collect();
-                    let mut a = base.clone();
-                    let mut b = base;
-                    a.extend((0..own).map(|_| rng.next_u64()));
-                    b.extend((0..own).map(|_| rng.next_u64()));
-                    let (mut ka, mut kb) = (Vec::new(), Vec::new());
-                    m.sign(&a, &mut ka);
-                    m.sign(&b, &mut kb);
-                    hits += ka.iter().zip(&kb).filter(|(x, y)| x == y).count() as u64;
-                    if own == 0 {
-                        assert_eq!(ka, kb);
-                    }
+                let trials = 300u64;
+                let hits = agreeing(&mut m, &mut rng, shared, own, trials);
+                if own == 0 {
+                    assert_eq!(hits, trials * 280, "equal sets, equal keys");
                 }
                 let rate = hits as f64 / (trials * 280) as f64;
                 assert!(
