@@ -31,15 +31,17 @@ use crate::report::summary::{
 };
 use crate::verify::{Compare, ScoredGraph, VerifySpec};
 
-/// The densification of the older stores of `dedup CRAWL --against OLD`, where they were made
+/// The densification of the older stores `old` of `dedup CRAWL --against OLD`, where they were made
 /// with this run's band keys but another densification (stores written before fast
 /// densification): the crawl is fingerprinted their way, so that the two can be joined.
-fn older_densification(cfg: &DedupSpec) -> Option<crate::fingerprint::minhash::Densification> {
+fn older_densification(
+    cfg: &DedupSpec,
+    old: &[crate::fingerprint::store::Store],
+) -> Option<crate::fingerprint::minhash::Densification> {
     let mine = cfg.build.minhash?;
-    if cfg.against.is_empty() || !cfg.stores.is_empty() {
+    if !cfg.stores.is_empty() {
         return None;
     }
-    let old = crate::fingerprint::store::open_many(&cfg.against).ok()?;
     let theirs = old.first()?.manifest.minhash?;
     let alike = old.iter().all(|s| s.manifest.minhash == Some(theirs))
         && theirs.densification != mine.densification
@@ -154,8 +156,19 @@ impl Stages {
 /// threshold (OUT/pairs.bin), sweeps every threshold, and writes clusters and lists at the
 /// chosen one, so `sweep` and `cluster` can later reuse the store and the pairs.
 pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
+    let started = Instant::now();
+    let mut stage = Stages::default();
+    // The backend opens first: an adapter that cannot be had fails the run before the
+    // output directory or its store is touched.
+    let backend = backend(&cfg.join, quiet)?;
+    // The older stores, opened once: read for their band keys' scheme and checked below.
+    let old = if cfg.against.is_empty() {
+        Vec::new()
+    } else {
+        crate::fingerprint::store::open_many(&cfg.against)?
+    };
     let adopted;
-    let cfg = match older_densification(cfg) {
+    let cfg = match older_densification(cfg, &old) {
         Some(d) => {
             let mut c = cfg.clone();
             if let Some(m) = c.build.minhash.as_mut() {
@@ -167,15 +180,9 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         None => cfg,
     };
     let dir = &cfg.output;
-    let started = Instant::now();
-    let mut stage = Stages::default();
-    // The backend opens first: an adapter that cannot be had fails the run before the
-    // output directory or its store is touched.
-    let backend = backend(&cfg.join, quiet)?;
     // Older stores that cannot be joined with this run's are refused before anything is
     // written, so that the corrected rerun needs no --force.
     if !cfg.against.is_empty() {
-        let old = crate::fingerprint::store::open_many(&cfg.against)?;
         let minhash = if cfg.stores.is_empty() {
             let d = cfg.build.params.diff(&old[0].manifest.params);
             if !d.is_empty() {
