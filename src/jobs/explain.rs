@@ -76,8 +76,8 @@ pub enum Explanation {
         url: String,
         reason: String,
     },
-    /// Not a document of the run; `names` are the run's names of a repeated id (`ID#N`)
-    /// that `id` is the raw form of.
+    /// Not a document of the run; `names` are the run's names of the documents whose own id
+    /// `id` is (`ID#N`, `old:ID`), where it repeats.
     Unknown {
         id: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -103,20 +103,13 @@ pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result
         (Some(d), _) => (unescaped, *d),
         (None, Some(d)) => (id.to_string(), *d),
         (None, None) => {
-            let mut repeated: Vec<String> = [id, unescaped.as_str()]
-                .iter()
-                .flat_map(|raw| {
-                    let prefix = format!("{raw}#");
-                    names
-                        .keys()
-                        .filter(move |n| {
-                            n.strip_prefix(prefix.as_str()).is_some_and(|k| {
-                                !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())
-                            })
-                        })
-                        .map(|n| n.to_string())
-                        .collect::<Vec<_>>()
+            // The run's names of the documents whose own id this is (`ID#N`, `old:ID`).
+            let mut repeated: Vec<String> = (0..stores.len() as u32)
+                .filter(|&d| {
+                    let raw = stores.raw_id(d);
+                    (raw == id || raw == unescaped) && stores.id(d) != raw
                 })
+                .map(|d| stores.id(d).to_string())
                 .collect();
             repeated.sort();
             repeated.dedup();
