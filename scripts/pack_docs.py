@@ -10,8 +10,10 @@ quality work, without network access:
 
 Every .html/.htm file under the package's documentation (the files `dpkg -L PACKAGE` lists,
 or everything under --root) becomes one `response` record (one gzip member per record, as
-Common Crawl writes them) with a WARC-Record-ID derived from its path, a file:// target URI and
-an HTTP 200 text/html head. Files are visited in sorted order, so a crawl is reproducible.
+Common Crawl writes them) with a WARC-Record-ID derived from its path, an https target URI and
+an HTTP 200 text/html head. The target URI is `https://SITE/PATH` (`--site`, by default the
+package's name or the root's directory name, `.example`), so that the pages of one package are
+one host, as a documentation site's pages are on the web. Files are visited in sorted order, so a crawl is reproducible.
 Symbolic links to files already packed are skipped (the same page under two names is the
 package's business, not a duplicate the crawl should invent). The Rust toolchain's own HTML
 documentation is kept aside for evaluation: do not pack it for tuning.
@@ -39,7 +41,7 @@ def root_files(root):
     return found
 
 
-def record(path, body):
+def record(path, body, site):
     rid = hashlib.sha1(path.encode()).hexdigest()
     http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n" % len(body)
     block = http + body
@@ -47,7 +49,7 @@ def record(path, body):
         "WARC/1.0\r\n"
         "WARC-Type: response\r\n"
         f"WARC-Record-ID: <urn:sha1:{rid}>\r\n"
-        f"WARC-Target-URI: file://{path}\r\n"
+        f"WARC-Target-URI: https://{site}{path}\r\n"
         "Content-Type: application/http; msgtype=response\r\n"
         f"Content-Length: {len(block)}\r\n\r\n"
     ).encode()
@@ -60,7 +62,9 @@ def main():
     src.add_argument("--package", help="an installed Debian package (its files from dpkg -L)")
     src.add_argument("--root", help="a directory to walk instead")
     ap.add_argument("-o", "--output", required=True, help="WARC.gz to write (not overwritten)")
+    ap.add_argument("--site", help="the host of the pages' URIs (default: NAME.example)")
     a = ap.parse_args()
+    site = a.site or (a.package or os.path.basename(os.path.normpath(a.root))) + ".example"
     if os.path.exists(a.output):
         sys.exit(f"{a.output} exists: choose another name")
     files = sorted(package_files(a.package) if a.package else root_files(a.root))
@@ -75,7 +79,7 @@ def main():
             seen.add(real)
             with open(real, "rb") as fh:
                 body = fh.read()
-            out.write(gzip.compress(record(f, body), compresslevel=6))
+            out.write(gzip.compress(record(f, body, site), compresslevel=6))
             n += 1
             total += len(body)
     os.replace(tmp, a.output)

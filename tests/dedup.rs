@@ -800,9 +800,17 @@ fn verification_from_the_kept_shingle_sets_lists_what_reading_again_lists() {
     let (a, b) = (summary_json(&kept), summary_json(&again));
     let v = |s: &serde_json::Value, k: &str| s["verification"][k].as_u64().unwrap();
     assert!(v(&a, "sets_from_store") > 100, "{a}");
-    assert_eq!(v(&a, "documents_read"), 0, "{a}");
+    // Only pages with blocks of their site are read again (their own content is compared).
+    assert!(
+        v(&a, "documents_read") * 10 < v(&a, "sets_from_store"),
+        "{a}"
+    );
     assert_eq!(v(&b, "sets_from_store"), 0, "{b}");
-    assert_eq!(v(&b, "documents_read"), v(&a, "sets_from_store"), "{b}");
+    assert_eq!(
+        v(&b, "documents_read"),
+        v(&a, "sets_from_store") + v(&a, "documents_read"),
+        "{b}"
+    );
     assert!(kept.join("store/shingles.u64").exists());
     assert!(!again.join("store/shingles.u64").exists());
     // Stores: with the sets (from the store), without (read again), and the two together.

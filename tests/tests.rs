@@ -18,6 +18,7 @@ mod kernels;
 mod linear;
 mod nothing_lost;
 mod outputs;
+mod own_content;
 mod ownership;
 mod policy;
 mod report;

@@ -1,7 +1,9 @@
 //! One writer per output: a lock file holding the writer's process id, made with
 //! `create_new` so that two runs cannot both take it. A second run into the same output is
 //! refused with the holder's pid; a lock left by a killed run (its process gone) is taken
-//! over. The lock is removed when its guard is dropped, however the run ends short of a kill.
+//! over, and so is one still empty a second after it was made (its taker was killed before it
+//! wrote its pid). The lock is removed when its guard is dropped, however the run ends short of
+//! a kill.
 
 use std::fs;
 use std::io::Write;
@@ -49,8 +51,22 @@ impl Lock {
                                 path.display()
                             )))
                         }
-                        // Being written by its taker this instant, or not ours: wait a little.
-                        Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+                        // Being written by its taker this instant: wait a little. Still without
+                        // a pid a second after it was made, its taker was killed between making
+                        // it and writing to it: take it over.
+                        Err(_) => {
+                            let age = fs::metadata(path)
+                                .and_then(|m| m.modified())
+                                .ok()
+                                .and_then(|t| t.elapsed().ok());
+                            if age.is_some_and(|a| a >= std::time::Duration::from_secs(1))
+                                && fs::read_to_string(path).is_ok_and(|h| h.trim().is_empty())
+                            {
+                                let _ = fs::remove_file(path);
+                            } else {
+                                std::thread::sleep(std::time::Duration::from_millis(50));
+                            }
+                        }
                     }
                 }
                 Err(e) => return Err(Error::io(path, e)),
@@ -91,6 +107,20 @@ mod tests {
             fs::read_to_string(&p).unwrap(),
             std::process::id().to_string()
         );
+        drop(taken);
+        assert!(!p.exists());
+        // A taker killed before it wrote its pid left an empty lock: taken over once it is a
+        // second old, never while it may still be written.
+        fs::write(&p, "").unwrap();
+        assert!(Lock::acquire(&p, dir.path()).is_err());
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(5);
+        fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        let taken = Lock::acquire(&p, dir.path()).unwrap();
         drop(taken);
         assert!(!p.exists());
     }

@@ -7,6 +7,7 @@ pub mod atomic;
 pub mod claim;
 pub mod dsu;
 pub mod hamming;
+pub mod host;
 pub mod interrupt;
 pub mod lock;
 pub mod mmap;

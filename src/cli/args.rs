@@ -45,6 +45,11 @@ library_values!(crate::text::extract::TextMode {
     crate::text::extract::TextMode::Main => "main": "Its main content, by block scores (the page's frame, hidden parts and link lists dropped; every article kept); the full text where that is under 20 words",
 });
 
+library_values!(crate::jobs::options::SiteBlocks {
+    crate::jobs::options::SiteBlocks::Aside => "aside": "Set aside: pages are compared on their own content (--text main)",
+    crate::jobs::options::SiteBlocks::Keep => "keep": "Kept: pages are compared on their main content as extracted",
+});
+
 library_values!(TableFormat {
     TableFormat::Parquet => "parquet": "Apache Parquet (zstd)",
     TableFormat::Jsonl => "jsonl": "JSON lines, one object per row",
@@ -540,6 +545,13 @@ pub struct DedupArgs {
     /// --remove-by component only (a star removal needs every pair).
     #[arg(long, conflicts_with = "no_verify")]
     pub skip_joined: bool,
+    /// What is done with the blocks (paragraphs, list items, headings) a page shares with
+    /// many pages of its host about other things (menus, footers, a section repeated on every
+    /// page of a kind): set aside, so that pages are compared on their own content, or kept.
+    /// A page with under 20 words of its own is compared on its whole text and removed only
+    /// as a near-identical copy (S3 >= 0.95). Main content only (--text main).
+    #[arg(long, value_enum, default_value_t = crate::jobs::options::SiteBlocks::Aside)]
+    pub site_blocks: crate::jobs::options::SiteBlocks,
     /// Keep every document's shingle set in the store (about 8 bytes per word of text, more
     /// than the WARC.gz on web pages) and verify from the sets: no record is read twice, and a
     /// later `dedup` of the store verifies without reading the shards. Without it,

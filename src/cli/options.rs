@@ -115,6 +115,7 @@ impl From<&DedupArgs> for DedupOptions {
             }),
             no_verify: a.no_verify,
             skip_joined: a.skip_joined,
+            site_blocks: a.site_blocks,
             keep_shingles: a.keep_shingles,
             all_pairs: a.all_pairs,
             max_leaders: a.max_leaders,

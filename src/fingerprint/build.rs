@@ -15,8 +15,8 @@ use rayon::prelude::*;
 
 use super::minhash::{MinhashParams, Minhasher};
 use super::store::{
-    flags, shard_checksum, ChunkParams, Filters, Manifest, Reading, Row, ShardInfo, ShingleParams,
-    Stats, StoreWriter,
+    flags, shard_checksum, BlockParams, ChunkParams, Filters, Manifest, Reading, Row, ShardInfo,
+    ShingleParams, Stats, StoreWriter,
 };
 use super::{Fingerprinter, Params};
 use crate::base::lock::Lock;
@@ -24,7 +24,7 @@ use crate::base::paths::within;
 use crate::corpus::{
     self, discover, Document, ReadOptions, Shard, Sink, Skip, SkipCounts, WorkUnit,
 };
-use crate::text::{canonical, extract, features, paragraphs};
+use crate::text::{blocks, canonical, extract, features, paragraphs};
 use crate::{Error, Result};
 
 /// The keep field that names a WARC record's date (`WARC-Date`, in seconds since 1970).
@@ -203,7 +203,18 @@ fn with_columns(mut writer: StoreWriter, cfg: &BuildConfig) -> Result<StoreWrite
     if cfg.keep_field.is_some() {
         writer = writer.with_values()?;
     }
+    if cfg.blocks() {
+        writer = writer.with_blocks()?;
+    }
     Ok(writer)
+}
+
+impl BuildConfig {
+    /// Whether each page's block keys are kept (`blocks.u64`): for main content, whose own
+    /// content is told from its site's by them.
+    pub fn blocks(&self) -> bool {
+        self.params.text == crate::text::extract::TextMode::Main
+    }
 }
 
 /// The manifest of a store built by `cfg` from `shards` with `stats`: what its columns hold.
@@ -214,6 +225,7 @@ fn manifest_of(cfg: &BuildConfig, stats: Stats, shards: Vec<ShardInfo>) -> Manif
     manifest.chunks = cfg.chunks.then(ChunkParams::default);
     manifest.shingles = cfg.shingles.map(ShingleParams::new);
     manifest.keep_field = cfg.keep_field.clone();
+    manifest.blocks = cfg.blocks().then(BlockParams::default);
     manifest
 }
 
@@ -408,6 +420,8 @@ struct UnitSink<'a> {
     positions: bool,
     /// Positions are rows of a table in memory, not byte offsets: messages say "at row N".
     rows: bool,
+    /// Keep each page's block keys.
+    blocks: bool,
 }
 
 impl<'a> UnitSink<'a> {
@@ -429,6 +443,7 @@ impl<'a> UnitSink<'a> {
             reported_to: start,
             positions: false,
             rows: false,
+            blocks: cfg.blocks(),
         }
     }
 
@@ -546,6 +561,14 @@ impl Sink for UnitSink<'_> {
         if self.cfg.chunks {
             paragraphs::chunk_hashes(&self.text, &mut chunks);
         }
+        let mut block_keys = Vec::new();
+        if self.blocks {
+            let title = (html != Some(false) && read.html)
+                .then(|| canonical::title(&doc.payload))
+                .flatten();
+            block_keys.push(blocks::title_key(title, &self.text));
+            blocks::keys(&self.text, &mut block_keys);
+        }
         // The HTTP header's canonical link before the page's; resolved against the page URL.
         let href = doc
             .link
@@ -573,6 +596,7 @@ impl Sink for UnitSink<'_> {
             minhash,
             chunks,
             shingles: shingle_set,
+            blocks: block_keys,
             value: match &self.cfg.keep_field {
                 Some(f) if f.eq_ignore_ascii_case(WARC_DATE) => doc.date,
                 Some(_) => doc.value,

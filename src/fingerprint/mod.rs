@@ -7,6 +7,7 @@
 
 pub mod build;
 pub mod minhash;
+pub mod own;
 pub mod params;
 pub mod simhash;
 pub mod simhash_py;

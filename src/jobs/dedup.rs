@@ -22,14 +22,16 @@ use crate::cluster::leaders::{LeaderRules, LeaderStats};
 use crate::cluster::policy::KeepPolicy;
 use crate::cluster::quality::{self, Quality};
 use crate::cluster::{Axis, Level};
+use crate::fingerprint::own::SiteBlocks;
 use crate::fingerprint::store::{StoreSet, StoreWriter};
 use crate::join::canonical::CanonicalStats;
 use crate::join::graph::PairGraph;
 use crate::join::Backend;
+use crate::report::summary::OwnContentSummary;
 use crate::report::summary::{
     self as sm, ClustersSummary, FingerprintSummary, JoinRun, StageSummary,
 };
-use crate::verify::{Compare, ScoredGraph, VerifySpec};
+use crate::verify::{Compare, OwnContent, ScoredGraph, VerifySpec};
 
 /// The densification of the older stores `old` of `dedup CRAWL --against OLD`, where they were made
 /// with this run's band keys but another densification (stores written before fast
@@ -264,6 +266,18 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     let rank = store_rank(&all_paths, &cfg.prefer);
     let policy = KeepPolicy::new(&stores, &rank, cfg.keep_by.as_ref().map(|k| k.1));
     let policy_summary = policy_summary(cfg, &stores)?;
+    // Pages are compared on their own content: the blocks of each host counted first.
+    let own = own_content(cfg, &stores, quiet);
+    let with_own;
+    let cfg = match (&own, &cfg.verify) {
+        (Some((o, _)), Some(_)) => {
+            let mut c = cfg.clone();
+            c.verify.as_mut().expect("verifying").spec.own = Some(o.clone());
+            with_own = c;
+            &with_own
+        }
+        _ => cfg,
+    };
     if let (Some(p), false) = (protect, quiet) {
         say!(
             "      against {} old documents in {} stores: only the {} new ones can be removed",
@@ -290,7 +304,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         (Some(v), Candidates::Minhash) => v.leaders.map(|m| (v, m)),
         _ => None,
     };
-    let (ran, canonical_stats, g, quality, verification, scores, candidates) = if let Some((
+    let (ran, canonical_stats, g, quality, mut verification, scores, candidates) = if let Some((
         v,
         max_leaders,
     )) = linear
@@ -346,6 +360,9 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
             quiet,
         )?
     };
+    if let (Some(v), Some((_, o))) = (verification.as_mut(), own) {
+        v.own_content = Some(o);
+    }
     if !quiet {
         say!("[3/4] sweep tau 0..={}", cfg.tau_max);
     }
@@ -506,6 +523,38 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
 /// could not finish with: damaged ones (their checksums), ones without the band keys the
 /// default candidates read, and ones whose shards are gone or changed when their text is
 /// needed (verification, the corpus, the substrings).
+/// The blocks each host's pages share (`--site-blocks aside`, the default), counted over the
+/// run's stores when it verifies and its stores keep block keys (main content); None
+/// otherwise. With the count's summary.
+pub(super) fn own_content(
+    cfg: &DedupSpec,
+    stores: &StoreSet,
+    quiet: bool,
+) -> Option<(OwnContent, OwnContentSummary)> {
+    let v = cfg.verify.as_ref().filter(|v| v.own_content)?;
+    let started = Instant::now();
+    let counted = SiteBlocks::count(stores, v.spec.memory)?;
+    let s = counted.stats;
+    let summary = OwnContentSummary {
+        rule: crate::fingerprint::own::RULE.into(),
+        hosts: s.hosts,
+        site_blocks: s.site_blocks,
+        pages_with_site_blocks: s.pages_with_site_blocks,
+        passes: s.passes,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if !quiet {
+        say!(
+            "      own content: {} blocks of {} hosts are their site's, on {} pages ({:.2} s)",
+            s.site_blocks,
+            s.hosts,
+            s.pages_with_site_blocks,
+            summary.seconds
+        );
+    }
+    Some((OwnContent(std::sync::Arc::new(counted)), summary))
+}
+
 fn check_stores(cfg: &DedupSpec) -> anyhow::Result<()> {
     if cfg.stores.is_empty() {
         return Ok(());

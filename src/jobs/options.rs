@@ -88,6 +88,18 @@ pub enum Candidates {
     Minhash,
 }
 
+/// What `dedup` does with the blocks a page shares with its whole site
+/// ([`crate::fingerprint::own`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SiteBlocks {
+    /// Set aside: pages are compared on their own content (main content only).
+    #[default]
+    Aside,
+    /// Kept: pages are compared on their text as extracted.
+    Keep,
+}
+
 /// How documents are read, filtered and fingerprinted (`fingerprint`, `dedup`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -301,6 +313,8 @@ pub struct DedupOptions {
     pub no_verify: bool,
     /// Skip comparisons of pairs whose texts are already joined.
     pub skip_joined: bool,
+    /// What is done with the blocks a page shares with its whole site.
+    pub site_blocks: SiteBlocks,
     /// Keep every document's shingle set in the store as it is fingerprinted, and verify
     /// from the sets instead of reading the candidates' records again.
     pub keep_shingles: bool,
@@ -352,6 +366,7 @@ impl Default for DedupOptions {
             candidates: None,
             no_verify: false,
             skip_joined: false,
+            site_blocks: SiteBlocks::Aside,
             keep_shingles: false,
             all_pairs: false,
             max_leaders: crate::cluster::leaders::DEFAULT_MAX_LEADERS,

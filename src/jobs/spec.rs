@@ -129,6 +129,7 @@ pub fn verify_spec(o: &SimilarityOptions) -> anyhow::Result<VerifySpec> {
         min,
         shard_dir: None,
         memory: o.verify_memory,
+        ..VerifySpec::default()
     })
 }
 
@@ -214,6 +215,9 @@ pub struct DedupVerify {
     pub spec: VerifySpec,
     /// Skip pairs whose texts are already joined ([`crate::verify::Compare::SkipJoined`]).
     pub skip_joined: bool,
+    /// Compare pages on their own content: the blocks they share with their whole site set
+    /// aside (counted once the stores are open; main content only).
+    pub own_content: bool,
     /// Verify against kept texts only ([`crate::cluster::leaders`]), with at most this many
     /// listed per run (0: no bound); None: every candidate pair.
     pub leaders: Option<usize>,
@@ -377,6 +381,7 @@ impl DedupSpec {
                         ..verify_spec(&a.similarity)?
                     },
                     skip_joined: a.skip_joined,
+                    own_content: a.site_blocks == super::options::SiteBlocks::Aside,
                     leaders: (minhash
                         && !a.all_pairs
                         && !a.skip_joined

@@ -488,6 +488,7 @@ pub fn verification_summary(
         text_bytes: sg.stats.text_bytes,
         seconds: started.elapsed().as_secs_f64(),
         leaders: None,
+        own_content: None,
     }
 }
 

@@ -294,6 +294,28 @@ pub struct VerificationSummary {
     /// count the removals' pairs only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leaders: Option<crate::cluster::leaders::LeaderStats>,
+    /// Pages were compared on their own content: what the count of their sites' blocks found
+    /// (absent with `--site-blocks keep`, full text, or stores without block keys).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_content: Option<OwnContentSummary>,
+}
+
+/// How pages were compared on their own content (`dedup --site-blocks aside`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnContentSummary {
+    /// The rule a block is its site's by.
+    pub rule: String,
+    /// Hosts with enough pages for a block to be their site's.
+    pub hosts: u64,
+    /// Distinct blocks found to be their site's.
+    pub site_blocks: u64,
+    /// Pages with at least one of them.
+    pub pages_with_site_blocks: u64,
+    /// Passes over the block keys the count took.
+    pub passes: u32,
+    /// Wall time of the count, seconds.
+    pub seconds: f64,
 }
 
 /// How the store of a `dedup` run was built.

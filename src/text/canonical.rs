@@ -91,6 +91,48 @@ fn rel_is_canonical(rel: &[u8]) -> bool {
         .any(|t| t.eq_ignore_ascii_case(b"canonical"))
 }
 
+/// The bytes of the first `<title>` in the head of `html`, as written (references not
+/// decoded, whitespace kept): what a page says it is about, for telling its copies from other
+/// pages of its site ([`super::blocks::title_key`]).
+pub fn title(html: &[u8]) -> Option<&[u8]> {
+    let html = &html[..html.len().min(HEAD_LIMIT)];
+    let mut at = 0;
+    while let Some(lt) = memchr::memchr(b'<', &html[at..]) {
+        at += lt + 1;
+        let rest = &html[at..];
+        let starts = |tag: &[u8]| {
+            rest.len() > tag.len()
+                && rest[..tag.len()].eq_ignore_ascii_case(tag)
+                && !rest[tag.len()].is_ascii_alphanumeric()
+        };
+        if starts(b"/head") || starts(b"body") {
+            return None;
+        }
+        if starts(b"!--") {
+            match memchr::memmem::find(rest, b"-->") {
+                Some(e) => at += e + 3,
+                None => return None,
+            }
+            continue;
+        }
+        if starts(b"title") {
+            let open = at + memchr::memchr(b'>', rest)? + 1;
+            // The title's text runs to its end tag (raw text: no other tag ends it).
+            let mut end = open;
+            while let Some(e) = memchr::memchr(b'<', &html[end..]) {
+                end += e;
+                let tail = &html[end + 1..];
+                if tail.len() >= 6 && tail[..6].eq_ignore_ascii_case(b"/title") {
+                    return Some(&html[open..end]);
+                }
+                end += 1;
+            }
+            return None;
+        }
+    }
+    None
+}
+
 /// The href of the first `<link rel="canonical">` in the head of `html`, as written (its
 /// character references decoded).
 pub fn from_html(html: &[u8]) -> Option<String> {
@@ -283,5 +325,17 @@ mod tests {
             Some("http://e.org/z")
         );
         assert_eq!(normal_url("http://E.org/p#f"), "http://e.org/p");
+    }
+
+    #[test]
+    fn a_title_is_read_from_the_head_only() {
+        assert_eq!(
+            title(b"<html><HEAD><!-- <title>no</title> --><Title lang=en> A &amp; B </TITLE>"),
+            Some(&b" A &amp; B "[..])
+        );
+        assert_eq!(title(b"<head></head><body><title>late</title>"), None);
+        assert_eq!(title(b"<title>unfinished"), None);
+        assert_eq!(title(b"<titles>x</titles>"), None);
+        assert_eq!(title(b"<title>a < b</title>"), Some(&b"a < b"[..]));
     }
 }

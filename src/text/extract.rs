@@ -23,7 +23,7 @@ pub const MIN_MAIN_WORDS: usize = 20;
 /// The main-content extractor that `--text main` stores were made with (recorded in their
 /// manifests): a store made by another reads different text, and is refused.
 pub const MAIN_EXTRACTOR: &str =
-    "main-content v3 (block scores, a declared main or article first, full text under 20 words)";
+    "main-content v4 (block scores, a declared main or article first, a data table whole, full text under 20 words)";
 
 /// What [`payload_text`] read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,7 +103,7 @@ pub fn has_words(text: &str, n: usize) -> bool {
 }
 
 /// Han, hiragana and katakana characters: words of one character each.
-fn is_ideograph(c: char) -> bool {
+pub(crate) fn is_ideograph(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
 }
 

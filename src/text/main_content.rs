@@ -195,6 +195,8 @@ enum Tag {
     List,
     Heading,
     Cell,
+    Quote,
+    Table,
     Pre,
     Body,
     Other,
@@ -209,7 +211,9 @@ fn tag_of(name: &[u8]) -> Tag {
         b"p" => Tag::Para,
         b"ul" | b"ol" | b"dl" | b"li" | b"dd" | b"dt" | b"form" | b"address" | b"menu" => Tag::List,
         b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6" | b"th" => Tag::Heading,
-        b"td" | b"blockquote" => Tag::Cell,
+        b"td" => Tag::Cell,
+        b"blockquote" => Tag::Quote,
+        b"table" => Tag::Table,
         b"pre" => Tag::Pre,
         b"body" => Tag::Body,
         _ if html::is_block(name) => Tag::Other,
@@ -222,7 +226,7 @@ fn tag_of(name: &[u8]) -> Tag {
 fn tag_score(t: Tag) -> f32 {
     match t {
         Tag::Div => 5.0,
-        Tag::Pre | Tag::Cell => 3.0,
+        Tag::Pre | Tag::Cell | Tag::Quote => 3.0,
         Tag::List => -3.0,
         Tag::Heading => -5.0,
         _ => 0.0,
@@ -1095,6 +1099,22 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         }
         last = s;
     }
+    // A cell or row of a table of data (holding under three quarters of its table's text) is
+    // one of many: the table is the content, with what stands beside it (its caption, the
+    // text that introduces it). A layout table's content cell holds most of its table's text
+    // and stays.
+    if matches!(nodes[top].tag, Tag::Cell | Tag::Other) {
+        let table = ancestors(top)
+            .into_iter()
+            .take(4)
+            .take_while(|&a| matches!(nodes[a].tag, Tag::Other | Tag::Cell | Tag::Table))
+            .find(|&a| nodes[a].tag == Tag::Table);
+        if let Some(t) = table {
+            if nodes[top].text * 4 < nodes[t].text * 3 && visible(&nodes[t]) {
+                top = t;
+            }
+        }
+    }
     // An only child stands for its parent.
     for _ in 0..64 {
         let p = nodes[top].parent as usize;
@@ -1278,6 +1298,39 @@ mod tests {
         // A page with content of its own is read without it, as before.
         let page = format!("<body><article><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p></article><noscript><p>Turn on scripts to comment, it is needed, really.</p></noscript></body>");
         assert!(!main_text(&page).contains("Turn on scripts"));
+    }
+
+    #[test]
+    fn a_cell_of_a_data_table_brings_its_table_and_what_introduces_it() {
+        let row = |name: &str, what: &str| {
+            format!("<tr><td class=entry><p><code>{name}</code> <code>sql_identifier</code></p><p>{what}</p></td></tr>")
+        };
+        let html = format!(
+            "<html><body><div class=navheader><table><tr><td><a href=a>Prev</a></td><td><a href=b>Next</a></td></tr></table></div>\
+             <div class=sect1><h2>applicable_roles</h2><p>The view applicable_roles identifies all roles whose privileges the current user can use, through some chain of role grants.</p>\
+             <div class=table><table class=table><tbody>{}{}{}</tbody></table></div></div></body></html>",
+            row("grantee", "Name of the role to which this role membership was granted, which can be the current user or a different role in case of nested role memberships"),
+            row("role_name", "Name of a role"),
+            row("is_grantable", "YES if the grantee has the admin option on the role, NO if not")
+        );
+        let text = main_text(&html);
+        assert!(text.contains("identifies all roles"), "{text}");
+        assert!(
+            text.contains("role_name") && text.contains("admin option"),
+            "{text}"
+        );
+        assert!(!text.contains("Prev"), "{text}");
+        // A layout table's content cell stays the content.
+        let layout = format!(
+            "<html><body><table><tr><td><a href=/>Home</a> <a href=/x>Menu</a></td><td><p>{}</p><p>{}</p></td></tr></table></body></html>",
+            "A long story told in one cell of a layout table, with commas, and more words, so it scores. ".repeat(4),
+            "Another paragraph of the same story, with commas, and words, and more words again. ".repeat(4)
+        );
+        let text = main_text(&layout);
+        assert!(
+            text.contains("A long story") && !text.contains("Menu"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! 128-bit feature hashes that SimHash sums. [`extract`] is the payload-to-text path every
 //! stage shares. [`paragraphs`] cuts the text into the paragraph chunks of content reuse.
 
+pub mod blocks;
 pub mod canonical;
 pub mod charset;
 pub mod entities;

@@ -18,6 +18,40 @@ pub struct Overlap {
     pub b: u32,
     /// |A and B|.
     pub common: u32,
+    /// The counts are of the two pages' whole texts, not of their own content: the pair is
+    /// judged as near-identical copies, at S3 >= [`WHOLE_MIN`] ([`Overlap::of`]).
+    pub whole: bool,
+}
+
+/// The last element of a set of three parts: a page's own content's shingles, its whole
+/// text's, and its own content's words (`[own..., whole..., words..., own length, whole
+/// length, WHOLE]`, `fingerprint::own`); never a shingle (verification's shingles stop below
+/// it).
+pub const WHOLE: u64 = u64::MAX;
+
+/// The S3 at which two pages' whole texts make them near-duplicates whatever their own
+/// content's shingles: near-identical copies, whose own words (a set of single terms) are
+/// alike too (S3 >= [`OWN_WORDS_MIN`]), so that two forms of one template with different
+/// words of their own (a login page, a sign-up page) are not copies.
+pub const WHOLE_MIN: f64 = 0.95;
+
+/// The S3 of two pages' own words (single terms) that a whole-text match needs.
+pub const OWN_WORDS_MIN: f64 = 0.8;
+
+/// A set's own shingles, whole shingles and own words (None for a plain set, whose own
+/// content is its whole text).
+fn parts(s: &[u64]) -> (&[u64], &[u64], Option<&[u64]>) {
+    match s {
+        [rest @ .., own, whole, WHOLE] if (*own + *whole) as usize <= rest.len() => {
+            let (own, whole) = (*own as usize, *whole as usize);
+            (
+                &rest[..own],
+                &rest[own..own + whole],
+                Some(&rest[own + whole..]),
+            )
+        }
+        _ => (s, s, None),
+    }
 }
 
 /// A similarity measure.
@@ -56,6 +90,7 @@ impl Overlap {
         a: 0,
         b: 0,
         common: u32::MAX,
+        whole: false,
     };
 
     /// The overlap of two documents of identical text: every measure 1.
@@ -63,6 +98,7 @@ impl Overlap {
         a: 1,
         b: 1,
         common: 1,
+        whole: false,
     };
 
     /// Whether the pair was compared.
@@ -71,7 +107,35 @@ impl Overlap {
     }
 
     /// Counts the shingles `a` and `b` share (both sorted and deduplicated).
+    ///
+    /// Where a set has parts (a page with blocks of its site set aside), the own parts
+    /// are compared and so are the whole texts; the whole texts' overlap is the answer
+    /// (marked [`Overlap::whole`]) when their S3 is at least [`WHOLE_MIN`] and above the own
+    /// parts', and the own words are alike ([`OWN_WORDS_MIN`]).
     pub fn of(a: &[u64], b: &[u64]) -> Overlap {
+        if a.last() != Some(&WHOLE) && b.last() != Some(&WHOLE) {
+            return Overlap::merge(a, b);
+        }
+        let ((own_a, whole_a, words_a), (own_b, whole_b, words_b)) = (parts(a), parts(b));
+        let own = Overlap::merge(own_a, own_b);
+        let mut whole = Overlap::merge(whole_a, whole_b);
+        let s = whole.score(Measure::S3);
+        let words_alike = match (words_a, words_b) {
+            (Some(x), Some(y)) if !(x.is_empty() && y.is_empty()) => {
+                Overlap::merge(x, y).score(Measure::S3) >= OWN_WORDS_MIN
+            }
+            _ => true,
+        };
+        if s >= WHOLE_MIN && words_alike && s > own.score(Measure::S3) {
+            whole.whole = true;
+            whole
+        } else {
+            own
+        }
+    }
+
+    /// The overlap of two sorted, deduplicated sets.
+    fn merge(a: &[u64], b: &[u64]) -> Overlap {
         // A branch-free merge: which side advances is data, not control flow (a merge of two
         // random sets mispredicts every other branch otherwise); about twice as fast.
         let (mut i, mut j, mut common) = (0usize, 0usize, 0u32);
@@ -85,6 +149,7 @@ impl Overlap {
             a: a.len() as u32,
             b: b.len() as u32,
             common,
+            whole: false,
         }
     }
 
@@ -151,6 +216,7 @@ mod tests {
                 a: self.b,
                 b: self.a,
                 common: self.common,
+                whole: self.whole,
             }
         }
     }

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::base::dsu::SeqDsu;
+use crate::fingerprint::own::{self, SiteBlocks};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::{Edge, PairGraph};
 use crate::join::pairs_file::EdgeScores;
@@ -45,6 +46,18 @@ pub struct VerifySpec {
     pub shard_dir: Option<std::path::PathBuf>,
     /// Bytes of shingle sets to hold at once (see the module's notes on memory).
     pub memory: u64,
+    /// The blocks that are their site's, when pages are compared on their own content.
+    pub own: Option<OwnContent>,
+}
+
+/// The site blocks verification sets aside (shared; equal when the same count).
+#[derive(Clone, Debug)]
+pub struct OwnContent(pub std::sync::Arc<SiteBlocks>);
+
+impl PartialEq for OwnContent {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// The default budget of shingle sets held at once: 2 GiB.
@@ -58,6 +71,7 @@ impl Default for VerifySpec {
             min: 0.82,
             shard_dir: None,
             memory: DEFAULT_MEMORY,
+            own: None,
         }
     }
 }
@@ -65,7 +79,12 @@ impl Default for VerifySpec {
 impl VerifySpec {
     /// Whether `o` passes.
     pub fn passes(&self, o: &Overlap) -> bool {
-        o.score(self.measure) >= self.min
+        let min = if o.whole {
+            self.min.max(measure::WHOLE_MIN)
+        } else {
+            self.min
+        };
+        o.score(self.measure) >= min
     }
 }
 
@@ -111,8 +130,32 @@ impl VerifyStats {
 }
 
 /// The shingle sets of `docs`: those the stores keep when every store keeps them (made alike,
-/// with `spec.k`), else read again from their shards.
+/// with `spec.k`), else read again from their shards. With own content (`spec.own`), a page
+/// with blocks that are its site's is read again and its set has three parts
+/// ([`measure::WHOLE`]): its own text's shingles (none when it has under
+/// [`own::MIN_OWN_WORDS`] words of its own), its whole text's, and its own words.
 pub fn shingle_sets(
+    stores: &StoreSet,
+    docs: &[u32],
+    spec: &VerifySpec,
+) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
+    let Some(own) = &spec.own else {
+        return plain_sets(stores, docs, spec);
+    };
+    let (with_site, rest): (Vec<u32>, Vec<u32>) = docs
+        .iter()
+        .partition(|d| own.0.has_site_blocks(stores, **d));
+    let (mut sets, mut stats) = plain_sets(stores, &rest, spec)?;
+    if !with_site.is_empty() {
+        let (more, s) = read_sets(stores, &with_site, spec, Some(&own.0))?;
+        sets.extend(more);
+        stats.add(&s);
+    }
+    Ok((sets, stats))
+}
+
+/// The sets of `docs`' texts as fingerprinting read them.
+fn plain_sets(
     stores: &StoreSet,
     docs: &[u32],
     spec: &VerifySpec,
@@ -120,16 +163,52 @@ pub fn shingle_sets(
     if stores.has_shingles(spec.k) {
         return kept_sets(stores, docs);
     }
+    read_sets(stores, docs, spec, None)
+}
+
+/// The sets of `docs` read again from their shards: of their own content where `own` is given.
+fn read_sets(
+    stores: &StoreSet,
+    docs: &[u32],
+    spec: &VerifySpec,
+    own: Option<&SiteBlocks>,
+) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
+    if docs.is_empty() {
+        return Ok((HashMap::new(), VerifyStats::default()));
+    }
     let params = &stores.stores()[0].manifest.params;
     let (opts, seed) = (params.tokens, params.seed);
     let found = reread::for_each_text(
         stores,
         docs,
         spec.shard_dir.as_deref(),
-        || shingle::Shingler::new(spec.k, opts, seed),
-        |s, _, text| {
+        || {
+            (
+                shingle::Shingler::new(spec.k, opts, seed),
+                String::new(),
+                shingle::Shingler::new(1, opts, seed),
+            )
+        },
+        |(s, buf, words), d, text| {
             let mut out = Vec::new();
-            s.shingles(text, &mut out);
+            match own {
+                Some(own) => {
+                    if own.own_text(stores, d, text, buf).words_kept >= own::MIN_OWN_WORDS {
+                        s.shingles(buf, &mut out);
+                    }
+                    let n = out.len() as u64;
+                    let mut more = Vec::new();
+                    s.shingles(text, &mut more);
+                    out.extend_from_slice(&more);
+                    let w = more.len() as u64;
+                    words.shingles(buf, &mut more);
+                    out.extend_from_slice(&more);
+                    out.push(n);
+                    out.push(w);
+                    out.push(measure::WHOLE);
+                }
+                None => s.shingles(text, &mut out),
+            }
             (text.len() as u64, out)
         },
     )?;
@@ -324,7 +403,13 @@ impl ScoredGraph {
     pub fn edge_scores(&self) -> EdgeScores {
         EdgeScores {
             shingle: self.k as u32,
-            overlaps: self.overlaps.iter().map(|o| [o.common, o.a, o.b]).collect(),
+            // A whole-text pair keeps its mark in the top bit of `a` (a set has fewer than
+            // 2^31 shingles; `common` is all ones for a pair not compared).
+            overlaps: self
+                .overlaps
+                .iter()
+                .map(|o| [o.common, o.a | (u32::from(o.whole) << 31), o.b])
+                .collect(),
         }
     }
 
@@ -334,9 +419,10 @@ impl ScoredGraph {
             .overlaps
             .iter()
             .map(|[common, a, b]| Overlap {
-                a: *a,
+                a: *a & !(1 << 31),
                 b: *b,
                 common: *common,
+                whole: *a >> 31 == 1,
             })
             .collect();
         ScoredGraph {

@@ -36,6 +36,10 @@ impl Shingler {
         self.buf.clear();
         self.terms.push_terms(text, &mut self.buf);
         features::shingles(&self.buf, self.k, out);
+        for s in out.iter_mut() {
+            // The one value a shingle never takes: it marks a whole text's set.
+            *s = (*s).min(super::measure::WHOLE - 1);
+        }
         out.sort_unstable();
         out.dedup();
     }

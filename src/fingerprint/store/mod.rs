@@ -70,6 +70,11 @@ pub mod col {
     pub const CHUNKS: &str = "chunks.u128";
     /// Offsets into `chunks.u128`, in chunks, u64, one more than documents.
     pub const CHUNKS_IDX: &str = "chunks.idx";
+    /// Each document's title key, then the key of each of its blocks in order
+    /// (`text::blocks`), document after document (stores of main content).
+    pub const BLOCKS: &str = "blocks.u64";
+    /// Offsets into `blocks.u64`, in keys, u64, one more than documents.
+    pub const BLOCKS_IDX: &str = "blocks.idx";
     /// Verification's shingle set of every document (word k-gram hashes, sorted, without
     /// repeats, as verification makes them), document after document (only in
     /// stores built with `--shingles`, or by `dedup --keep-shingles`).
@@ -215,6 +220,10 @@ pub struct Manifest {
     /// How the shingle sets (`shingles.u64`) were made, in a store that has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shingles: Option<ShingleParams>,
+    /// How the block keys (`blocks.u64`) were made, in a store that has them (main content):
+    /// what a page's own content is told by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<BlockParams>,
     /// The field whose number each document keeps in `values.f64` (or `WARC-Date`), in a
     /// store built with one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -241,6 +250,32 @@ impl Default for ChunkParams {
         ChunkParams {
             unit: "line".into(),
             hash: "xxh3-128".into(),
+        }
+    }
+}
+
+/// How a store's block keys were made (`text::blocks`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockParams {
+    /// What a block is: `line` (a line of the normalised text: a block element's text).
+    pub unit: String,
+    /// A key: [`BLOCK_KEY`].
+    pub key: String,
+    /// A document's first key: [`BLOCK_TITLE`].
+    pub title: String,
+}
+
+/// The block key the stores hold; a store naming another has no usable block keys.
+pub const BLOCK_KEY: &str = "xxh3-64, low 16 bits the block's words";
+/// What a document's first key is.
+pub const BLOCK_TITLE: &str = "xxh3-64 of the head's <title>, else of the first line; 0 none";
+
+impl Default for BlockParams {
+    fn default() -> Self {
+        BlockParams {
+            unit: "line".into(),
+            key: BLOCK_KEY.into(),
+            title: BLOCK_TITLE.into(),
         }
     }
 }
@@ -333,6 +368,7 @@ impl Manifest {
             minhash: None,
             chunks: None,
             shingles: None,
+            blocks: None,
             keep_field: None,
             checksums: BTreeMap::new(),
             created_by: format!("neardup {}", env!("CARGO_PKG_VERSION")),

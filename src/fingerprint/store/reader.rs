@@ -57,6 +57,8 @@ pub struct Store {
     chunks: Option<(Mapped, Mapped)>,
     /// `shingles.u64` and `shingles.idx`, in a store built with shingle sets.
     shingles: Option<(Mapped, Mapped)>,
+    /// `blocks.u64` and `blocks.idx`, in a store of main content.
+    blocks: Option<(Mapped, Mapped)>,
     /// `values.f64`, in a store built with a keep field.
     values: Option<Mapped>,
     /// `canonical.bin` and its index (None in version 1 stores).
@@ -213,6 +215,11 @@ impl Store {
             cols.insert(col::SHINGLES.into(), sets);
             cols.insert(col::SHINGLES_IDX.into(), sets_idx);
         }
+        if let Some((data, idx)) = &self.blocks {
+            let (keys, keys_idx) = ranges::<u64>(data, idx, rows);
+            cols.insert(col::BLOCKS.into(), keys);
+            cols.insert(col::BLOCKS_IDX.into(), keys_idx);
+        }
         if let Some((data, idx)) = &self.chunks {
             let (hashes, hashes_idx) = ranges::<u128>(data, idx, rows);
             cols.insert(col::CHUNKS.into(), hashes);
@@ -344,6 +351,13 @@ impl Store {
             Some(_) => Some(indexed(col::SHINGLES_IDX, col::SHINGLES, 8)?),
             None => None,
         };
+        // Block keys of another making are not read (own content is then not told).
+        let blocks = match &manifest.blocks {
+            Some(b) if b.key == super::BLOCK_KEY && b.title == super::BLOCK_TITLE => {
+                Some(indexed(col::BLOCKS_IDX, col::BLOCKS, 8)?)
+            }
+            _ => None,
+        };
         let values = match &manifest.keep_field {
             Some(_) => Some(open(col::VALUES, 8, 0)?),
             None => None,
@@ -353,6 +367,7 @@ impl Store {
             values,
             chunks,
             shingles,
+            blocks,
             canonical,
             minhash,
             path: path.to_path_buf(),
@@ -490,6 +505,14 @@ impl Store {
         })
     }
 
+    /// The block keys (a title key, then the blocks), when the store has them.
+    pub fn blocks(&self) -> Option<Chunks<'_, u64>> {
+        self.blocks.as_ref().map(|(data, idx)| Chunks {
+            hashes: column(data),
+            idx: column(idx),
+        })
+    }
+
     /// Document `i`'s shingle set into `out` (cleared first; empty in a store without sets).
     /// From a store on disk the set is read from the column file (opened into `file` on
     /// first use), not touched through the map: the sets read are the caller's memory, counted
@@ -584,18 +607,19 @@ impl Store {
     }
 }
 
-/// A store's paragraph chunk hashes: every document's, in store order.
+/// A store's variable-length column of hashes (the paragraph chunks, the block keys): every
+/// document's, in store order.
 #[derive(Clone, Copy)]
-pub struct Chunks<'a> {
-    /// All chunk hashes, document after document.
-    pub hashes: &'a [u128],
-    /// Document `i`'s chunks are `hashes[idx[i]..idx[i + 1]]`.
+pub struct Chunks<'a, T = u128> {
+    /// All hashes, document after document.
+    pub hashes: &'a [T],
+    /// Document `i`'s are `hashes[idx[i]..idx[i + 1]]`.
     pub idx: &'a [u64],
 }
 
-impl<'a> Chunks<'a> {
-    /// The chunk hashes of document `i`.
-    pub fn doc(&self, i: usize) -> &'a [u128] {
+impl<'a, T> Chunks<'a, T> {
+    /// The hashes of document `i`.
+    pub fn doc(&self, i: usize) -> &'a [T] {
         let (a, b) = (self.idx[i] as usize, self.idx[i + 1] as usize);
         // Checked against the data's length when opened; a damaged index reads as no chunks.
         self.hashes.get(a..b).unwrap_or(&[])

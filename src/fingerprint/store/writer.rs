@@ -49,6 +49,8 @@ pub struct Row {
     pub chunks: Vec<u128>,
     /// The shingle set, sorted, without repeats (empty unless the store has shingles).
     pub shingles: Vec<u64>,
+    /// The title key, then the block keys (empty unless the store has blocks).
+    pub blocks: Vec<u64>,
     /// The keep field's number, as `f64::to_bits` (None: the document had none; written
     /// only in a store with values).
     pub value: Option<u64>,
@@ -174,6 +176,8 @@ struct Columns {
     chunks: Option<(Named, Named)>,
     /// `shingles.u64` and `shingles.idx`.
     shingles: Option<(Named, Named)>,
+    /// `blocks.u64` and `blocks.idx`.
+    blocks: Option<(Named, Named)>,
     /// `values.f64`.
     values: Option<Named>,
 }
@@ -200,7 +204,12 @@ impl Columns {
         .map(|(n, c)| (n.to_string(), c))
         .collect();
         v.extend(self.minhash.into_iter().flatten());
-        for (a, b) in self.chunks.into_iter().chain(self.shingles) {
+        for (a, b) in self
+            .chunks
+            .into_iter()
+            .chain(self.shingles)
+            .chain(self.blocks)
+        {
             v.push((a.0.to_string(), a.1));
             v.push((b.0.to_string(), b.1));
         }
@@ -257,6 +266,7 @@ pub struct StoreWriter {
     canonical_len: u64,
     chunks_len: u64,
     shingles_len: u64,
+    blocks_len: u64,
     seen_ids: HashSet<u128>,
     duplicate_ids: u64,
     /// The temporary directory's registration (None in memory).
@@ -337,6 +347,7 @@ impl StoreWriter {
             minhash: None,
             chunks: None,
             shingles: None,
+            blocks: None,
             values: None,
         };
         StoreWriter::start(target.to_path_buf(), tmp, cols, Some((guard, flusher)))
@@ -364,6 +375,7 @@ impl StoreWriter {
             minhash: None,
             chunks: None,
             shingles: None,
+            blocks: None,
             values: None,
         };
         let mut w = StoreWriter::start(label.to_path_buf(), PathBuf::new(), cols, None)?;
@@ -396,6 +408,7 @@ impl StoreWriter {
             canonical_len: 0,
             chunks_len: 0,
             shingles_len: 0,
+            blocks_len: 0,
             seen_ids: HashSet::new(),
             duplicate_ids: 0,
             _interrupt: guard,
@@ -449,6 +462,13 @@ impl StoreWriter {
     pub fn with_shingles(mut self) -> Result<Self> {
         let c = self.indexed(col::SHINGLES, col::SHINGLES_IDX)?;
         self.cols.as_mut().expect("open").shingles = Some(c);
+        Ok(self)
+    }
+
+    /// Gives the store the block key columns (before the first row).
+    pub fn with_blocks(mut self) -> Result<Self> {
+        let c = self.indexed(col::BLOCKS, col::BLOCKS_IDX)?;
+        self.cols.as_mut().expect("open").blocks = Some(c);
         Ok(self)
     }
 
@@ -506,6 +526,11 @@ impl StoreWriter {
                 w(data, bytemuck::cast_slice(&row.shingles))?;
                 self.shingles_len += row.shingles.len() as u64;
                 w(idx, &self.shingles_len.to_le_bytes())?;
+            }
+            if let Some((data, idx)) = &mut c.blocks {
+                w(data, bytemuck::cast_slice(&row.blocks))?;
+                self.blocks_len += row.blocks.len() as u64;
+                w(idx, &self.blocks_len.to_le_bytes())?;
             }
             if let Some(v) = &mut c.values {
                 w(v, &row.value.unwrap_or(f64::NAN.to_bits()).to_le_bytes())?;

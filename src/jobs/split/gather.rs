@@ -342,6 +342,7 @@ pub fn gather(
             text_bytes: 0,
             seconds: stages[3].critical_path_seconds,
             leaders: Some(leaders),
+            own_content: plan.own_summary()?,
         }),
         against: None,
         canonical: None,

@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 use super::options::{Candidates, DedupOptions};
 use super::spec::DedupSpec;
 use crate::base::claim::OutDir;
-use crate::fingerprint::store::Store;
+use crate::fingerprint::store::{Store, StoreSet};
 
 pub use plan::{
     memory_per_task, Plan, PlanStore, TaskStats, BATCH_DOCUMENTS, BYTES_FIXED, OUTPUTS,
@@ -172,6 +172,17 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
         &work.join("plan.json"),
         serde_json::to_string_pretty(&plan)?.as_bytes(),
     )?;
+    // The blocks each host's pages share, counted once over every store for every task.
+    if v.own_content {
+        let set = StoreSet::open(&paths)?;
+        if let Some((own, summary)) = super::dedup::own_content(&spec, &set, quiet) {
+            crate::base::atomic::write(&work.join(plan::SITE_BLOCKS), &own.0.to_bytes())?;
+            crate::base::atomic::write(
+                &work.join(plan::OWN_SUMMARY),
+                serde_json::to_string_pretty(&summary)?.as_bytes(),
+            )?;
+        }
+    }
     if !quiet {
         say!(
             "split: {} documents in {} stores over {} partitions; memory a task, by formula:",

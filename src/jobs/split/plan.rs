@@ -48,12 +48,42 @@ pub struct PlanStore {
     pub manifest: String,
 }
 
+/// The site blocks the planner counted, in the work directory.
+pub const SITE_BLOCKS: &str = "site-blocks.bin";
+/// The count's summary, in the work directory.
+pub const OWN_SUMMARY: &str = "own-content.json";
+
 impl Plan {
     /// The plan in `work`.
     pub fn read(work: &Path) -> anyhow::Result<Plan> {
         let p = work.join("plan.json");
         let text = std::fs::read_to_string(&p).map_err(|e| crate::Error::io(&p, e))?;
         Ok(serde_json::from_str(&text)?)
+    }
+
+    /// The site blocks the planner counted (`--site-blocks aside` over stores with block
+    /// keys), if it did.
+    pub fn site_blocks(&self) -> anyhow::Result<Option<crate::fingerprint::own::SiteBlocks>> {
+        let p = self.work.join(SITE_BLOCKS);
+        let bytes = match std::fs::read(&p) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(crate::Error::io(&p, e).into()),
+        };
+        match crate::fingerprint::own::SiteBlocks::from_bytes(&bytes) {
+            Some(s) => Ok(Some(s)),
+            None => anyhow::bail!("{}: not a file of site blocks", p.display()),
+        }
+    }
+
+    /// What the planner's count of site blocks found, for the summary.
+    pub fn own_summary(&self) -> anyhow::Result<Option<crate::report::summary::OwnContentSummary>> {
+        let p = self.work.join(OWN_SUMMARY);
+        match std::fs::read_to_string(&p) {
+            Ok(t) => Ok(Some(serde_json::from_str(&t)?)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(crate::Error::io(&p, e).into()),
+        }
     }
 
     /// The dedup options, validated.

@@ -26,6 +26,7 @@ use crate::cluster::policy::KeepPolicy;
 use crate::fingerprint::store::{flags, Store, StoreSet};
 use crate::jobs::steps::{generate_among, Generator};
 use crate::report::lists::{doc_lines, Listed};
+use crate::verify::OwnContent;
 
 /// Partition `p`'s lines of store `s`.
 pub fn lines(plan: &Plan, p: u32, s: usize) -> PathBuf {
@@ -40,7 +41,12 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
     let edges = components::input(plan, step, p)?;
     let mut comps = components::stars(&edges);
     drop(edges);
-    let spec = plan.spec()?;
+    let mut spec = plan.spec()?;
+    if let Some(v) = spec.verify.as_mut().filter(|v| v.own_content) {
+        v.spec.own = plan
+            .site_blocks()?
+            .map(|s| OwnContent(std::sync::Arc::new(s)));
+    }
     let v = spec.verify.as_ref().expect("planned verified");
     // Batches of whole components, in the order of their smallest documents.
     comps.sort_unstable_by_key(|c| c[0]);

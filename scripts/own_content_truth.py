@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Removals scored against an own-content truth that neardup did not make.
+
+Each page's text is extracted by a plain block extractor of its own (Python's html.parser:
+every block element a line, script/style/noscript/template dropped, nothing scored, no main
+content chosen), and its host's repeated blocks are set aside by counting pages:
+
+  site block   a line carried by at least max(5, ceil(sqrt(n) / 2)) pages of a host of n
+               pages (pages, not titles: the truth does not know neardup's title rule)
+  own text     the page's lines that are not site blocks
+  truth pair   own S3 >= 0.82 (both with 20 words of their own or more), or whole texts
+               S3 >= 0.95 with own words alike (S3 of their sets of words >= 0.8)
+
+S3 = |A and B| / ((|A| + |B|) / 2) over word 8-grams (lowercase word tokens).
+
+Precision: the removal pairs of `remove.tsv` (removed page, the kept page it names) that are
+truth pairs. Recall: of the pages that a truth pair joins to a page before them (in the
+crawl's order: what one copy of each group keeps), the share the run removed.
+Truth pairs are found exactly: every pair sharing a shingle in its prefix (the rarest
+shingles, prefix filtering for the S3 threshold) is compared.
+
+Usage:
+  scripts/pack_docs.py --root .../usr/share/doc --site boost.example -o boost.warc.gz
+  scripts/own_content_truth.py boost.warc.gz --neardup target/release/neardup [--runs aside,keep]
+"""
+import argparse
+import collections
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from html.parser import HTMLParser
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from content_dedup_eval import decode, read_warc, tokens  # noqa: E402
+
+BLOCK = set(
+    "p div li ul ol h1 h2 h3 h4 h5 h6 br tr td th table pre section article main header "
+    "footer nav aside dt dd dl blockquote form title hr figure figcaption option body".split()
+)
+DROP = {"script", "style", "noscript", "template"}
+
+
+class Blocks(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.lines, self.cur, self.skip = [], [], 0
+
+    def brk(self):
+        line = " ".join("".join(self.cur).split())
+        if line:
+            self.lines.append(line)
+        self.cur = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in DROP:
+            self.skip += 1
+        elif tag in BLOCK:
+            self.brk()
+
+    def handle_endtag(self, tag):
+        if tag in DROP:
+            self.skip = max(0, self.skip - 1)
+        elif tag in BLOCK:
+            self.brk()
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.cur.append(data)
+
+
+def lines_of(html):
+    p = Blocks()
+    try:
+        p.feed(html)
+        p.close()
+    except Exception:
+        pass
+    p.brk()
+    return p.lines
+
+
+def host(url):
+    rest = url.split("://", 1)[-1]
+    return rest.split("/", 1)[0].split("@")[-1].split(":")[0].lower()
+
+
+def sh(words, k=8):
+    return {hash(tuple(words[i : i + k])) for i in range(max(len(words) - k + 1, 0))}
+
+
+def s3(a, b):
+    return len(a & b) / ((len(a) + len(b)) / 2) if a and b else 0.0
+
+
+def truth_pages(warc):
+    pages = read_warc(warc)
+    lines = [lines_of(decode(body)) for _, _, body in pages]
+    hosts = [host(u) for _, u, _ in pages]
+    per = collections.Counter(hosts)
+    count = collections.Counter()
+    for h, ls in zip(hosts, lines):
+        for l in set(ls):
+            count[(h, l)] += 1
+    out = []
+    for (rid, _, _), h, ls in zip(pages, hosts, lines):
+        t = max(5, math.ceil(math.sqrt(per[h]) / 2))
+        own = [l for l in ls if count[(h, l)] < t or per[h] < 5]
+        ow = tokens("\n".join(own))
+        ww = tokens("\n".join(ls))
+        out.append(
+            {
+                "id": rid,
+                "own": sh(ow) if len(ow) >= 20 else set(),
+                "whole": sh(ww),
+                "words": set(ow),
+            }
+        )
+    return out
+
+
+def is_pair(a, b):
+    if s3(a["own"], b["own"]) >= 0.82:
+        return True
+    ws = s3(a["words"], b["words"]) if (a["words"] or b["words"]) else 1.0
+    return s3(a["whole"], b["whole"]) >= 0.95 and ws >= 0.8
+
+
+def joins(pages, key, t):
+    """Pairs (i, j), i < j, with S3 >= t on `key`, by prefix filtering."""
+    freq = collections.Counter(x for p in pages for x in p[key])
+    jac = t / (2 - t)
+    index = collections.defaultdict(list)
+    found = set()
+    for i, p in enumerate(pages):
+        s = sorted(p[key], key=lambda x: (freq[x], x))
+        if not s:
+            continue
+        prefix = len(s) - math.ceil(jac * len(s)) + 1
+        cands = set()
+        for x in s[:prefix]:
+            cands.update(index[x])
+            index[x].append(i)
+        for j in cands:
+            q = pages[j]
+            n = min(len(s), len(q[key])) / max(len(s), len(q[key]))
+            if n >= jac and s3(p[key], q[key]) >= t:
+                found.add((j, i))
+    return found
+
+
+def run(exe, warc, mode, out):
+    subprocess.run(
+        [exe, "dedup", warc, "-o", out, "--quiet", "--force", "--site-blocks", mode],
+        check=True,
+    )
+    rows = open(os.path.join(out, "remove.tsv")).read().splitlines()[1:]
+    return [tuple(r.split("\t")[:2]) for r in rows]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("warc", nargs="+")
+    ap.add_argument("--neardup", default="target/release/neardup")
+    ap.add_argument("--runs", default="aside,keep")
+    a = ap.parse_args()
+    print("| crawl | pages | truth pages to remove | run | removed | precision | recall |")
+    print("|---|---|---|---|---|---|---|")
+    for warc in a.warc:
+        pages = truth_pages(warc)
+        at = {p["id"]: i for i, p in enumerate(pages)}
+        pairs = {(i, j) for (i, j) in joins(pages, "own", 0.82) | joins(pages, "whole", 0.95) if is_pair(pages[i], pages[j])}
+        dup = {j for _, j in pairs}
+        for mode in a.runs.split(","):
+            with tempfile.TemporaryDirectory() as d:
+                removals = run(a.neardup, warc, mode, os.path.join(d, "out"))
+            right = sum(
+                1 for r, k in removals if r in at and k in at and is_pair(pages[at[r]], pages[at[k]])
+            )
+            removed = {at[r] for r, _ in removals if r in at}
+            prec = right / len(removals) if removals else 1.0
+            rec = len(removed & dup) / len(dup) if dup else 1.0
+            name = os.path.basename(warc)
+            print(f"| {name} | {len(pages)} | {len(dup)} | {mode} | {len(removals)} | {prec:.3f} | {rec:.3f} |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,263 @@
+//! A page's own content: what it does not share with its whole site.
+//!
+//! A site repeats blocks on its pages: menus, footers, sidebars, cookie notices, and sections
+//! shown on every page of a kind (a trait's provided methods on the page of every type that
+//! implements it, an author's biography under every post). Main-content extraction drops
+//! most of the frame but cannot tell a repeated section inside the main region from the page's
+//! own text, page by page; counting the blocks over the whole crawl can. A block (a line of
+//! the page's text, [`crate::text::blocks`]) is the site's when the pages of its host that
+//! carry it are about at least [`threshold`] different things — pages with distinct titles —
+//! for the host's number of pages: at least [`MIN_REPEAT`], growing as the square root of the
+//! host's size (a section on 1 % of a 50 000-page site is the site's; a paragraph on 3 of 40
+//! pages is not). Copies of one page share their title, so a copied text is never made the
+//! site's by its own copies, however many.
+//!
+//! The counts run over every store of the run (with `--against`, the older crawl's pages
+//! count too), in passes over ranges of the (host, block) key that each fit the memory
+//! budget: a sort and a count of (key, title) pairs, 24 bytes a block of a page.
+
+use std::collections::{HashMap, HashSet};
+
+use rayon::prelude::*;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::store::StoreSet;
+use crate::base::host;
+use crate::text::blocks::{self, WORD_BITS};
+
+/// The rule, as `summary.json` states it.
+pub const RULE: &str = "a block (a line of the page's text) is its site's when pages of its host with at least max(5, ceil(sqrt(host pages) / 2)) distinct titles carry it; two pages are near-duplicates too when their whole texts' S3 >= 0.95 and their own words' S3 >= 0.8 (a page with under 20 words of its own is a near-duplicate only so)";
+
+/// The fewest distinct pages (titles) of a host on which a block is the site's.
+pub const MIN_REPEAT: u32 = 5;
+
+/// Below this many words of its own, a page has no own content: it is a near-duplicate only
+/// as a near-identical copy of a page's whole text ([`crate::verify::measure::WHOLE_MIN`]).
+pub const MIN_OWN_WORDS: u32 = 20;
+
+/// The distinct titles of a host of `pages` pages on which a block is the site's:
+/// max([`MIN_REPEAT`], ceil(sqrt(pages) / 2)).
+pub fn threshold(pages: u64) -> u32 {
+    let t = ((pages as f64).sqrt() / 2.0).ceil() as u32;
+    t.max(MIN_REPEAT)
+}
+
+/// The key of a document's host (0: no host: its URL, or its id when that is a URL, has none).
+pub fn host_key(stores: &StoreSet, d: u32) -> u64 {
+    match host::host(stores.url(d)).or_else(|| host::host(stores.raw_id(d))) {
+        Some(h) => xxh3_64(host::normal(h).as_bytes()).max(1),
+        None => 0,
+    }
+}
+
+/// A block of a host, as one key.
+#[inline]
+fn site_key(host: u64, block: u64) -> u64 {
+    let x = host.rotate_left(29) ^ (block >> WORD_BITS);
+    // SplitMix64's finaliser: the keys spread evenly over the passes' ranges.
+    let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// What the count found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct OwnStats {
+    /// Hosts with enough pages for a block to be the site's.
+    pub hosts: u64,
+    /// Distinct blocks found to be their site's.
+    pub site_blocks: u64,
+    /// Pages with at least one of them.
+    pub pages_with_site_blocks: u64,
+    /// Passes over the block keys the count took.
+    pub passes: u32,
+}
+
+/// The blocks that are their site's, over a run's stores.
+pub struct SiteBlocks {
+    /// The (host, block) keys that are their site's. A document's host is read from its URL,
+    /// so the set serves any store set holding the counted documents (a split run's batches).
+    aside: HashSet<u64>,
+    /// What the count found.
+    pub stats: OwnStats,
+}
+
+impl std::fmt::Debug for SiteBlocks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SiteBlocks({:?})", self.stats)
+    }
+}
+
+/// The first bytes of a file of site blocks.
+const MAGIC: &[u8; 8] = b"NDSITEB1";
+
+/// A document's block keys (its title key first), empty in a store without them.
+fn keys(stores: &StoreSet, d: u32) -> &[u64] {
+    let (s, i) = stores.position(d);
+    stores.stores()[s].blocks().map_or(&[], |b| b.doc(i))
+}
+
+impl SiteBlocks {
+    /// Counts the blocks of every store of `stores` with at most `memory` bytes of pairs held
+    /// at once; None when no store keeps block keys (full text, or stores made before them).
+    pub fn count(stores: &StoreSet, memory: u64) -> Option<SiteBlocks> {
+        if stores.stores().iter().all(|s| s.blocks().is_none()) {
+            return None;
+        }
+        let n = stores.len() as u32;
+        let hosts: Vec<u64> = (0..n)
+            .into_par_iter()
+            .map(|d| host_key(stores, d))
+            .collect();
+        // Pages per host: a host's threshold.
+        let mut pages: HashMap<u64, u64> = HashMap::new();
+        for (d, h) in hosts.iter().enumerate() {
+            if *h != 0 && keys(stores, d as u32).first().is_some_and(|t| *t != 0) {
+                *pages.entry(*h).or_default() += 1;
+            }
+        }
+        let limit: HashMap<u64, u32> = pages
+            .iter()
+            .filter(|(_, p)| **p >= u64::from(MIN_REPEAT))
+            .map(|(h, p)| (*h, threshold(*p)))
+            .collect();
+        let counted = |d: u32| -> Option<(u32, u64, &[u64])> {
+            let h = hosts[d as usize];
+            let k = keys(stores, d);
+            let limit = *limit.get(&h)?;
+            let (title, blocks) = k.split_first()?;
+            (*title != 0).then_some((limit, *title, blocks))
+        };
+        let total: u64 = (0..n)
+            .into_par_iter()
+            .map(|d| counted(d).map_or(0, |c| c.2.len() as u64))
+            .sum();
+        const PAIR: u64 = 24;
+        let passes = (total * PAIR).div_ceil(memory.max(1 << 20)).max(1);
+        let mut aside = HashSet::new();
+        for p in 0..passes {
+            let in_pass = |k: u64| ((u128::from(k) * u128::from(passes)) >> 64) as u64 == p;
+            let mut pairs: Vec<(u64, u64, u32)> = (0..n)
+                .into_par_iter()
+                .fold(Vec::new, |mut v, d| {
+                    if let Some((limit, title, blocks)) = counted(d) {
+                        let h = hosts[d as usize];
+                        for b in blocks {
+                            let k = site_key(h, *b);
+                            if in_pass(k) {
+                                v.push((k, title, limit));
+                            }
+                        }
+                    }
+                    v
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                });
+            pairs.par_sort_unstable();
+            pairs.dedup_by_key(|x| (x.0, x.1));
+            for run in pairs.chunk_by(|a, b| a.0 == b.0) {
+                if run.len() as u64 >= u64::from(run[0].2) {
+                    aside.insert(run[0].0);
+                }
+            }
+        }
+        let mut own = SiteBlocks {
+            aside,
+            stats: OwnStats {
+                hosts: limit.len() as u64,
+                passes: passes as u32,
+                ..OwnStats::default()
+            },
+        };
+        own.stats.site_blocks = own.aside.len() as u64;
+        own.stats.pages_with_site_blocks = (0..n)
+            .into_par_iter()
+            .filter(|d| own.has_site_blocks(stores, *d))
+            .count() as u64;
+        Some(own)
+    }
+
+    /// Whether block `key` of a page of host `host` is the site's.
+    #[inline]
+    pub fn is_site(&self, host: u64, key: u64) -> bool {
+        host != 0 && self.aside.contains(&site_key(host, key))
+    }
+
+    /// Whether document `d` has a block that is its site's.
+    pub fn has_site_blocks(&self, stores: &StoreSet, d: u32) -> bool {
+        let k = keys(stores, d);
+        if k.len() < 2 {
+            return false;
+        }
+        let h = host_key(stores, d);
+        h != 0 && k[1..].iter().any(|k| self.is_site(h, *k))
+    }
+
+    /// What document `d`'s own content is, from its keys alone (nothing read): the blocks and
+    /// words set aside and the words kept.
+    pub fn own_of(&self, stores: &StoreSet, d: u32) -> blocks::Own {
+        let h = host_key(stores, d);
+        let mut own = blocks::Own::default();
+        for k in keys(stores, d).iter().skip(1) {
+            if self.is_site(h, *k) {
+                own.blocks_aside += 1;
+                own.words_aside += blocks::words(*k);
+            } else {
+                own.words_kept += blocks::words(*k);
+            }
+        }
+        own
+    }
+
+    /// Own content of document `d` read from its text (as fingerprinting made it): into
+    /// `out`, the lines that are not its site's.
+    pub fn own_text(&self, stores: &StoreSet, d: u32, text: &str, out: &mut String) -> blocks::Own {
+        let h = host_key(stores, d);
+        blocks::own_text(text, |k| self.is_site(h, k), out)
+    }
+
+    /// The set as a file's bytes: a magic, the stats, the keys ascending.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut keys: Vec<u64> = self.aside.iter().copied().collect();
+        keys.sort_unstable();
+        let mut out = Vec::with_capacity(40 + 8 * keys.len());
+        out.extend_from_slice(MAGIC);
+        for v in [
+            self.stats.hosts,
+            self.stats.site_blocks,
+            self.stats.pages_with_site_blocks,
+            u64::from(self.stats.passes),
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for k in keys {
+            out.extend_from_slice(&k.to_le_bytes());
+        }
+        out
+    }
+
+    /// A set written by [`SiteBlocks::to_bytes`]; None when `bytes` is not one.
+    pub fn from_bytes(bytes: &[u8]) -> Option<SiteBlocks> {
+        let rest = bytes.strip_prefix(MAGIC)?;
+        if rest.len() < 32 || rest.len() % 8 != 0 {
+            return None;
+        }
+        let mut words = rest
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        let mut next = || words.next().unwrap_or(0);
+        let stats = OwnStats {
+            hosts: next(),
+            site_blocks: next(),
+            pages_with_site_blocks: next(),
+            passes: next() as u32,
+        };
+        let aside: HashSet<u64> = rest[32..]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        (aside.len() as u64 == stats.site_blocks).then_some(SiteBlocks { aside, stats })
+    }
+}

@@ -1,0 +1,188 @@
+//! A page's own content: blocks a site repeats on pages about other things are the site's,
+//! not the page's (`dedup --site-blocks aside`, the default under `--text main`).
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::{nd, response};
+
+/// Words of their own for page `seed`: `n` words no other page has.
+fn own_words(seed: usize, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("own{seed}w{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The section the site repeats on every type page: a trait's provided methods.
+fn trait_docs() -> String {
+    (0..14)
+        .map(|m| {
+            format!(
+                "<h3>fn method{m}</h3><p>{}</p>",
+                (0..24)
+                    .map(|i| format!("provided{m}x{i}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        })
+        .collect()
+}
+
+/// A documentation page: its title, a sentence of its own, and the repeated section.
+fn type_page(title: &str, own: &str) -> String {
+    format!(
+        "<html><head><title>{title}</title></head><body><nav><a href=/>Home</a></nav>\
+         <main><h1>{title}</h1><p>{own}</p>{}</main></body></html>",
+        trait_docs()
+    )
+}
+
+/// A page of a site's template with a form and a few words of its own.
+fn form_page(title: &str, words: &str) -> String {
+    let boiler: String = (0..30)
+        .map(|i| {
+            format!(
+                "<p>{}</p>",
+                (0..12)
+                    .map(|j| format!("tmpl{i}y{j}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>{title}</title></head><body>{boiler}<form><p>{words}</p></form></body></html>"
+    )
+}
+
+fn removed(out: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_to_string(out.join("remove.tsv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = Vec::new();
+    // 30 types of one documentation site: a title and 25 words of their own each, and 14
+    // paragraphs of a trait's docs that every one repeats.
+    for i in 0..30 {
+        let html = type_page(&format!("Struct Type{i}"), &own_words(i, 25));
+        data.extend(response(
+            &format!("t{i:02}"),
+            &format!("https://docs.example/struct.Type{i}.html"),
+            &html,
+        ));
+    }
+    // An exact copy of one, and a copy with one word of its own changed (same title): copies
+    // as a whole.
+    data.extend(response(
+        "copy",
+        "https://docs.example/old/struct.Type3.html",
+        &type_page("Struct Type3", &own_words(3, 25)),
+    ));
+    let edited = own_words(4, 25).replace("own4w12", "changed");
+    data.extend(response(
+        "edit",
+        "https://docs.example/old/struct.Type4.html",
+        &type_page("Struct Type4", &edited),
+    ));
+    // Template pages whose own text is a few words: a login and a sign-up form, and a second
+    // copy of the login page.
+    for i in 0..8 {
+        let html = form_page(
+            &format!("Form {i}"),
+            &format!("form {i} asks for field{i} and box{i} of kind{i}"),
+        );
+        data.extend(response(
+            &format!("f{i}"),
+            &format!("https://docs.example/form{i}"),
+            &html,
+        ));
+    }
+    data.extend(response(
+        "login",
+        "https://docs.example/login",
+        &form_page("Log in", "Log in with your name and password"),
+    ));
+    data.extend(response(
+        "signup",
+        "https://docs.example/signup",
+        &form_page("Sign up", "Sign up with a name and a password"),
+    ));
+    data.extend(response(
+        "login2",
+        "https://docs.example/login?next=/",
+        &form_page("Log in", "Log in with your name and password"),
+    ));
+    let warc = dir.path().join("site.warc");
+    fs::write(&warc, data).unwrap();
+
+    let aside = dir.path().join("aside");
+    nd("dedup {} -o {} --quiet", &[&warc, &aside]).ok();
+    let keep = dir.path().join("keep");
+    nd("dedup {} -o {} --quiet --site-blocks keep", &[&warc, &keep]).ok();
+
+    // Compared on what they extract, the type pages are near-duplicates of each other (and
+    // the forms of each other): most go.
+    let k = removed(&keep);
+    assert!(k.len() >= 25, "{k:?}");
+    // On their own content, only the copies go: the exact copy, the copy with one word
+    // changed (near-identical as a whole) and the second login page.
+    // (Which of two copies is kept is the representative rule's choice.)
+    let r = removed(&aside);
+    assert_eq!(r.len(), 3, "{r:?}");
+    assert!(r.contains(&"login2".to_string()), "{r:?}");
+    assert!(
+        ["copy", "t03"].iter().any(|x| r.contains(&x.to_string())),
+        "{r:?}"
+    );
+    assert!(
+        ["edit", "t04"].iter().any(|x| r.contains(&x.to_string())),
+        "{r:?}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(aside.join("summary.json")).unwrap()).unwrap();
+    let own = &summary["verification"]["own_content"];
+    assert!(own["site_blocks"].as_u64().unwrap() >= 14, "{own}");
+    assert!(
+        own["pages_with_site_blocks"].as_u64().unwrap() >= 40,
+        "{own}"
+    );
+    assert!(summary["verification"].get("own_content").is_some());
+    let kept: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(keep.join("summary.json")).unwrap()).unwrap();
+    assert!(kept["verification"].get("own_content").is_none());
+}
+
+#[test]
+fn a_few_pages_of_a_host_set_nothing_aside_and_full_text_never_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = Vec::new();
+    // Four pages on one host share the section: below the five titles a block needs.
+    for i in 0..4 {
+        let html = type_page(&format!("Struct Type{i}"), &own_words(i, 25));
+        data.extend(response(
+            &format!("t{i}"),
+            &format!("https://small.example/t{i}"),
+            &html,
+        ));
+    }
+    let warc = dir.path().join("small.warc");
+    fs::write(&warc, &data).unwrap();
+    let out = dir.path().join("out");
+    nd("dedup {} -o {} --quiet", &[&warc, &out]).ok();
+    assert_eq!(removed(&out).len(), 3);
+    let full = dir.path().join("full");
+    nd("dedup {} -o {} --quiet --text full", &[&warc, &full]).ok();
+    assert_eq!(removed(&full).len(), 3);
+    let summary = fs::read_to_string(full.join("summary.json")).unwrap();
+    assert!(!summary.contains("own_content"), "{summary}");
+}
