@@ -157,6 +157,43 @@ fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
         "{own}"
     );
     assert!(summary["verification"].get("own_content").is_some());
+    // explain says what was compared: the copy with one word changed passed as a copy of
+    // the whole page, the site's lines named.
+    let edited = if r.contains(&"edit".to_string()) {
+        "edit"
+    } else {
+        "t04"
+    };
+    let said = nd("explain {} {}", &[&aside, &edited]).ok();
+    assert!(said.contains("compared: whole texts"), "{said}");
+    assert!(said.contains("site's: provided"), "{said}");
+    let copied = if r.contains(&"copy".to_string()) {
+        "copy"
+    } else {
+        "t03"
+    };
+    let said = nd("explain {} {}", &[&aside, &copied]).ok();
+    assert!(said.contains("compared: own content"), "{said}");
+    let json = nd("explain {} {} --json", &[&aside, &copied]).ok();
+    assert!(json.contains("\"removed_lines_aside\": 28"), "{json}");
+    // sites.tsv says what each site's pages set aside: the 14 paragraphs and 14 headings of
+    // the trait's section on 31 pages at least (the copy's are its site's too).
+    let aside_of = |dir: &Path| -> (u64, u64) {
+        let t = fs::read_to_string(dir.join("sites.tsv")).unwrap();
+        let mut lines = t.lines();
+        let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+        let row: Vec<&str> = lines.next().unwrap().split('\t').collect();
+        let col = |n: &str| {
+            row[head.iter().position(|h| *h == n).unwrap()]
+                .parse()
+                .unwrap()
+        };
+        (col("blocks_aside"), col("words_aside"))
+    };
+    let (blocks, words) = aside_of(&aside);
+    assert!(blocks >= 31 * 28, "{blocks}");
+    assert!(words >= 31 * 14 * 24, "{words}");
+    assert_eq!(aside_of(&keep), (0, 0));
     let kept: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(keep.join("summary.json")).unwrap()).unwrap();
     assert!(kept["verification"].get("own_content").is_none());

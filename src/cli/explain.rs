@@ -131,6 +131,7 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                 candidates: c,
                 diff,
                 note,
+                own_content,
             } = &**r;
             writeln!(o, "removed: {} {}", t(id), t(url))?;
             writeln!(
@@ -165,6 +166,20 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
             )?;
             if !c.plan.is_empty() {
                 writeln!(o, "            {}", c.plan)?;
+            }
+            if let Some(w) = own_content {
+                writeln!(
+                    o,
+                    "compared: {} (set aside as their site's: {} lines, {} words of the removed page; {} lines, {} words of the kept page)",
+                    w.compared,
+                    w.removed_lines_aside,
+                    w.removed_words_aside,
+                    w.kept_lines_aside,
+                    w.kept_words_aside
+                )?;
+                for l in &w.site_lines {
+                    writeln!(o, "  site's: {}", t(l))?;
+                }
             }
             if let Some(d) = diff {
                 writeln!(

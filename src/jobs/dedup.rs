@@ -406,8 +406,16 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     let (mut clusters, assigned, mut tables) = written?;
     clusters.policy = policy_summary;
     tables.extend(other_tables?);
-    let (sites, site_tables) =
-        write_sites(dir, &stores, &assigned.named(), protect, &cfg.tables, quiet)?;
+    let site_blocks = cfg.verify.as_ref().and_then(|v| v.spec.own.as_ref());
+    let (sites, site_tables) = write_sites(
+        dir,
+        &stores,
+        &assigned.named(),
+        protect,
+        &cfg.tables,
+        site_blocks.map(|o| &*o.0),
+        quiet,
+    )?;
     tables.extend(site_tables);
     let join = join_summary(&cfg.join, at_max, &g, Some(ran));
     let mut s = summary(sm::Command::Dedup, &stores, &all_paths, &g, join);

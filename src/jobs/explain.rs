@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::corpus::ids_of;
 use super::report::{finished_run, open_run_stores};
+use crate::fingerprint::own::SiteBlocks;
 use crate::fingerprint::store::StoreSet;
 use crate::report::diff::{self, Diff, Shape};
 use crate::report::lists::{self, read_excluded, read_removals, Removal};
@@ -56,6 +57,24 @@ pub struct RemovedPage {
     pub diff: Option<Diff>,
     /// Why there is no diff, where there is none.
     pub note: Option<String>,
+    /// What each page set aside as its site's, where the run compared own content.
+    pub own_content: Option<OwnCompared>,
+}
+
+/// What verification compared of a pair, where the run compared pages on their own content.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OwnCompared {
+    /// `own content` (the lines that are not the site's: what the diff shows) or `whole
+    /// texts` (near-identical copies: the diff shows the whole texts).
+    pub compared: String,
+    /// The removed page's lines (blocks) set aside as its site's, and their words.
+    pub removed_lines_aside: u32,
+    pub removed_words_aside: u32,
+    /// The kept page's.
+    pub kept_lines_aside: u32,
+    pub kept_words_aside: u32,
+    /// The removed page's first lines set aside (at most 5, each cut to 200 characters).
+    pub site_lines: Vec<String>,
 }
 
 /// The answer.
@@ -122,7 +141,22 @@ pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result
     let url = stores.url(doc).to_string();
     let removals = read_removals(&dir.join(lists::REMOVE))?;
     if let Some(r) = removals.iter().find(|r| r.id == id) {
-        return Ok(removed(&stores, &names, &summary, &removals, r, shard_dir));
+        // The run's own content, counted again as it counted it (the same stores, the same
+        // rule): what verification compared.
+        let own = summary
+            .verification
+            .as_ref()
+            .and_then(|v| v.own_content.as_ref())
+            .and_then(|_| SiteBlocks::count(&stores, crate::verify::DEFAULT_MEMORY));
+        return Ok(removed(
+            &stores,
+            &names,
+            &summary,
+            &removals,
+            r,
+            shard_dir,
+            own.as_ref(),
+        ));
     }
     if let Some((_, reason)) = read_excluded(&dir.join(lists::EXCLUDED))?
         .into_iter()
@@ -156,6 +190,7 @@ fn removed(
     removals: &[Removal],
     r: &Removal,
     shard_dir: Option<&Path>,
+    own: Option<&SiteBlocks>,
 ) -> Explanation {
     let a = names[r.id.as_str()];
     let b = names.get(r.kept.as_str()).copied();
@@ -170,6 +205,7 @@ fn removed(
             .as_ref()
             .map_or_else(String::new, |r| r.plan.clone()),
     };
+    let mut own_content = None;
     let (diff, note) = match b {
         None => (
             None,
@@ -191,17 +227,25 @@ fn removed(
                         .map(|v| v.1 .1.as_str())
                 };
                 match (text(a), text(b)) {
-                    (Some(ta), Some(tb)) => (
-                        Some(diff::diff(
-                            ta,
-                            tb,
-                            Shape {
-                                context: 12,
-                                budget: 3000,
-                            },
-                        )),
-                        None,
-                    ),
+                    (Some(ta), Some(tb)) => {
+                        let shape = Shape {
+                            context: 12,
+                            budget: 3000,
+                        };
+                        let d = match own.map(|o| own_compared(stores, o, (a, ta), (b, tb))) {
+                            Some((shown, (oa, ob))) => {
+                                let own_texts = shown.compared == "own content";
+                                own_content = Some(shown);
+                                if own_texts {
+                                    diff::diff(&oa, &ob, shape)
+                                } else {
+                                    diff::diff(ta, tb, shape)
+                                }
+                            }
+                            None => diff::diff(ta, tb, shape),
+                        };
+                        (Some(d), None)
+                    }
                     _ => (
                         None,
                         Some("the texts were not found where the store recorded them".into()),
@@ -229,7 +273,62 @@ fn removed(
         candidates,
         diff,
         note,
+        own_content,
     }))
+}
+
+/// What verification compared of the removed page `a` and the kept page `b` (their texts as
+/// read): their own texts, and which of own content and whole texts passed.
+fn own_compared(
+    stores: &StoreSet,
+    own: &SiteBlocks,
+    (a, ta): (u32, &str),
+    (b, tb): (u32, &str),
+) -> (OwnCompared, (String, String)) {
+    let (mut oa, mut ob) = (String::new(), String::new());
+    let ra = own.own_text(stores, a, ta, &mut oa);
+    let rb = own.own_text(stores, b, tb, &mut ob);
+    let params = &stores.stores()[0].manifest.params;
+    let mut sh = crate::verify::shingle::Shingler::new(
+        crate::verify::shingle::DEFAULT_K,
+        params.tokens,
+        params.seed,
+    );
+    let set = |sh: &mut crate::verify::shingle::Shingler, t: &str, words: u32| {
+        let mut v = Vec::new();
+        if words >= crate::fingerprint::own::MIN_OWN_WORDS {
+            sh.shingles(t, &mut v);
+        }
+        v
+    };
+    let (sa, sb) = (
+        set(&mut sh, &oa, ra.words_kept),
+        set(&mut sh, &ob, rb.words_kept),
+    );
+    let own_passes = crate::verify::Overlap::of(&sa, &sb).score(crate::verify::Measure::S3)
+        >= crate::verify::VerifySpec::default().min;
+    let h = crate::fingerprint::own::host_key(stores, a);
+    let site_lines = ta
+        .split('\n')
+        .filter(|l| !l.is_empty() && own.is_site(h, crate::text::blocks::key(l)))
+        .take(5)
+        .map(|l| diff::bounded(l, 200).into_owned())
+        .collect();
+    (
+        OwnCompared {
+            compared: if own_passes || (ra.blocks_aside == 0 && rb.blocks_aside == 0) {
+                "own content".into()
+            } else {
+                "whole texts".into()
+            },
+            removed_lines_aside: ra.blocks_aside,
+            removed_words_aside: ra.words_aside,
+            kept_lines_aside: rb.blocks_aside,
+            kept_words_aside: rb.words_aside,
+            site_lines,
+        },
+        (oa, ob),
+    )
 }
 
 /// The bands whose keys documents `a` and `b` share; None without band keys.

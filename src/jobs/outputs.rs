@@ -506,10 +506,11 @@ pub fn write_sites(
     kept: &[u32],
     protect: Option<u32>,
     formats: &[TableFormat],
+    own: Option<&crate::fingerprint::own::SiteBlocks>,
     quiet: bool,
 ) -> anyhow::Result<(summary::SitesSummary, Vec<PathBuf>)> {
     use crate::report::sites;
-    let a = sites::audit(stores, kept, protect);
+    let a = sites::audit(stores, kept, protect, own);
     let files = sites::write(dir, &a, formats)?;
     let flagged = sites::flagged(&a);
     crate::base::atomic::write(

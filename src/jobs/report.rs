@@ -77,6 +77,7 @@ fn read_sites(path: &Path, flagged: &[String]) -> Result<Vec<Site>> {
             rate: f[3].parse().unwrap_or(0.0),
             kept_on: diff::bounded(f[4], MAX_STRING).into_owned(),
             full_text: f.get(5).and_then(|v| v.parse().ok()).unwrap_or(0),
+            words_aside: f.get(7).and_then(|v| v.parse().ok()).unwrap_or(0),
         });
     }
     Ok(out)

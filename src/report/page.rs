@@ -66,6 +66,8 @@ pub struct Site {
     pub rate: f64,
     pub kept_on: String,
     pub full_text: u64,
+    /// Words its pages set aside as the site's (own content).
+    pub words_aside: u64,
     pub flagged: bool,
 }
 
@@ -205,7 +207,7 @@ pub fn render(page: &Page) -> String {
          <div class=\"scroll\"><table id=\"sitetable\"><thead><tr>\
          <th data-k=\"site\">site</th><th data-k=\"documents\" class=\"n\">documents</th>\
          <th data-k=\"removed\" class=\"n\">removed</th><th data-k=\"rate\" class=\"n\">rate</th>\
-         <th data-k=\"kept_on\">kept on</th><th data-k=\"full_text\" class=\"n\">full text</th></tr></thead>\
+         <th data-k=\"kept_on\">kept on</th><th data-k=\"full_text\" class=\"n\">full text</th><th data-k=\"words_aside\" class=\"n\" title=\"words its pages share with the site, set aside\">site's words</th></tr></thead>\
          <tbody></tbody></table></div></section>\n",
         100.0 * page.crawl_rate,
         page.sites.len(),

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::base::tsv::tsv_field;
+use crate::fingerprint::own::SiteBlocks;
 use crate::fingerprint::store::{flags, StoreSet};
 use crate::report::typed::{TableFormat, Writer};
 use crate::Result;
@@ -53,6 +54,13 @@ pub struct Row {
     /// found, or it was too short to compare (a login or contact page).
     #[serde(default)]
     pub full_text: u64,
+    /// Blocks set aside as their site's (own content, `dedup --site-blocks aside`), summed
+    /// over the documents.
+    #[serde(default)]
+    pub blocks_aside: u64,
+    /// Their words.
+    #[serde(default)]
+    pub words_aside: u64,
 }
 
 /// The audit of a run.
@@ -88,6 +96,8 @@ struct Tally {
     documents: u64,
     removed: u64,
     full_text: u64,
+    blocks_aside: u64,
+    words_aside: u64,
     kept_on: HashMap<u32, u64>,
 }
 
@@ -114,14 +124,22 @@ fn rows(names: &[String], tallies: Vec<Tally>, site_names: &[String]) -> Vec<Row
                 },
                 kept_on: on,
                 full_text: t.full_text,
+                blocks_aside: t.blocks_aside,
+                words_aside: t.words_aside,
             }
         })
         .collect()
 }
 
 /// The audit of the documents below `limit` (all of them, or the new collection's with
-/// `--against`): `kept[d]` is document `d`'s kept document (itself when kept).
-pub fn audit(stores: &StoreSet, kept: &[u32], limit: Option<u32>) -> Audit {
+/// `--against`): `kept[d]` is document `d`'s kept document (itself when kept); with `own`,
+/// the blocks and words each site's pages set aside.
+pub fn audit(
+    stores: &StoreSet,
+    kept: &[u32],
+    limit: Option<u32>,
+    own: Option<&SiteBlocks>,
+) -> Audit {
     let n = limit.unwrap_or(kept.len() as u32).min(kept.len() as u32);
     let mut index: HashMap<Cow<'_, str>, u32> = HashMap::new();
     // Every document's site, kept documents of the old collection included (they are named
@@ -148,9 +166,12 @@ pub fn audit(stores: &StoreSet, kept: &[u32], limit: Option<u32>) -> Audit {
         let gone = k != d;
         removed += u64::from(gone);
         let full = u64::from(stores.flags(d) & flags::FULL_TEXT != 0);
+        let aside = own.map(|o| o.own_of(stores, d)).unwrap_or_default();
         let t = &mut by_site[s as usize];
         t.documents += 1;
         t.full_text += full;
+        t.blocks_aside += u64::from(aside.blocks_aside);
+        t.words_aside += u64::from(aside.words_aside);
         if gone {
             t.removed += 1;
             *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
@@ -159,6 +180,8 @@ pub fn audit(stores: &StoreSet, kept: &[u32], limit: Option<u32>) -> Audit {
             let t = &mut by_store[stores.position(d).0];
             t.documents += 1;
             t.full_text += full;
+            t.blocks_aside += u64::from(aside.blocks_aside);
+            t.words_aside += u64::from(aside.words_aside);
             if gone {
                 t.removed += 1;
                 *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
@@ -215,13 +238,15 @@ pub fn flagged(a: &Audit) -> Vec<&Row> {
 }
 
 /// The header of `sites.tsv` and `stores.tsv`.
-pub const HEADER: [&str; 6] = [
+pub const HEADER: [&str; 8] = [
     "site",
     "documents",
     "removed",
     "removal_rate",
     "kept_on",
     "full_text",
+    "blocks_aside",
+    "words_aside",
 ];
 
 fn kept_on_text(on: &[(String, u64)]) -> String {
@@ -241,13 +266,15 @@ fn tsv(rows: &[Row]) -> String {
     for r in rows {
         let _ = writeln!(
             t,
-            "{}\t{}\t{}\t{:.6}\t{}\t{}",
+            "{}\t{}\t{}\t{:.6}\t{}\t{}\t{}\t{}",
             tsv_field(&r.site),
             r.documents,
             r.removed,
             r.removal_rate,
             tsv_field(&kept_on_text(&r.kept_on)),
-            r.full_text
+            r.full_text,
+            r.blocks_aside,
+            r.words_aside
         );
     }
     t
@@ -264,6 +291,8 @@ fn typed(stem: &Path, rows: &[Row], format: TableFormat) -> Result<PathBuf> {
         cols[3].push_float(Some((r.removal_rate * 1e6).round() / 1e6));
         cols[4].push_str(&kept_on_text(&r.kept_on));
         cols[5].push_int(Some(r.full_text as i64));
+        cols[6].push_int(Some(r.blocks_aside as i64));
+        cols[7].push_int(Some(r.words_aside as i64));
     }
     w.write(cols)?;
     w.finish()
@@ -327,7 +356,7 @@ mod tests {
         let line = t.lines().nth(1).unwrap();
         assert_eq!(t.lines().count(), 2, "{t:?}");
         assert_eq!(line.split('\t').count(), HEADER.len(), "{line:?}");
-        assert!(line.ends_with("a\\tb\\nc=2\t0"), "{line:?}");
+        assert!(line.ends_with("a\\tb\\nc=2\t0\t0\t0"), "{line:?}");
     }
 
     fn row(documents: u64, removed: u64) -> Row {
@@ -338,6 +367,8 @@ mod tests {
             removal_rate: removed as f64 / documents as f64,
             kept_on: Vec::new(),
             full_text: 0,
+            blocks_aside: 0,
+            words_aside: 0,
         }
     }
 

@@ -58,7 +58,7 @@ pub fn kind(name: &str) -> Kind {
         "tau" | "tau128" | "docs_kept" | "max_cluster" | "pairs" | "docs_in_clusters"
         | "candidate_pairs" | "known_pairs" | "verified_pairs" | "sampled_pairs"
         | "removed_by_star" | "cluster_size" | "hamming64" | "hamming128" | "documents"
-        | "removed" | "full_text" => Kind::Int,
+        | "removed" | "full_text" | "blocks_aside" | "words_aside" => Kind::Int,
         _ => Kind::Str,
     }
 }

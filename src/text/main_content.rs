@@ -261,6 +261,8 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"megamenu"
             | b"sidebar"
             | b"footer"
+            | b"copyright"
+            | b"copyrights"
             | b"header"
             | b"masthead"
             | b"breadcrumb"
@@ -485,6 +487,7 @@ fn parts_of(token: &[u8]) -> impl Iterator<Item = &[u8]> {
 fn judge(attrs: &[u8]) -> Marks {
     let mut m = Marks::default();
     let mut frame_tokens = 0;
+    let mut footer_tokens = 0;
     let mut content_tokens = 0;
     let mut lower: Vec<u8> = Vec::new();
     html::attributes(attrs, |name, value| {
@@ -520,6 +523,13 @@ fn judge(attrs: &[u8]) -> Marks {
                 let content = parts_of(token).any(is_content_word);
                 if frame {
                     frame_tokens += 1;
+                    // A page's footer or its legal lines (`copyright-footer`, `site-footer`,
+                    // `copyright`): kept out by the retry too, which would otherwise give a
+                    // page of short sections its copyright notice.
+                    footer_tokens +=
+                        usize::from(parts_of(token).last().is_some_and(|p| {
+                            matches!(p, b"footer" | b"copyright" | b"copyrights")
+                        }));
                 } else if content {
                     content_tokens += 1;
                 }
@@ -563,6 +573,7 @@ fn judge(attrs: &[u8]) -> Marks {
         }
     });
     m.frame = frame_tokens > 0 && content_tokens == 0 && !m.main && !m.article;
+    m.frame_role |= m.frame && footer_tokens > 0;
     m.frame_role &= !m.main;
     m
 }
@@ -1329,6 +1340,23 @@ mod tests {
         let text = main_text(&layout);
         assert!(
             text.contains("A long story") && !text.contains("Menu"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_page_of_short_sections_never_reads_as_its_copyright_footer() {
+        let legal = "Copyright 2001, 2002 Indiana University, the University of Notre Dame, and others. Distributed under the Boost Software License, Version 1.0, or at your choice, any later version, with the permission notice in all copies. ";
+        let html = format!(
+            "<html><body><div class=refentry><h2>Concept Assignable</h2>\
+             <div class=refsect1><h2>Description</h2><p>Assignable types must have copy constructors.</p></div>\
+             <div class=refsect1><h2>Models</h2><p>int</p></div></div>\
+             <table><tr><td></td><td><div class=copyright-footer>{}</div></td></tr></table></body></html>",
+            legal.repeat(2)
+        );
+        let text = main_text(&html);
+        assert!(
+            !text.contains("Indiana") || text.contains("Assignable types"),
             "{text}"
         );
     }

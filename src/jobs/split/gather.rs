@@ -261,7 +261,9 @@ pub fn gather(
         }
         kept
     };
-    let (sites, _) = crate::jobs::outputs::write_sites(out, &stores, &kept, protect, &[], quiet)?;
+    let own = plan.site_blocks()?;
+    let (sites, _) =
+        crate::jobs::outputs::write_sites(out, &stores, &kept, protect, &[], own.as_ref(), quiet)?;
     drop(kept);
     let (clusters_n, several, largest) = cluster_counts(&out.join(crate::cluster::file::NAME))?;
     let seconds = std::time::SystemTime::now()

@@ -126,6 +126,7 @@
     tr.appendChild(el('td', 'n', pct(r.rate)));
     tr.appendChild(el('td', null, r.kept_on));
     tr.appendChild(el('td', 'n', String(r.full_text)));
+    tr.appendChild(el('td', 'n', String(r.words_aside || 0)));
     return { r: r, tr: tr, key: (r.site + '\n' + r.kept_on).toLowerCase() };
   });
   var sq = document.getElementById('sq');
