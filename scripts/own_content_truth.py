@@ -14,8 +14,8 @@ content chosen), and its host's repeated blocks are set aside by counting pages:
 S3 = |A and B| / ((|A| + |B|) / 2) over word 8-grams (lowercase word tokens).
 
 Precision: the removal pairs of `remove.tsv` (removed page, the kept page it names) that are
-truth pairs. Recall: of the pages that a truth pair joins to a page before them (in the
-crawl's order: what one copy of each group keeps), the share the run removed.
+truth pairs. Recall: the truth pairs of which the run removed at least one page (either may
+be the one kept).
 Truth pairs are found exactly: every pair sharing a shingle in its prefix (the rarest
 shingles, prefix filtering for the S3 threshold) is compared.
 
@@ -165,13 +165,12 @@ def main():
     ap.add_argument("--neardup", default="target/release/neardup")
     ap.add_argument("--runs", default="aside,keep")
     a = ap.parse_args()
-    print("| crawl | pages | truth pages to remove | run | removed | precision | recall |")
+    print("| crawl | pages | truth pairs | run | removed | precision | recall |")
     print("|---|---|---|---|---|---|---|")
     for warc in a.warc:
         pages = truth_pages(warc)
         at = {p["id"]: i for i, p in enumerate(pages)}
         pairs = {(i, j) for (i, j) in joins(pages, "own", 0.82) | joins(pages, "whole", 0.95) if is_pair(pages[i], pages[j])}
-        dup = {j for _, j in pairs}
         for mode in a.runs.split(","):
             with tempfile.TemporaryDirectory() as d:
                 removals = run(a.neardup, warc, mode, os.path.join(d, "out"))
@@ -180,9 +179,10 @@ def main():
             )
             removed = {at[r] for r, _ in removals if r in at}
             prec = right / len(removals) if removals else 1.0
-            rec = len(removed & dup) / len(dup) if dup else 1.0
+            found = sum(1 for i, j in pairs if i in removed or j in removed)
+            rec = found / len(pairs) if pairs else 1.0
             name = os.path.basename(warc)
-            print(f"| {name} | {len(pages)} | {len(dup)} | {mode} | {len(removals)} | {prec:.3f} | {rec:.3f} |")
+            print(f"| {name} | {len(pages)} | {len(pairs)} | {mode} | {len(removals)} | {prec:.3f} | {rec:.3f} |")
             sys.stdout.flush()
 
 

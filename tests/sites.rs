@@ -132,7 +132,7 @@ fn sites_and_stores_equal_the_reference_and_a_mirror_is_flagged() {
         .to_string();
     assert_eq!(
         mirror,
-        "mirror.example\t20\t20\t1.000000\torigin.example=20\t0"
+        "mirror.example\t20\t20\t1.000000\torigin.example=20\t0\t0\t0"
     );
     assert_eq!(read(&out.join("sites.jsonl")).lines().count(), 33);
     let summary: serde_json::Value =

@@ -554,7 +554,8 @@ pub struct DedupArgs {
     pub site_blocks: crate::jobs::options::SiteBlocks,
     /// Keep every document's shingle set in the store (about 8 bytes per word of text, more
     /// than the WARC.gz on web pages) and verify from the sets: no record is read twice, and a
-    /// later `dedup` of the store verifies without reading the shards. Without it,
+    /// later `dedup` of the store verifies without reading the shards (pages with blocks of
+    /// their site, compared on their own content, are still read again). Without it,
     /// verification reads the candidates' records again (BENCHMARKS.md: on crawls that fit
     /// the page cache the two cost the same).
     #[arg(long, conflicts_with = "no_verify")]

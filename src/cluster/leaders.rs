@@ -272,7 +272,9 @@ pub fn remove(
     policy: &KeepPolicy<'_>,
 ) -> Result<(ScoredGraph, LeaderStats)> {
     let (members, starts, blocks) = candidates.groups();
-    let texts = split_texts(&members, &starts, |d| stores.content_hash(d));
+    let texts = split_texts(&members, &starts, |d| {
+        crate::verify::text_key(stores, spec, d)
+    });
     let units = starts.len().saturating_sub(1);
     let protect = rules.protect.unwrap_or(u32::MAX);
     let first = |u: u32| members[starts[u as usize] as usize];

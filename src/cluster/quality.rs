@@ -112,7 +112,7 @@ pub fn sampled(
     n: u64,
     seed: u64,
 ) -> Result<(Vec<Quality>, ScoredGraph)> {
-    let g = text_units(stores, g);
+    let g = text_units(stores, g, spec);
     // Edges by distance.
     let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); max as usize + 1];
     for (i, e) in g.edges.iter().enumerate() {

@@ -65,7 +65,7 @@ pub struct RemovedPage {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OwnCompared {
     /// `own content` (the lines that are not the site's: what the diff shows) or `whole
-    /// texts` (near-identical copies: the diff shows the whole texts).
+    /// texts` (near-identical copies: the diff shows the whole pages' full texts).
     pub compared: String,
     /// The removed page's lines (blocks) set aside as its site's, and their words.
     pub removed_lines_aside: u32,
@@ -211,12 +211,13 @@ fn removed(
             None,
             Some("the kept page is not in the run's stores".to_string()),
         ),
-        Some(b) => match crate::verify::reread::for_each_text(
+        Some(b) => match crate::verify::reread::for_each_text_and_full(
             stores,
             &[a, b],
             shard_dir,
+            own.is_some(),
             || (),
-            |_, d, t| (d, t.to_string()),
+            |_, d, t, f| (d, t.to_string(), f.to_string()),
         ) {
             Ok(found) => {
                 let text = |d: u32| {
@@ -225,6 +226,13 @@ fn removed(
                         .iter()
                         .find(|v| v.0 == d)
                         .map(|v| v.1 .1.as_str())
+                };
+                let full = |d: u32| {
+                    found
+                        .values
+                        .iter()
+                        .find(|v| v.0 == d)
+                        .map_or("", |v| v.1 .2.as_str())
                 };
                 match (text(a), text(b)) {
                     (Some(ta), Some(tb)) => {
@@ -239,7 +247,7 @@ fn removed(
                                 if own_texts {
                                     diff::diff(&oa, &ob, shape)
                                 } else {
-                                    diff::diff(ta, tb, shape)
+                                    diff::diff(full(a), full(b), shape)
                                 }
                             }
                             None => diff::diff(ta, tb, shape),

@@ -421,7 +421,7 @@ pub fn score(
             let sg = ScoredGraph::from_file(l.graph, &s);
             (sg.graph, sg.overlaps)
         }
-        _ => (text_units(stores, &l.graph), Vec::new()),
+        _ => (text_units(stores, &l.graph, spec), Vec::new()),
     };
     let keep: Vec<bool> = g
         .edges

@@ -1126,6 +1126,17 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             }
         }
     }
+    // Inside a `main` the author declared, a choice holding under a third of its text is one
+    // section of many (an API page's constructor summary, of its description, summaries and
+    // details): the declared `main` is the content.
+    if let Some(m) = ancestors(top)
+        .into_iter()
+        .find(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
+    {
+        if nodes[top].text * 3 < nodes[m].text && link_density(&nodes[m]) < 0.5 {
+            top = m;
+        }
+    }
     // An only child stands for its parent.
     for _ in 0..64 {
         let p = nodes[top].parent as usize;
@@ -1359,6 +1370,29 @@ mod tests {
             !text.contains("Indiana") || text.contains("Assignable types"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_section_of_a_declared_main_brings_the_main() {
+        let detail = |name: &str, what: &str| {
+            format!("<section class=detail><h3>{name}</h3><div class=block>{what}</div></section>")
+        };
+        let html = format!(
+            "<html><body><nav><a href=/>Overview</a><a href=/p>Package</a></nav><main role=main>\
+             <div class=header><h1>Class DateTimeException</h1></div>\
+             <section class=class-description><div class=block>Exception used to indicate a problem while calculating a date-time.</div></section>\
+             <section class=summary><div class=caption>Constructors</div><div class=summary-table>\
+             <div class=col-last><div class=block>Constructs a new date-time exception with the specified message, as given by the caller of the method.</div></div>\
+             <div class=col-last><div class=block>Constructs a new date-time exception with the specified message and cause, as given by the caller of the method.</div></div></div></section>\
+             <section class=details>{}{}{}</section></main></body></html>",
+            detail("DateTimeException", "Constructs a new date-time exception with the specified message."),
+            detail("getMessage", "Returns the detail message string of this throwable, which names the problem."),
+            detail("getCause", "Returns the cause of this throwable or null if the cause is nonexistent or unknown.")
+        );
+        let text = main_text(&html);
+        assert!(text.contains("indicate a problem"), "{text}");
+        assert!(text.contains("Returns the cause"), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
     }
 
     #[test]

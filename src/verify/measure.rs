@@ -24,7 +24,7 @@ pub struct Overlap {
 }
 
 /// The last element of a set of three parts: a page's own content's shingles, its whole
-/// text's, and its own content's words (`[own..., whole..., words..., own length, whole
+/// page's (its full text), and its own content's words (`[own..., whole..., words..., own length, whole
 /// length, WHOLE]`, `fingerprint::own`); never a shingle (verification's shingles stop below
 /// it).
 pub const WHOLE: u64 = u64::MAX;

@@ -133,7 +133,8 @@ impl VerifyStats {
 /// with `spec.k`), else read again from their shards. With own content (`spec.own`), a page
 /// with blocks that are its site's is read again and its set has three parts
 /// ([`measure::WHOLE`]): its own text's shingles (none when it has under
-/// [`own::MIN_OWN_WORDS`] words of its own), its whole text's, and its own words.
+/// [`own::MIN_OWN_WORDS`] words of its own), its whole page's (its full text), and its own
+/// words.
 pub fn shingle_sets(
     stores: &StoreSet,
     docs: &[u32],
@@ -178,10 +179,11 @@ fn read_sets(
     }
     let params = &stores.stores()[0].manifest.params;
     let (opts, seed) = (params.tokens, params.seed);
-    let found = reread::for_each_text(
+    let found = reread::for_each_text_and_full(
         stores,
         docs,
         spec.shard_dir.as_deref(),
+        own.is_some(),
         || {
             (
                 shingle::Shingler::new(spec.k, opts, seed),
@@ -189,7 +191,7 @@ fn read_sets(
                 shingle::Shingler::new(1, opts, seed),
             )
         },
-        |(s, buf, words), d, text| {
+        |(s, buf, words), d, text, full| {
             let mut out = Vec::new();
             match own {
                 Some(own) => {
@@ -197,8 +199,11 @@ fn read_sets(
                         s.shingles(buf, &mut out);
                     }
                     let n = out.len() as u64;
+                    // The whole page: its full text, not only its main content (two pages
+                    // whose main content is all their site's are copies only if their whole
+                    // pages are).
                     let mut more = Vec::new();
-                    s.shingles(text, &mut more);
+                    s.shingles(full, &mut more);
                     out.extend_from_slice(&more);
                     let w = more.len() as u64;
                     words.shingles(buf, &mut more);
@@ -483,6 +488,21 @@ pub(crate) struct Texts {
     pub(crate) of_unit: Rows,
 }
 
+/// What tells document `d`'s text from others': its content hash; with own content, a page
+/// with no own content (its text all its site's but under [`own::MIN_OWN_WORDS`] words) is a
+/// text of its own, compared as a whole page, never one with every page whose main content
+/// is the same section of their site.
+pub(crate) fn text_key(stores: &StoreSet, spec: &VerifySpec, d: u32) -> [u64; 2] {
+    if let Some(own) = &spec.own {
+        if own.0.has_site_blocks(stores, d)
+            && own.0.own_of(stores, d).words_kept < own::MIN_OWN_WORDS
+        {
+            return [u64::MAX, u64::from(d)];
+        }
+    }
+    stores.content_hash(d)
+}
+
 pub(crate) fn split_texts(
     members: &[u32],
     starts: &[u32],
@@ -546,8 +566,8 @@ pub(crate) fn split_texts(
 /// candidate edge becomes an edge between each text unit of one side and each of the other,
 /// and the text units of one fingerprint unit are joined at distance (0, 0). A graph of text
 /// units comes back as it is.
-pub fn text_units(stores: &StoreSet, g: &PairGraph) -> PairGraph {
-    let t = split_texts(&g.members, &g.starts, |d| stores.content_hash(d));
+pub fn text_units(stores: &StoreSet, g: &PairGraph, spec: &VerifySpec) -> PairGraph {
+    let t = split_texts(&g.members, &g.starts, |d| text_key(stores, spec, d));
     let mut edges = Vec::with_capacity(g.edges.len());
     for u in 0..g.units() as u32 {
         let texts = t.of_unit.row(u);

@@ -48,6 +48,33 @@ pub fn for_each_text<S, T: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &str) -> T + Sync,
 ) -> Result<Found<T>> {
+    texts(stores, docs, shard_dir, false, init, |s, d, text, _| {
+        f(s, d, text)
+    })
+}
+
+/// [`for_each_text`], with each page's full text too where `full` is set (`--text full`'s,
+/// the whole page whatever the store's mode; else the text again): `f(state, doc, text,
+/// full_text)`.
+pub fn for_each_text_and_full<S, T: Send>(
+    stores: &StoreSet,
+    docs: &[u32],
+    shard_dir: Option<&Path>,
+    full: bool,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, u32, &str, &str) -> T + Sync,
+) -> Result<Found<T>> {
+    texts(stores, docs, shard_dir, full, init, f)
+}
+
+fn texts<S, T: Send>(
+    stores: &StoreSet,
+    docs: &[u32],
+    shard_dir: Option<&Path>,
+    full: bool,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, u32, &str, &str) -> T + Sync,
+) -> Result<Found<T>> {
     // Every text read again is checked against the content hash the store kept: a shard
     // edited in place where its sampled checksum does not look is caught here.
     let changed = std::sync::Mutex::new(Vec::new());
@@ -55,8 +82,8 @@ pub fn for_each_text<S, T: Send>(
         stores,
         docs,
         shard_dir,
-        || (init(), String::new()),
-        |(state, text), d, doc| {
+        || (init(), String::new(), String::new()),
+        |(state, text, whole), d, doc| {
             let html = doc.kind.is_html();
             let mode = stores.stores()[stores.position(d).0].manifest.params.text;
             extract::payload_text(&doc.payload, doc.charset.as_deref(), html, mode, text);
@@ -64,7 +91,18 @@ pub fn for_each_text<S, T: Send>(
             if [h as u64, (h >> 64) as u64] != stores.content_hash(d) {
                 changed.lock().unwrap().push(d);
             }
-            f(state, d, text)
+            if full && mode != extract::TextMode::Full {
+                extract::payload_text(
+                    &doc.payload,
+                    doc.charset.as_deref(),
+                    html,
+                    extract::TextMode::Full,
+                    whole,
+                );
+                f(state, d, text, whole)
+            } else {
+                f(state, d, text, text)
+            }
         },
     )?;
     let changed = changed.into_inner().unwrap();
