@@ -1126,14 +1126,15 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             }
         }
     }
-    // Inside a `main` the author declared, a choice holding under a third of its text is one
+    // Inside a `main` the author declared, a choice holding under a fifth of its text is one
     // section of many (an API page's constructor summary, of its description, summaries and
-    // details): the declared `main` is the content.
+    // details): the declared `main` is the content. (An article holding a third of a `main`
+    // of sidebars and related stories stays the content.)
     if let Some(m) = ancestors(top)
         .into_iter()
         .find(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
     {
-        if nodes[top].text * 3 < nodes[m].text && link_density(&nodes[m]) < 0.5 {
+        if nodes[top].text * 5 < nodes[m].text && link_density(&nodes[m]) < 0.5 {
             top = m;
         }
     }
