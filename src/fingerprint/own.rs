@@ -174,7 +174,7 @@ impl SiteBlocks {
         own.stats.site_blocks = own.aside.len() as u64;
         own.stats.pages_with_site_blocks = (0..n)
             .into_par_iter()
-            .filter(|d| own.has_site_blocks(stores, *d))
+            .filter(|d| own.any_site(hosts[*d as usize], keys(stores, *d)))
             .count() as u64;
         Some(own)
     }
@@ -188,11 +188,13 @@ impl SiteBlocks {
     /// Whether document `d` has a block that is its site's.
     pub fn has_site_blocks(&self, stores: &StoreSet, d: u32) -> bool {
         let k = keys(stores, d);
-        if k.len() < 2 {
-            return false;
-        }
-        let h = host_key(stores, d);
-        h != 0 && k[1..].iter().any(|k| self.is_site(h, *k))
+        k.len() >= 2 && self.any_site(host_key(stores, d), k)
+    }
+
+    /// Whether the keys `k` (a title key, then blocks) of a page of host `h` hold a block
+    /// that is its site's.
+    fn any_site(&self, h: u64, k: &[u64]) -> bool {
+        h != 0 && k.iter().skip(1).any(|k| self.is_site(h, *k))
     }
 
     /// What document `d`'s own content is, from its keys alone (nothing read): the blocks and

@@ -61,30 +61,7 @@ pub fn title_key(title: Option<&[u8]>, text: &str) -> u64 {
 /// Words of `text`: runs of letters and digits, each Chinese or Japanese character one word
 /// (as [`super::extract::has_words`] counts them).
 pub fn word_count(text: &str) -> usize {
-    if text.is_ascii() {
-        let mut count = 0;
-        let mut in_word = false;
-        for &b in text.as_bytes() {
-            let w = b.is_ascii_alphanumeric();
-            count += usize::from(w && !in_word);
-            in_word = w;
-        }
-        return count;
-    }
-    let mut count = 0;
-    let mut in_word = false;
-    for c in text.chars() {
-        if super::extract::is_ideograph(c) {
-            count += 1;
-            in_word = false;
-        } else if c.is_alphanumeric() {
-            count += usize::from(!in_word);
-            in_word = true;
-        } else {
-            in_word = false;
-        }
-    }
-    count
+    super::extract::words_up_to(text, usize::MAX)
 }
 
 /// What [`own_text`] kept and set aside.

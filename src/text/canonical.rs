@@ -91,31 +91,42 @@ fn rel_is_canonical(rel: &[u8]) -> bool {
         .any(|t| t.eq_ignore_ascii_case(b"canonical"))
 }
 
+/// Whether `rest` (what follows a `<`) opens the tag `tag`, in any case.
+fn opens(rest: &[u8], tag: &[u8]) -> bool {
+    rest.len() > tag.len()
+        && rest[..tag.len()].eq_ignore_ascii_case(tag)
+        && !rest[tag.len()].is_ascii_alphanumeric()
+}
+
+/// The position just after the `<` of the next tag of the head of `html` from `at`, comments
+/// passed over; None at the head's end (`</head>`, `<body`) or `html`'s.
+fn next_head_tag(html: &[u8], mut at: usize) -> Option<usize> {
+    while let Some(lt) = memchr::memchr(b'<', &html[at..]) {
+        at += lt + 1;
+        let rest = &html[at..];
+        if opens(rest, b"/head") || opens(rest, b"body") {
+            return None;
+        }
+        if opens(rest, b"!--") {
+            // A comment: skip to its end.
+            at += memchr::memmem::find(rest, b"-->")? + 3;
+            continue;
+        }
+        return Some(at);
+    }
+    None
+}
+
 /// The bytes of the first `<title>` in the head of `html`, as written (references not
 /// decoded, whitespace kept): what a page says it is about, for telling its copies from other
 /// pages of its site ([`super::blocks::title_key`]).
 pub fn title(html: &[u8]) -> Option<&[u8]> {
     let html = &html[..html.len().min(HEAD_LIMIT)];
     let mut at = 0;
-    while let Some(lt) = memchr::memchr(b'<', &html[at..]) {
-        at += lt + 1;
+    while let Some(tag) = next_head_tag(html, at) {
+        at = tag;
         let rest = &html[at..];
-        let starts = |tag: &[u8]| {
-            rest.len() > tag.len()
-                && rest[..tag.len()].eq_ignore_ascii_case(tag)
-                && !rest[tag.len()].is_ascii_alphanumeric()
-        };
-        if starts(b"/head") || starts(b"body") {
-            return None;
-        }
-        if starts(b"!--") {
-            match memchr::memmem::find(rest, b"-->") {
-                Some(e) => at += e + 3,
-                None => return None,
-            }
-            continue;
-        }
-        if starts(b"title") {
+        if opens(rest, b"title") {
             let open = at + memchr::memchr(b'>', rest)? + 1;
             // The title's text runs to its end tag (raw text: no other tag ends it).
             let mut end = open;
@@ -138,26 +149,9 @@ pub fn title(html: &[u8]) -> Option<&[u8]> {
 pub fn from_html(html: &[u8]) -> Option<String> {
     let html = &html[..html.len().min(HEAD_LIMIT)];
     let mut at = 0;
-    while let Some(lt) = memchr::memchr(b'<', &html[at..]) {
-        at += lt + 1;
-        let rest = &html[at..];
-        let starts = |tag: &[u8]| {
-            rest.len() > tag.len()
-                && rest[..tag.len()].eq_ignore_ascii_case(tag)
-                && !rest[tag.len()].is_ascii_alphanumeric()
-        };
-        if starts(b"/head") || starts(b"body") {
-            return None;
-        }
-        if starts(b"!--") {
-            // A comment: skip to its end.
-            match memchr::memmem::find(rest, b"-->") {
-                Some(e) => at += e + 3,
-                None => return None,
-            }
-            continue;
-        }
-        if starts(b"link") {
+    while let Some(tag) = next_head_tag(html, at) {
+        at = tag;
+        if opens(&html[at..], b"link") {
             let (attrs, next) = attributes(html, at + 4);
             at = next;
             let get = |n: &[u8]| {

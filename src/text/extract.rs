@@ -83,9 +83,27 @@ pub fn payload_text(
 /// Whether `text` has at least `n` words: runs of letters and digits, each Chinese or Japanese
 /// character counting as one (as the tokenizer splits them).
 pub fn has_words(text: &str, n: usize) -> bool {
+    words_up_to(text, n) >= n
+}
+
+/// The words of `text` as [`has_words`] counts them, counted up to `limit` at most (the count
+/// stops there).
+pub fn words_up_to(text: &str, limit: usize) -> usize {
     let mut count = 0;
     let mut in_word = false;
-    for c in text.chars() {
+    // ASCII a byte at a time, up to the first other byte (a character boundary there).
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() && bytes[i].is_ascii() {
+        let w = bytes[i].is_ascii_alphanumeric();
+        count += usize::from(w && !in_word);
+        in_word = w;
+        if count >= limit {
+            return count;
+        }
+        i += 1;
+    }
+    for c in text[i..].chars() {
         if is_ideograph(c) {
             count += 1;
             in_word = false;
@@ -95,11 +113,11 @@ pub fn has_words(text: &str, n: usize) -> bool {
         } else {
             in_word = false;
         }
-        if count >= n {
-            return true;
+        if count >= limit {
+            return count;
         }
     }
-    false
+    count
 }
 
 /// Han, hiragana and katakana characters: words of one character each.

@@ -494,9 +494,8 @@ pub(crate) struct Texts {
 /// is the same section of their site.
 pub(crate) fn text_key(stores: &StoreSet, spec: &VerifySpec, d: u32) -> [u64; 2] {
     if let Some(own) = &spec.own {
-        if own.0.has_site_blocks(stores, d)
-            && own.0.own_of(stores, d).words_kept < own::MIN_OWN_WORDS
-        {
+        let o = own.0.own_of(stores, d);
+        if o.blocks_aside > 0 && o.words_kept < own::MIN_OWN_WORDS {
             return [u64::MAX, u64::from(d)];
         }
     }

@@ -48,7 +48,7 @@ pub fn for_each_text<S, T: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &str) -> T + Sync,
 ) -> Result<Found<T>> {
-    texts(stores, docs, shard_dir, false, init, |s, d, text, _| {
+    for_each_text_and_full(stores, docs, shard_dir, false, init, |s, d, text, _| {
         f(s, d, text)
     })
 }
@@ -57,17 +57,6 @@ pub fn for_each_text<S, T: Send>(
 /// the whole page whatever the store's mode; else the text again): `f(state, doc, text,
 /// full_text)`.
 pub fn for_each_text_and_full<S, T: Send>(
-    stores: &StoreSet,
-    docs: &[u32],
-    shard_dir: Option<&Path>,
-    full: bool,
-    init: impl Fn() -> S + Sync,
-    f: impl Fn(&mut S, u32, &str, &str) -> T + Sync,
-) -> Result<Found<T>> {
-    texts(stores, docs, shard_dir, full, init, f)
-}
-
-fn texts<S, T: Send>(
     stores: &StoreSet,
     docs: &[u32],
     shard_dir: Option<&Path>,
