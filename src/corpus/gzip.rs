@@ -19,6 +19,7 @@ use std::io::Read;
 
 use flate2::bufread::GzDecoder;
 
+use super::libdeflate::{Inflated, Inflater};
 use super::warc::{self, Parser, Rest, Step, KEEP_TAIL};
 use super::{Shard, Sink, Skip, SourceLoc, WorkUnit};
 use crate::base::mmap;
@@ -115,8 +116,24 @@ pub fn inflate(data: &[u8], out: &mut dyn Members) {
 /// [`inflate`], calling `passed(pos)` each time a member ends at `pos`: the bytes before it
 /// are not read again (a mapped shard hands their pages back).
 pub fn inflate_passing(data: &[u8], out: &mut dyn Members, passed: &dyn Fn(usize)) {
-    // Inflate target, zeroed once: zeroing per read would cost more than inflating.
-    let mut chunk = vec![0u8; CHUNK];
+    let mut fast = Fast::take();
+    inflate_with(data, out, passed, fast.as_mut());
+    Fast::put_back(fast);
+}
+
+/// [`inflate_passing`] with or without the whole-member fast path: a clean member is inflated
+/// by libdeflate when `fast` is given and its bytes fit [`FAST_MAX`]; anything else (no fast
+/// path, a larger member, damage) by the streaming decoder, which alone defines and reports
+/// damage.
+fn inflate_with(
+    data: &[u8],
+    out: &mut dyn Members,
+    passed: &dyn Fn(usize),
+    mut fast: Option<&mut Fast>,
+) {
+    // Inflate target of the streaming decoder, zeroed once when first needed: zeroing per
+    // read would cost more than inflating.
+    let mut chunk: Vec<u8> = Vec::new();
     let mut pos = 0usize;
     let mut decoder: Option<GzDecoder<&[u8]>> = None;
     while pos < data.len() {
@@ -142,6 +159,20 @@ pub fn inflate_passing(data: &[u8], out: &mut dyn Members, passed: &dyn Fn(usize
             }
         }
         out.member_start(pos as u64);
+        if let Some(f) = fast.as_deref_mut() {
+            if let Some((read, written)) = f.member(&data[pos..]) {
+                for piece in f.out[..written].chunks(CHUNK) {
+                    out.data(piece);
+                }
+                out.member_end(read as u64);
+                pos += read;
+                passed(pos);
+                continue;
+            }
+        }
+        if chunk.is_empty() {
+            chunk = vec![0u8; CHUNK];
+        }
         // One decoder for every member, reset for each: a new one would allocate and clear
         // its inflate state (the window and tables) again, per record in a WARC.gz.
         let dec = match &mut decoder {
@@ -177,6 +208,65 @@ pub fn inflate_passing(data: &[u8], out: &mut dyn Members, passed: &dyn Fn(usize
                 match resume {
                     Some(r) => pos = r,
                     None => break,
+                }
+            }
+        }
+    }
+}
+
+/// The most inflated bytes one member may have to be inflated whole; a larger member (a file
+/// compressed as one stream, a huge record) streams. Bounds the buffer each thread keeps.
+const FAST_MAX: usize = 16 << 20;
+
+/// The first size of a thread's whole-member buffer; it grows fourfold up to [`FAST_MAX`] as
+/// larger members come.
+const FAST_FIRST: usize = 256 << 10;
+
+/// The whole-member fast path: a libdeflate decompressor and the buffer it inflates into,
+/// kept per thread across shards and re-read records.
+struct Fast {
+    inflater: Inflater,
+    out: Vec<u8>,
+    /// The buffer's cap: [`FAST_MAX`] (smaller in tests).
+    max: usize,
+}
+
+thread_local! {
+    static FAST: std::cell::Cell<Option<Fast>> = const { std::cell::Cell::new(None) };
+}
+
+impl Fast {
+    /// This thread's fast path, taken out while in use (so a nested read makes its own).
+    fn take() -> Option<Fast> {
+        if cfg!(miri) {
+            return None; // Miri cannot call C.
+        }
+        FAST.with(|f| f.take()).or_else(|| {
+            Inflater::new().map(|inflater| Fast {
+                inflater,
+                out: vec![0u8; FAST_FIRST],
+                max: FAST_MAX,
+            })
+        })
+    }
+
+    fn put_back(fast: Option<Fast>) {
+        if fast.is_some() {
+            FAST.with(|f| f.set(fast));
+        }
+    }
+
+    /// The member at `data[0]` inflated whole into `self.out`: (compressed bytes read,
+    /// inflated bytes written), or `None` when it is damaged or larger than [`FAST_MAX`].
+    fn member(&mut self, data: &[u8]) -> Option<(usize, usize)> {
+        loop {
+            match self.inflater.member(data, &mut self.out) {
+                Inflated::Member { read, written } => return Some((read, written)),
+                Inflated::Bad => return None,
+                Inflated::NoRoom if self.out.len() >= self.max => return None,
+                Inflated::NoRoom => {
+                    let grown = (self.out.len() * 4).min(self.max);
+                    self.out.resize(grown, 0);
                 }
             }
         }
@@ -531,6 +621,80 @@ mod tests {
         fn bytes_skipped(&mut self, n: u64) {
             self.bytes_skipped += n;
         }
+    }
+
+    /// Every call a [`Members`] receives, the data between two other calls joined (the fast
+    /// and the streaming path cut it into different pieces).
+    #[derive(Default, Debug, PartialEq)]
+    struct Events(Vec<String>);
+
+    impl Events {
+        fn push_data(&mut self, bytes: &[u8]) {
+            let text = format!("data {}", String::from_utf8_lossy(bytes));
+            match self.0.last_mut() {
+                Some(last) if last.starts_with("data ") => last.push_str(&text[5..]),
+                _ => self.0.push(text),
+            }
+        }
+    }
+
+    impl Members for Events {
+        fn member_start(&mut self, offset: u64) {
+            self.0.push(format!("start {offset}"));
+        }
+        fn data(&mut self, bytes: &[u8]) {
+            self.push_data(bytes);
+        }
+        fn member_end(&mut self, length: u64) {
+            self.0.push(format!("end {length}"));
+        }
+        fn damaged(&mut self, d: &Damage) {
+            self.0.push(format!("damage {}", d.describe()));
+        }
+    }
+
+    /// The whole-member fast path against the streaming decoder alone, on shards of random
+    /// members (empty, small, larger than the buffer's first size and than its cap) with
+    /// random damage: the same calls, the same bytes, the same damage and offsets.
+    #[test]
+    fn the_fast_path_matches_the_streaming_decoder() {
+        let mut rng = crate::base::rng::SplitMix64(56);
+        let mut fast = Fast {
+            inflater: Inflater::new().unwrap(),
+            out: vec![0u8; 1 << 10],
+            max: 64 << 10,
+        };
+        for case in 0..300 {
+            let mut file = Vec::new();
+            for m in 0..1 + rng.below(6) {
+                let len = match rng.below(4) {
+                    0 => rng.below(3) as usize,
+                    1 => rng.below(2_000) as usize,
+                    2 => 2_000 + rng.below(30_000) as usize,
+                    _ => 60_000 + rng.below(40_000) as usize,
+                };
+                let text: Vec<u8> = (0..len)
+                    .map(|i| b"abcdefgh ij\n"[(i * 7 + (m as usize) + rng.below(3) as usize) % 12])
+                    .collect();
+                file.extend(gz(&text));
+            }
+            for _ in 0..rng.below(4) {
+                if file.is_empty() {
+                    break;
+                }
+                let at = rng.below(file.len() as u64) as usize;
+                match rng.below(3) {
+                    0 => file[at] ^= 1 << rng.below(8),
+                    1 => file.truncate(at),
+                    _ => file.splice(at..at, b"junk".iter().copied()).for_each(drop),
+                }
+            }
+            let (mut slow, mut quick) = (Events::default(), Events::default());
+            inflate_with(&file, &mut slow, &|_| {}, None);
+            inflate_with(&file, &mut quick, &|_| {}, Some(&mut fast));
+            assert_eq!(quick, slow, "case {case}");
+        }
+        assert_eq!(fast.out.len(), 64 << 10, "the buffer grew to its cap");
     }
 
     fn record(id: &str, len: Option<usize>, body: &[u8]) -> Vec<u8> {

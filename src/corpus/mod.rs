@@ -19,6 +19,7 @@ pub mod files;
 pub mod gzip;
 pub mod http;
 pub mod jsonl;
+mod libdeflate;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod skip;
