@@ -136,25 +136,24 @@ impl SiteBlocks {
         let passes = (total * PAIR).div_ceil(memory.max(1 << 20)).max(1);
         let mut aside = HashSet::new();
         for p in 0..passes {
-            let in_pass = |k: u64| ((u128::from(k) * u128::from(passes)) >> 64) as u64 == p;
+            let in_pass = move |k: u64| ((u128::from(k) * u128::from(passes)) >> 64) as u64 == p;
+            // Collected in pieces and copied once into one vector of the exact size (a fold
+            // and a reduce of vectors copied the growing halves again at every join).
             let mut pairs: Vec<(u64, u64, u32)> = (0..n)
                 .into_par_iter()
-                .fold(Vec::new, |mut v, d| {
-                    if let Some((limit, title, blocks)) = counted(d) {
-                        let h = hosts[d as usize];
-                        for b in blocks {
-                            let k = site_key(h, *b);
-                            if in_pass(k) {
-                                v.push((k, title, limit));
-                            }
-                        }
-                    }
-                    v
+                .flat_map_iter(|d| {
+                    let h = hosts[d as usize];
+                    counted(d)
+                        .into_iter()
+                        .flat_map(move |(limit, title, blocks)| {
+                            blocks
+                                .iter()
+                                .map(move |b| site_key(h, *b))
+                                .filter(move |k| in_pass(*k))
+                                .map(move |k| (k, title, limit))
+                        })
                 })
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+                .collect();
             pairs.par_sort_unstable();
             pairs.dedup_by_key(|x| (x.0, x.1));
             for run in pairs.chunk_by(|a, b| a.0 == b.0) {

@@ -29,7 +29,8 @@
 //! is left, gives its full text (hidden parts excepted): never nothing.
 //!
 //! Time is linear in the page: end tags look at most 64 elements down the stack,
-//! scores reach at most five ancestors, and attribute sets are judged once per distinct set.
+//! scores reach at most five ancestors, and attribute sets are judged once per distinct set
+//! on a thread (a site's template repeats them on every page).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -98,6 +99,9 @@ struct Scratch {
     stack: Vec<Open>,
     /// Per node: whether its blocks are in the chosen region.
     region: Vec<bool>,
+    /// Attribute sets judged on this thread's earlier pages too: a site's template repeats
+    /// its attributes on every page. Cleared when it reaches [`JUDGED_MAX`] sets.
+    judged: Judged,
 }
 
 impl Scratch {
@@ -609,14 +613,17 @@ fn judge(attrs: &[u8]) -> Marks {
     m
 }
 
-/// Attribute sets judged so far in this page.
-type Judged<'a> = HashMap<&'a [u8], Marks, foldhash::fast::RandomState>;
+/// Attribute sets judged so far on this thread; [`judge`] reads nothing else, so a set judged
+/// on one page holds on the next.
+type Judged = HashMap<Box<[u8]>, Marks, foldhash::fast::RandomState>;
+
+/// The most attribute sets a thread remembers (about 100 bytes each).
+const JUDGED_MAX: usize = 1 << 15;
 
 /// The first pass: the stack of open elements, the nodes, the blocks and their scores.
 fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
     let b = html_text.as_bytes();
     let n = b.len();
-    let mut judged: Judged<'_> = HashMap::default();
     let hidden_word = memchr::memmem::Finder::new(b"hidden");
     let none_word = memchr::memmem::Finder::new(b"none");
     let Scratch {
@@ -624,8 +631,12 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         nodes,
         blocks,
         stack,
+        judged,
         ..
     } = s;
+    if judged.len() >= JUDGED_MAX {
+        judged.clear();
+    }
     nodes.push(Node {
         parent: 0,
         tag: Tag::Root,
@@ -720,7 +731,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
             *m
         } else {
             let m = judge(attrs);
-            judged.insert(attrs, m);
+            judged.insert(attrs.into(), m);
             m
         };
         p.open(name, tag, marks, self_closed);
