@@ -84,9 +84,9 @@ pub struct Minhasher {
     bins: Vec<u64>,
     /// The bins before densification, read while empty bins are filled.
     filled: Vec<u64>,
-    /// The bins the shingles filled (fast densification's sources), and each one's stream of
-    /// throws.
-    sources: Vec<u32>,
+    /// The values of the bins the shingles filled (fast densification's sources), and each
+    /// one's stream of throws.
+    sources: Vec<u64>,
     streams: Vec<u64>,
 }
 
@@ -169,21 +169,23 @@ impl Minhasher {
         let seed = self.p.seed ^ 0x7468_726f_7773_0000;
         for j in 0..n {
             if self.filled[j] != u64::MAX {
-                self.sources.push(j as u32);
+                self.sources.push(self.filled[j]);
                 self.streams.push(mix(seed ^ ((j as u64) << 32)));
             }
         }
         let mut empty = n - self.sources.len();
         for _ in 0..16 * n {
-            for (&j, state) in self.sources.iter().zip(self.streams.iter_mut()) {
+            for (&value, state) in self.sources.iter().zip(self.streams.iter_mut()) {
                 *state = state
                     .wrapping_mul(0x5851_f42d_4c95_7f2d)
                     .wrapping_add(0x1405_7b7e_f767_814f);
                 let t = ((u128::from(*state) * n as u128) >> 64) as usize;
-                if self.bins[t] == u64::MAX {
-                    self.bins[t] = self.filled[j as usize];
-                    empty -= 1;
-                }
+                // Without a branch: whether a throw lands on an empty bin is a coin the
+                // predictor cannot call while the bins fill.
+                let bin = &mut self.bins[t];
+                let landed = *bin == u64::MAX;
+                *bin = if landed { value } else { *bin };
+                empty -= usize::from(landed);
             }
             if empty == 0 {
                 return;
