@@ -17,7 +17,7 @@ pub use params::{FeatureMode, Params};
 
 use xxhash_rust::xxh3::xxh3_128;
 
-use crate::text::features::{self, TermHasher};
+use crate::text::features::TermHasher;
 use simhash::Accumulator;
 
 /// What is computed for each document.
@@ -85,12 +85,10 @@ impl Fingerprinter {
                 let seed = self.params.seed;
                 self.terms.push_terms(text, &mut self.term_hashes);
                 self.acc.reset();
-                let acc = &mut self.acc;
-                features::for_each_feature(&self.term_hashes, &self.params.ngrams, seed, |h| {
-                    acc.add(h)
-                });
-                let features = acc.total();
-                let fp128 = if features == 0 { 0 } else { acc.finish() };
+                self.acc
+                    .add_features(&self.term_hashes, &self.params.ngrams, seed);
+                let features = self.acc.total();
+                let fp128 = if features == 0 { 0 } else { self.acc.finish() };
                 Fingerprints {
                     fp64: fp128 as u64,
                     fp128,

@@ -9,6 +9,8 @@
 //! holding eight byte counters (16 table loads and adds). Both are compiled on x86-64 and
 //! tested against each other and against the per-bit reference.
 
+use crate::text::features;
+
 /// Spreads the 8 bits of a byte into the low bit of 8 bytes.
 #[cfg_attr(
     all(target_arch = "x86_64", target_feature = "ssse3"),
@@ -168,6 +170,59 @@ impl Accumulator {
         }
     }
 
+    /// Adds every feature of a term sequence, as [`features::for_each_feature`] makes them.
+    /// With AVX-512BW (chosen at run time) a feature is two masked byte adds on counters held
+    /// in two registers for the whole document; elsewhere [`Accumulator::add`] each. Both give
+    /// the same counts.
+    pub fn add_features(&mut self, terms: &[u64], ngrams: &[usize], seed: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if wide_counters() {
+            // SAFETY: the CPU has AVX-512F and AVX-512BW (checked just above).
+            unsafe { self.add_features_avx512(terms, ngrams, seed) };
+            return;
+        }
+        features::for_each_feature(terms, ngrams, seed, |h| self.add(h));
+    }
+
+    /// [`Accumulator::add_features`] on 128 byte counters in two AVX-512 registers: byte j of
+    /// the pair counts bit j, a feature's 64-bit halves are the masks of its two adds, and
+    /// the bytes are drained to `counts` every 255 features.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn add_features_avx512(&mut self, terms: &[u64], ngrams: &[usize], seed: u64) {
+        use std::arch::x86_64::*;
+        fn drain(lanes: [__m512i; 2], counts: &mut [u64; 128]) {
+            let mut bytes = [0u8; 128];
+            // SAFETY: `bytes` is 128 writable bytes, two unaligned 64-byte stores.
+            unsafe {
+                _mm512_storeu_si512(bytes.as_mut_ptr().cast(), lanes[0]);
+                _mm512_storeu_si512(bytes.as_mut_ptr().add(64).cast(), lanes[1]);
+            }
+            for (c, b) in counts.iter_mut().zip(bytes) {
+                *c += u64::from(b);
+            }
+        }
+        let one = _mm512_set1_epi8(1);
+        let zero = _mm512_setzero_si512();
+        let mut lanes = [zero; 2];
+        let mut pending = 0u32;
+        let mut total = 0u64;
+        let counts = &mut self.counts;
+        features::for_each_feature(terms, ngrams, seed, |h| {
+            lanes[0] = _mm512_mask_add_epi8(lanes[0], h as u64, lanes[0], one);
+            lanes[1] = _mm512_mask_add_epi8(lanes[1], (h >> 64) as u64, lanes[1], one);
+            pending += 1;
+            total += 1;
+            if pending == 255 {
+                drain(lanes, counts);
+                lanes = [zero; 2];
+                pending = 0;
+            }
+        });
+        drain(lanes, counts);
+        self.total += total;
+    }
+
     /// Adds one feature with weight `w`.
     pub fn add_weighted(&mut self, h: u128, w: u64) {
         for (j, c) in self.counts.iter_mut().enumerate() {
@@ -214,10 +269,48 @@ pub fn reference(features: &[u128]) -> u128 {
     v
 }
 
+/// Whether the CPU has AVX-512F and AVX-512BW (and Miri is not running, which has neither);
+/// `NEARDUP_NO_AVX512` set turns it off, for measuring one path against the other.
+#[cfg(target_arch = "x86_64")]
+fn wide_counters() -> bool {
+    use std::sync::OnceLock;
+    static WIDE: OnceLock<bool> = OnceLock::new();
+    *WIDE.get_or_init(|| {
+        !cfg!(miri)
+            && std::env::var_os("NEARDUP_NO_AVX512").is_none()
+            && is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::base::rng::SplitMix64;
+
+    /// A document's features counted by [`Accumulator::add_features`] (AVX-512 where the CPU
+    /// has it) and one feature at a time: the same fingerprint and total, on term sequences
+    /// long enough to drain the byte counters several times.
+    #[test]
+    fn features_added_at_once_equal_one_at_a_time() {
+        let mut s = SplitMix64(12);
+        let lens: &[usize] = if cfg!(miri) {
+            &[0, 3, 40]
+        } else {
+            &[0, 1, 3, 5, 254, 300, 2000]
+        };
+        for &n in lens {
+            let terms: Vec<u64> = (0..n).map(|_| s.next_u64() % 50).collect();
+            for ngrams in [&[3usize, 5][..], &[1], &[8]] {
+                let mut wide = Accumulator::default();
+                wide.add_features(&terms, ngrams, 9);
+                let mut one = Accumulator::default();
+                features::for_each_feature(&terms, ngrams, 9, |h| one.add(h));
+                assert_eq!(wide.total(), one.total(), "{n} {ngrams:?}");
+                assert_eq!(wide.finish(), one.finish(), "{n} {ngrams:?}");
+            }
+        }
+    }
 
     #[test]
     fn fast_path_matches_reference() {
