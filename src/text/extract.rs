@@ -119,7 +119,14 @@ pub fn words_up_to(text: &str, limit: usize) -> usize {
         }
         i += 1;
     }
-    for c in text[i..].chars() {
+    words_by_chars(&text[i..], count, in_word, limit)
+}
+
+/// The word count a character at a time, from `count` words so far (`in_word`: the last
+/// character before `text` was in a word): the rule itself, and what [`words_up_to`] uses
+/// past its first non-ASCII byte.
+fn words_by_chars(text: &str, mut count: usize, mut in_word: bool, limit: usize) -> usize {
+    for c in text.chars() {
         if is_ideograph(c) {
             count += 1;
             in_word = false;
@@ -173,24 +180,7 @@ mod tests {
     /// ASCII letters, digits, punctuation, every control and some non-ASCII characters.
     #[test]
     fn words_counted_eight_bytes_at_a_time_as_one_at_a_time() {
-        fn reference(text: &str, limit: usize) -> usize {
-            let (mut count, mut in_word) = (0, false);
-            for c in text.chars() {
-                if is_ideograph(c) {
-                    count += 1;
-                    in_word = false;
-                } else if c.is_alphanumeric() {
-                    count += usize::from(!in_word);
-                    in_word = true;
-                } else {
-                    in_word = false;
-                }
-                if count >= limit {
-                    return count;
-                }
-            }
-            count
-        }
+        let reference = |text: &str, limit: usize| words_by_chars(text, 0, false, limit);
         let alphabet = [
             'a', 'Z', 'q', '0', '9', ' ', ' ', '\n', '/', ':', '@', '[', '`', '{', '\x7f', '\x00',
             '-', 'é', '中', '\u{a0}', 'ß',
