@@ -178,7 +178,7 @@ impl Accumulator {
     /// the same counts.
     pub fn add_features(&mut self, terms: &[u64], ngrams: &[usize], seed: u64) {
         #[cfg(target_arch = "x86_64")]
-        if wide_counters() {
+        if crate::base::simd::avx512().bytes {
             // SAFETY: the CPU has AVX-512F and AVX-512BW (checked just above).
             unsafe { self.add_features_avx512(terms, ngrams, seed) };
             return;
@@ -269,20 +269,6 @@ pub fn reference(features: &[u128]) -> u128 {
         }
     }
     v
-}
-
-/// Whether the CPU has AVX-512F and AVX-512BW (and Miri is not running, which has neither);
-/// `NEARDUP_NO_AVX512` set turns it off, for measuring one path against the other.
-#[cfg(target_arch = "x86_64")]
-fn wide_counters() -> bool {
-    use std::sync::OnceLock;
-    static WIDE: OnceLock<bool> = OnceLock::new();
-    *WIDE.get_or_init(|| {
-        !cfg!(miri)
-            && std::env::var_os("NEARDUP_NO_AVX512").is_none()
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512bw")
-    })
 }
 
 #[cfg(test)]

@@ -220,22 +220,16 @@ fn removed(
             |_, d, t, f| (d, t.to_string(), f.to_string()),
         ) {
             Ok(found) => {
-                let text = |d: u32| {
+                // A page's text and its full text, as read again.
+                let texts = |d: u32| {
                     found
                         .values
                         .iter()
                         .find(|v| v.0 == d)
-                        .map(|v| v.1 .1.as_str())
+                        .map(|v| (v.1 .1.as_str(), v.1 .2.as_str()))
                 };
-                let full = |d: u32| {
-                    found
-                        .values
-                        .iter()
-                        .find(|v| v.0 == d)
-                        .map_or("", |v| v.1 .2.as_str())
-                };
-                match (text(a), text(b)) {
-                    (Some(ta), Some(tb)) => {
+                match (texts(a), texts(b)) {
+                    (Some((ta, full_a)), Some((tb, full_b))) => {
                         let shape = Shape {
                             context: 12,
                             budget: 3000,
@@ -247,7 +241,7 @@ fn removed(
                                 if own_texts {
                                     diff::diff(&oa, &ob, shape)
                                 } else {
-                                    diff::diff(full(a), full(b), shape)
+                                    diff::diff(full_a, full_b, shape)
                                 }
                             }
                             None => diff::diff(ta, tb, shape),

@@ -71,27 +71,12 @@ impl Compare for CpuScan {
 #[inline]
 fn compare_rows(run: &[u64], rows: std::ops::Range<usize>, t: &Table, out: &mut Vec<ValuePair>) {
     #[cfg(target_arch = "x86_64")]
-    if wide_popcount() {
+    if crate::base::simd::avx512().popcount {
         // SAFETY: the CPU has AVX-512F and AVX-512 VPOPCNTDQ (checked just above).
         unsafe { compare_rows_avx512(run, rows, t, out) };
         return;
     }
     compare_rows_scalar(run, rows, t, out);
-}
-
-/// Whether the CPU counts eight 64-bit words' bits in one instruction (and Miri is not
-/// running, which has no such instructions). `NEARDUP_NO_AVX512` set turns it off, for
-/// measuring one against the other.
-#[cfg(target_arch = "x86_64")]
-pub fn wide_popcount() -> bool {
-    use std::sync::OnceLock;
-    static WIDE: OnceLock<bool> = OnceLock::new();
-    *WIDE.get_or_init(|| {
-        !cfg!(miri)
-            && std::env::var_os("NEARDUP_NO_AVX512").is_none()
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512vpopcntdq")
-    })
 }
 
 /// [`compare_rows`] one member at a time.
@@ -197,7 +182,7 @@ mod tests {
     #[test]
     fn eight_at_a_time_equals_one_at_a_time() {
         #[cfg(target_arch = "x86_64")]
-        if !wide_popcount() {
+        if !crate::base::simd::avx512().popcount {
             eprintln!("no AVX-512 VPOPCNTQ on this CPU: the wide path is not compared");
             return;
         }

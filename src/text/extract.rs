@@ -109,22 +109,14 @@ pub fn words_up_to(text: &str, limit: usize) -> usize {
         }
         i += 8;
     }
-    // Then a byte at a time, up to the first other byte (a character boundary there).
-    while i < bytes.len() && bytes[i].is_ascii() {
-        let w = bytes[i].is_ascii_alphanumeric();
-        count += usize::from(w && !in_word);
-        in_word = w;
-        if count >= limit {
-            return count;
-        }
-        i += 1;
-    }
+    // The rest (under eight bytes, or from a window holding a non-ASCII byte: `i` is a
+    // character boundary) a character at a time.
     words_by_chars(&text[i..], count, in_word, limit)
 }
 
 /// The word count a character at a time, from `count` words so far (`in_word`: the last
 /// character before `text` was in a word): the rule itself, and what [`words_up_to`] uses
-/// past its first non-ASCII byte.
+/// past its ASCII windows.
 fn words_by_chars(text: &str, mut count: usize, mut in_word: bool, limit: usize) -> usize {
     for c in text.chars() {
         if is_ideograph(c) {

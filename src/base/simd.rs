@@ -1,0 +1,39 @@
+//! Which AVX-512 paths this process takes: found once, for the SimHash counters and the join's
+//! popcounts alike, so that one switch (`NEARDUP_NO_AVX512`) turns every one of them off for
+//! measuring them against the portable paths.
+
+/// The AVX-512 extensions the fast paths use.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Avx512 {
+    /// AVX-512F and AVX-512BW: masked byte adds (the SimHash counters).
+    pub bytes: bool,
+    /// AVX-512F and AVX-512 VPOPCNTDQ: eight 64-bit popcounts (the join's comparisons).
+    pub popcount: bool,
+}
+
+/// What the CPU offers, unless `NEARDUP_NO_AVX512` is set or Miri is running (which has no
+/// such instructions): all false then, and off x86-64.
+pub fn avx512() -> Avx512 {
+    use std::sync::OnceLock;
+    static FOUND: OnceLock<Avx512> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        if cfg!(miri) || std::env::var_os("NEARDUP_NO_AVX512").is_some() {
+            return Avx512::default();
+        }
+        detect()
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Avx512 {
+    let f = is_x86_feature_detected!("avx512f");
+    Avx512 {
+        bytes: f && is_x86_feature_detected!("avx512bw"),
+        popcount: f && is_x86_feature_detected!("avx512vpopcntdq"),
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Avx512 {
+    Avx512::default()
+}
