@@ -2,6 +2,7 @@
 //! reference. Runs on any adapter, software ones (Mesa's lavapipe in CI) included. Without an
 //! adapter the tests say so and pass, unless `NEARDUP_REQUIRE_GPU=1`, when they fail.
 
+use neardup::gpu::resident::ResidentConfig;
 use neardup::gpu::{Gpu, Selection};
 use neardup::join::gpu::{join_graph, GpuConfig, GpuStats};
 use neardup::join::graph::PairGraph;
@@ -106,12 +107,12 @@ fn gpu_joins_equal_cpu_joins_pair_for_pair() {
     assert_ne!(fp.len() % 64, 0);
     let docs: Vec<u32> = (0..fp.len() as u32).collect();
     let cfgs = [
-        ("default", GpuConfig::default()),
+        ("default", GpuConfig::batched()),
         (
             "tiny pair buffer",
             GpuConfig {
                 pair_capacity: 1,
-                ..GpuConfig::default()
+                ..GpuConfig::batched()
             },
         ),
         (
@@ -119,7 +120,7 @@ fn gpu_joins_equal_cpu_joins_pair_for_pair() {
             GpuConfig {
                 batch: Some(16),
                 col_span: 5,
-                ..GpuConfig::default()
+                ..GpuConfig::batched()
             },
         ),
     ];
@@ -299,4 +300,267 @@ fn a_binding_over_the_adapters_limit_is_an_error_not_a_panic() {
     let t = tiles(&ends, 64);
     let e = k.run(3, &fps, &ends, &t, &[], 16).unwrap_err().to_string();
     assert!(e.contains("GPU error"), "{e}");
+}
+
+/// The resident join's configurations: the default, a pair buffer of one slot (every table
+/// with pairs rerun alone), a largest buffer of four slots (tables run over windows of
+/// items of one comparison each, so that a window can always shrink to fit), and items of
+/// one comparison.
+fn resident_configs() -> Vec<(&'static str, GpuConfig)> {
+    let with = |r: ResidentConfig| GpuConfig {
+        resident: Some(r),
+        ..GpuConfig::default()
+    };
+    vec![
+        ("resident", GpuConfig::default()),
+        (
+            "resident, one slot",
+            with(ResidentConfig {
+                capacity: Some(1),
+                ..ResidentConfig::default()
+            }),
+        ),
+        (
+            "resident, windows",
+            with(ResidentConfig {
+                capacity: Some(1),
+                max_capacity: Some(4),
+                chunk: 1,
+            }),
+        ),
+        (
+            "resident, chunk 1",
+            with(ResidentConfig {
+                chunk: 1,
+                ..ResidentConfig::default()
+            }),
+        ),
+    ]
+}
+
+/// Whether every table of `plan` keys `n` values by the key itself (no hashed buckets):
+/// then the device compares exactly the CPU's runs.
+fn exact_buckets(plan: &Plan, n: usize) -> bool {
+    plan.tables
+        .iter()
+        .all(|m| neardup::kernels::table::bucket_bits(n, m.count_ones()).1)
+}
+
+/// The resident join against the CPU join at tau 0, 3, 6 and 8, exact plans and random
+/// samples, through the rerun and window paths.
+#[test]
+fn resident_joins_equal_cpu_joins_pair_for_pair() {
+    let Some(g) = gpu() else { return };
+    let (fp, fp128) = planted(2000, 21);
+    let docs: Vec<u32> = (0..fp.len() as u32).collect();
+    let mut distinct = fp.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let (mut reruns, mut windows) = (0, 0);
+    for tau in [0u32, 3, 6, 8] {
+        for plan in [
+            cheapest_exact(docs.len(), tau),
+            pigeonhole(tau as usize + 1, tau),
+            pigeonhole(tau as usize + 3, tau),
+            random(16, 8, 3, tau),
+            random(10, 12, 5, tau),
+        ] {
+            let (want, ws) = cpu_graph(&fp, &fp128, &docs, &plan, tau, Some(12));
+            for (name, cfg) in resident_configs() {
+                let (got, gs, drv) =
+                    gpu_graph(&g, &cfg, input(&fp, &fp128, &docs), (&plan, tau, Some(12)));
+                let what = format!("tau {tau}, {}, {name}", plan.name);
+                assert!(drv.resident, "{what}");
+                assert_eq!(got.pairs(), want.pairs(), "{what}");
+                // The device compares buckets: the CPU's runs when keys are buckets, more
+                // when a bucket holds several keys.
+                let same = JoinStats {
+                    comparisons: ws.comparisons,
+                    largest_run: ws.largest_run,
+                    ..gs.clone()
+                };
+                assert_eq!(same, ws, "{what}");
+                if exact_buckets(&plan, distinct.len()) {
+                    assert_eq!(
+                        (gs.comparisons, gs.largest_run),
+                        (ws.comparisons, ws.largest_run),
+                        "{what}"
+                    );
+                } else {
+                    assert!(gs.comparisons >= ws.comparisons, "{what}");
+                }
+                reruns += drv.reruns;
+                windows += drv.windows;
+            }
+        }
+    }
+    assert!(
+        reruns > 0 && windows > 0,
+        "reruns {reruns}, windows {windows}"
+    );
+}
+
+/// Each table on the device against its pipeline on the CPU: the same records (first pair
+/// slot, items, comparisons, largest bucket) and the same pairs, table by table.
+#[test]
+fn resident_tables_match_their_cpu_reference() {
+    let Some(g) = gpu() else { return };
+    let r = g.resident().unwrap();
+    let (fp, _) = planted(3000, 8);
+    let mut vals = fp;
+    vals.sort_unstable();
+    vals.dedup();
+    let halves: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+    for (plan, tau) in [
+        (pigeonhole(5, 3), 3),
+        (pigeonhole(9, 6), 6),
+        (random(12, 6, 2, 5), 5),
+    ] {
+        let masks: Vec<[u32; 2]> = plan.tables.iter().map(|m| split(*m)).collect();
+        let out = r
+            .join(&halves, &plan.tables, tau, &ResidentConfig::default())
+            .unwrap();
+        let mut counter = 0;
+        let mut want_all = Vec::new();
+        for t in 0..plan.tables.len() {
+            let p = neardup::kernels::table::params(vals.len(), &plan.tables, t, tau, 32, u32::MAX);
+            let want = neardup::kernels::table::reference_table(&p, &halves, &masks, counter);
+            assert_eq!(out.tables[t], want.record, "{} table {t}", plan.name);
+            counter = want.count;
+            want_all.extend(want.pairs);
+        }
+        let norm = |v: &[[u32; 2]]| {
+            let mut v: Vec<[u32; 2]> = v.iter().map(|&[a, b]| [a.min(b), a.max(b)]).collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(norm(&out.pairs), norm(&want_all), "{}", plan.name);
+        assert!(!want_all.is_empty());
+    }
+}
+
+/// The device's grouping of a table against `sort_unstable` of the keys: every bucket holds
+/// exactly the values of one key (or of one hash, for long keys), whatever their order.
+#[test]
+fn the_device_groups_values_as_a_sort_of_their_keys_does() {
+    let Some(g) = gpu() else { return };
+    let r = g.resident().unwrap();
+    let (fp, _) = planted(5000, 13);
+    let mut vals = fp;
+    vals.sort_unstable();
+    vals.dedup();
+    let halves: Vec<[u32; 2]> = vals.iter().map(|v| split(*v)).collect();
+    // Keys of 7 to 16 bits are buckets here; 21 and 32 bits are hashed.
+    let masks = [
+        0x7Fu64 << 20,
+        0xFFFF_0000_0000_0000,
+        0x00FF_0000_0000_00FF,
+        0x1F_FFFF << 30,
+        0xFFFF_FFFF,
+        0x8000_0001_8000_0001,
+    ];
+    for t in 0..masks.len() {
+        let p = neardup::kernels::table::params(vals.len(), &masks, t, 0, 1, 1);
+        let (order, ends) = r.group(&halves, &masks, t).unwrap();
+        // A permutation of the values, cut into buckets.
+        let mut seen = order.clone();
+        seen.sort_unstable();
+        assert_eq!(
+            seen,
+            (0..vals.len() as u32).collect::<Vec<_>>(),
+            "table {t}"
+        );
+        let mut got = Vec::new();
+        let mut at = 0usize;
+        while at < order.len() {
+            let end = ends[at] as usize;
+            assert!(end > at && ends[at..end].iter().all(|&e| e as usize == end));
+            let mut members = order[at..end].to_vec();
+            members.sort_unstable();
+            got.push(members);
+            at = end;
+        }
+        got.sort_unstable();
+        // The same buckets from sorting (bucket, index) pairs.
+        let mut keyed: Vec<(u32, u32)> = (0..vals.len() as u32)
+            .map(|i| {
+                (
+                    neardup::kernels::table_key::bucket(&p, halves[i as usize]),
+                    i,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        let mut want: Vec<Vec<u32>> = Vec::new();
+        for w in keyed.chunk_by(|a, b| a.0 == b.0) {
+            want.push(w.iter().map(|x| x.1).collect());
+        }
+        want.sort_unstable();
+        assert_eq!(got, want, "table {t} (exact {})", p.exact);
+        if p.exact == 1 {
+            // Exact buckets are runs of equal keys: a key sort gives the same groups.
+            let mut by_key: Vec<(u64, u32)> = (0..vals.len() as u32)
+                .map(|i| {
+                    (
+                        neardup::kernels::table_key::gather(vals[i as usize], masks[t]),
+                        i,
+                    )
+                })
+                .collect();
+            by_key.sort_unstable();
+            let runs = by_key.chunk_by(|a, b| a.0 == b.0).count();
+            assert_eq!(runs, got.len(), "table {t}");
+        }
+    }
+}
+
+/// Hostile shapes on the device: every key equal (one bucket of every value), one giant run
+/// beside many single values, 100 000 identical fingerprints among others.
+#[test]
+fn resident_joins_survive_hostile_shapes() {
+    let Some(g) = gpu() else { return };
+    let mut rng = neardup::base::rng::SplitMix64(77);
+    let top = 0xABCD_u64 << 48;
+    // Every value shares the top 16 bits: table 0 of pigeonhole(4, 3) is one bucket.
+    let mut same_key: Vec<u64> = (0..2500)
+        .map(|_| top | (rng.next_u64() >> 16) & !(0xFFu64 << 20) | (rng.below(4) << 20))
+        .collect();
+    // With near copies of some of them, so that there are pairs to find.
+    let copies: Vec<u64> = same_key[..300]
+        .iter()
+        .map(|v| v ^ (1 << rng.below(48)) ^ (1 << rng.below(48)))
+        .collect();
+    same_key.extend(copies);
+    // One giant run of near copies beside 20 000 random values.
+    let mut giant: Vec<u64> = (0..20_000).map(|_| rng.next_u64()).collect();
+    let base = rng.next_u64();
+    giant.extend((0..1500).map(|_| base ^ (1 << rng.below(40)) ^ (1 << rng.below(40))));
+    // 100 000 copies of one fingerprint, and its one-bit variants.
+    let mut copies = vec![base; 100_000];
+    copies.extend((0..64).map(|b| base ^ (1 << b)));
+    copies.extend((0..3000).map(|_| rng.next_u64()));
+    for (name, fp) in [
+        ("every key equal", same_key),
+        ("a giant run", giant),
+        ("copies", copies),
+    ] {
+        let fp128 = vec![[0u64; 2]; fp.len()];
+        let docs: Vec<u32> = (0..fp.len() as u32).collect();
+        for (plan, tau) in [(pigeonhole(4, 3), 3u32), (cheapest_exact(fp.len(), 6), 6)] {
+            let (want, ws) = cpu_graph(&fp, &fp128, &docs, &plan, tau, None);
+            let (got, gs, drv) = gpu_graph(
+                &g,
+                &GpuConfig::default(),
+                input(&fp, &fp128, &docs),
+                (&plan, tau, None),
+            );
+            assert!(drv.resident);
+            // Compared as graphs: 100 000 copies are five billion document pairs.
+            assert_eq!(got.edges, want.edges, "{name}, {}", plan.name);
+            assert_eq!((&got.members, &got.starts), (&want.members, &want.starts));
+            assert_eq!(gs.pairs, ws.pairs, "{name}");
+            assert!(gs.comparisons >= ws.comparisons, "{name}");
+            assert!(ws.pairs > 0, "{name}");
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! bindings and workgroup size match the Rust spec, and the CPU reference finds exactly the
 //! pairs inside runs that brute force finds.
 
-use neardup::kernels::hamming_join::{self, reference, tiles, Params, BINDINGS, WORKGROUP_SIZE};
+use neardup::kernels::hamming_join::{self, reference, tiles, Params, WORKGROUP_SIZE};
 use neardup::kernels::BindingKind;
 
 use crate::common::runs_and_a_long_one;
@@ -48,61 +48,204 @@ fn every_shader_has_a_kernel_spec_and_validates() {
 }
 
 #[test]
-fn hamming_join_bindings_and_workgroup_match_the_spec() {
-    let (m, _) = module(hamming_join::SHADER);
-    let mut found = Vec::new();
-    for (_, v) in m.global_variables.iter() {
-        let Some(b) = &v.binding else { continue };
-        assert_eq!(b.group, 0);
-        let kind = match v.space {
-            naga::AddressSpace::Uniform => BindingKind::Uniform,
-            naga::AddressSpace::Storage { access }
-                if access.contains(naga::StorageAccess::STORE) =>
-            {
-                BindingKind::StorageReadWrite
-            }
-            naga::AddressSpace::Storage { .. } => BindingKind::StorageRead,
-            other => panic!("unexpected address space {other:?}"),
-        };
-        found.push((b.binding, v.name.clone().unwrap_or_default(), kind));
-    }
-    found.sort_by_key(|f| f.0);
-    let want: Vec<(u32, String, BindingKind)> = BINDINGS
-        .iter()
-        .map(|(b, n, k)| (*b, n.to_string(), *k))
-        .collect();
-    assert_eq!(found, want);
-    let ep = m
-        .entry_points
-        .iter()
-        .find(|e| e.name == hamming_join::ENTRY)
-        .expect("entry point");
-    assert_eq!(ep.workgroup_size, [WORKGROUP_SIZE, 1, 1]);
-    // The shader's constants equal the spec's.
-    for (name, want) in [
-        ("WORKGROUP_SIZE", WORKGROUP_SIZE),
-        ("DIRECT_SPAN", hamming_join::DIRECT_SPAN),
-    ] {
-        let (_, c) = m
-            .constants
+fn every_kernel_matches_its_spec() {
+    let mut shaders: Vec<&str> = neardup::kernels::ALL.iter().map(|k| k.shader).collect();
+    shaders.sort_unstable();
+    shaders.dedup();
+    assert_eq!(
+        shaders.len(),
+        neardup::kernels::ALL.len(),
+        "a shader listed twice"
+    );
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let on_disk = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "wgsl")
+        })
+        .count();
+    assert_eq!(
+        on_disk,
+        shaders.len(),
+        "a shader without a spec in kernels::ALL"
+    );
+    for spec in neardup::kernels::ALL {
+        let file = spec.shader;
+        let (m, _) = module(file);
+        let mut found = Vec::new();
+        for (_, v) in m.global_variables.iter() {
+            let Some(b) = &v.binding else { continue };
+            assert_eq!(b.group, 0, "{file}");
+            let kind = match v.space {
+                naga::AddressSpace::Uniform => BindingKind::Uniform,
+                naga::AddressSpace::Storage { access }
+                    if access.contains(naga::StorageAccess::STORE) =>
+                {
+                    BindingKind::StorageReadWrite
+                }
+                naga::AddressSpace::Storage { .. } => BindingKind::StorageRead,
+                other => panic!("{file}: unexpected address space {other:?}"),
+            };
+            found.push((b.binding, v.name.clone().unwrap_or_default(), kind));
+        }
+        found.sort_by_key(|f| f.0);
+        let want: Vec<(u32, String, BindingKind)> = spec
+            .bindings
             .iter()
-            .find(|(_, c)| c.name.as_deref() == Some(name))
-            .unwrap_or_else(|| panic!("no constant {name} in the shader"));
-        match m.global_expressions[c.init] {
-            naga::Expression::Literal(naga::Literal::U32(v)) => assert_eq!(v, want, "{name}"),
-            ref e => panic!("{name} is {e:?}"),
+            .map(|(b, n, k)| (*b, n.to_string(), *k))
+            .collect();
+        assert_eq!(found, want, "{file}");
+        assert_eq!(m.entry_points.len(), spec.entries.len(), "{file}");
+        for entry in spec.entries {
+            let ep = m
+                .entry_points
+                .iter()
+                .find(|e| e.name == *entry)
+                .unwrap_or_else(|| panic!("{file}: no entry point {entry}"));
+            assert_eq!(ep.workgroup_size, [spec.workgroup_size, 1, 1], "{file}");
+        }
+        // The shader's constants equal the spec's.
+        for (name, want) in spec.constants {
+            let (_, c) = m
+                .constants
+                .iter()
+                .find(|(_, c)| c.name.as_deref() == Some(*name))
+                .unwrap_or_else(|| panic!("{file}: no constant {name}"));
+            match m.global_expressions[c.init] {
+                naga::Expression::Literal(naga::Literal::U32(v)) => {
+                    assert_eq!(v, *want, "{file}: {name}")
+                }
+                ref e => panic!("{file}: {name} is {e:?}"),
+            }
+        }
+        // Struct sizes as the shader lays them out.
+        for (name, size) in spec.structs {
+            let span = m
+                .types
+                .iter()
+                .find_map(|(_, ty)| match ty.inner {
+                    naga::TypeInner::Struct { span, .. } if ty.name.as_deref() == Some(*name) => {
+                        Some(span as usize)
+                    }
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("{file}: no struct {name}"));
+            assert_eq!(span, *size, "{file}: {name}");
         }
     }
-    // Struct sizes as the shader lays them out.
-    for (_, ty) in m.types.iter() {
-        if let naga::TypeInner::Struct { span, .. } = ty.inner {
-            match ty.name.as_deref() {
-                Some("Params") => assert_eq!(span as usize, std::mem::size_of::<Params>()),
-                Some("Tile") => {
-                    assert_eq!(span as usize, std::mem::size_of::<hamming_join::Tile>())
-                }
-                _ => {}
+    // The struct every table kernel declares is one text.
+    let text = |f: &str| {
+        let src = std::fs::read_to_string(dir.join(f)).unwrap();
+        let a = src.find("struct TableParams {").unwrap();
+        let b = a + src[a..].find('}').unwrap();
+        src[a..b].to_string()
+    };
+    for f in [
+        "table_scatter.wgsl",
+        "table_runs.wgsl",
+        "table_args.wgsl",
+        "table_join.wgsl",
+    ] {
+        assert_eq!(text(f), text("table_key.wgsl"), "{f}");
+    }
+}
+
+/// The scan by blocks and levels, as the device runs it, equals plain prefix sums, over one
+/// level, two and three.
+#[test]
+fn the_scan_by_blocks_equals_plain_prefix_sums() {
+    use neardup::kernels::scan;
+    let mut rng = neardup::base::rng::SplitMix64(5);
+    for len in [0usize, 1, 1023, 1024, 1025, 5000, 1024 * 1024 + 3] {
+        let data: Vec<u32> = (0..len).map(|_| rng.below(1000) as u32).collect();
+        let want = scan::reference(&data);
+        assert_eq!(scan::by_blocks(&data), want, "{len}");
+        assert_eq!(want.1 as u64, data.iter().map(|&x| x as u64).sum::<u64>());
+        let levels = scan::levels(len);
+        assert_eq!(
+            levels.len(),
+            if len > 1024 * 1024 {
+                3
+            } else if len > 1024 {
+                2
+            } else {
+                1
             }
+        );
+    }
+}
+
+/// Keys gathered bit by bit are x86's PEXT: order kept, low half first.
+#[test]
+fn keys_gather_the_masked_bits_in_order() {
+    use neardup::kernels::table_key::gather;
+    assert_eq!(gather(0b1011_0110, 0b1111_0000), 0b1011);
+    assert_eq!(gather(u64::MAX, 0xF0F0), 0xFF);
+    assert_eq!(gather(1 << 63 | 1, 1 << 63 | 1), 0b11);
+    assert_eq!(
+        gather(0x1234_5678_9ABC_DEF0, u64::MAX),
+        0x1234_5678_9ABC_DEF0
+    );
+    assert_eq!(gather(0x1234_5678_9ABC_DEF0, 0), 0);
+}
+
+/// The resident table's pipeline on the CPU, table after table, finds every pair within tau
+/// that a plan's table agrees on, each once, from the first such table: exact plans, random
+/// samples, keys as buckets and hashed ones, items of one comparison and of many.
+#[test]
+fn the_resident_tables_on_the_cpu_find_each_pair_once() {
+    use neardup::join::plan::{pigeonhole, random};
+    use neardup::kernels::table::{params, reference_table, TableParams};
+    let (fp, _) = crate::common::planted(1500, 3);
+    let mut vals = fp.clone();
+    vals.sort_unstable();
+    vals.dedup();
+    let halves: Vec<[u32; 2]> = vals.iter().map(|v| [*v as u32, (v >> 32) as u32]).collect();
+    for (plan, tau) in [
+        (pigeonhole(4, 3), 3u32),
+        (pigeonhole(8, 6), 6),
+        (pigeonhole(9, 8), 8),
+        (random(16, 8, 3, 4), 4),
+    ] {
+        let masks: Vec<[u32; 2]> = plan
+            .tables
+            .iter()
+            .map(|m| [*m as u32, (m >> 32) as u32])
+            .collect();
+        let mut want = Vec::new();
+        for i in 0..vals.len() {
+            for j in i + 1..vals.len() {
+                let x = vals[i] ^ vals[j];
+                if x.count_ones() <= tau && plan.tables.iter().any(|m| x & m == 0) {
+                    want.push([i as u32, j as u32]);
+                }
+            }
+        }
+        assert!(want.len() > 100, "{}", plan.name);
+        for (chunk, hashed) in [(32, false), (1, false), (3, true)] {
+            let mut got = Vec::new();
+            let mut counter = 0;
+            for t in 0..plan.tables.len() {
+                let mut p = params(vals.len(), &plan.tables, t, tau, chunk, u32::MAX);
+                if hashed {
+                    p = TableParams {
+                        exact: 0,
+                        bits: 6,
+                        ..p
+                    };
+                }
+                let out = reference_table(&p, &halves, &masks, counter);
+                assert_eq!(out.record.base, counter);
+                counter = out.count;
+                got.extend(out.pairs.iter().map(|&[a, b]| [a.min(b), a.max(b)]));
+            }
+            got.sort_unstable();
+            assert_eq!(got, want, "{} chunk {chunk} hashed {hashed}", plan.name);
+            assert_eq!(counter as usize, want.len());
         }
     }
 }

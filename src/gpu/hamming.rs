@@ -8,8 +8,7 @@
 //! larger pair buffer when the counter says it overflowed.
 
 use super::{Gpu, GpuError};
-use crate::kernels::hamming_join::{Params, Tile, BINDINGS, ENTRY};
-use crate::kernels::BindingKind;
+use crate::kernels::hamming_join::{Params, Tile, SPEC};
 
 const SOURCE: &str = include_str!("../../shaders/hamming_join.wgsl");
 
@@ -25,64 +24,13 @@ pub struct HammingJoin<'g> {
 impl Gpu {
     /// Compiles the Hamming join kernel.
     pub fn hamming_join(&self) -> Result<HammingJoin<'_>, GpuError> {
-        self.scoped("compiling hamming_join.wgsl", || {
-            let module = self
-                .device
-                .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("hamming_join"),
-                    source: wgpu::ShaderSource::Wgsl(SOURCE.into()),
-                });
-            let entries: Vec<wgpu::BindGroupLayoutEntry> = BINDINGS
-                .iter()
-                .map(|(binding, _, kind)| wgpu::BindGroupLayoutEntry {
-                    binding: *binding,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: match kind {
-                            BindingKind::Uniform => wgpu::BufferBindingType::Uniform,
-                            BindingKind::StorageRead => {
-                                wgpu::BufferBindingType::Storage { read_only: true }
-                            }
-                            BindingKind::StorageReadWrite => {
-                                wgpu::BufferBindingType::Storage { read_only: false }
-                            }
-                        },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                })
-                .collect();
-            let layout = self
-                .device
-                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some("hamming_join"),
-                    entries: &entries,
-                });
-            let pl = self
-                .device
-                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("hamming_join"),
-                    bind_group_layouts: &[Some(&layout)],
-                    immediate_size: 0,
-                });
-            let pipeline = self
-                .device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("hamming_join"),
-                    layout: Some(&pl),
-                    module: &module,
-                    entry_point: Some(ENTRY),
-                    compilation_options: Default::default(),
-                    cache: None,
-                });
-            HammingJoin {
-                gpu: self,
-                pipeline,
-                layout,
-                bufs: Default::default(),
-                timing: Default::default(),
-            }
+        let (layout, mut pipelines) = self.kernel(&SPEC, SOURCE)?;
+        Ok(HammingJoin {
+            gpu: self,
+            pipeline: pipelines.remove(0),
+            layout,
+            bufs: Default::default(),
+            timing: Default::default(),
         })
     }
 }

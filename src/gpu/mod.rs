@@ -9,6 +9,7 @@
 
 pub mod hamming;
 pub mod icd;
+pub mod resident;
 
 use std::sync::{Arc, Mutex};
 
@@ -33,6 +34,14 @@ pub enum GpuError {
         stage: &'static str,
         /// wgpu's message.
         msg: String,
+    },
+    /// A buffer the work needs exceeds what one binding holds.
+    #[error("{bytes} bytes exceed the adapter's binding limit of {limit}")]
+    TooLarge {
+        /// Bytes needed.
+        bytes: u64,
+        /// The adapter's largest binding.
+        limit: u64,
     },
     /// Mapping a buffer back failed.
     #[error("cannot read back GPU results: {0}")]
@@ -225,6 +234,75 @@ impl Gpu {
     /// Most workgroups along one dispatch dimension.
     pub fn max_workgroups_per_dim(&self) -> u32 {
         self.limits.max_compute_workgroups_per_dimension
+    }
+
+    /// Compiles `source` (the WGSL of `spec`): one bind group layout from the spec's bindings
+    /// and one pipeline per entry point, in the spec's order.
+    fn kernel(
+        &self,
+        spec: &crate::kernels::KernelSpec,
+        source: &str,
+    ) -> Result<(wgpu::BindGroupLayout, Vec<wgpu::ComputePipeline>), GpuError> {
+        use crate::kernels::BindingKind;
+        self.scoped("compiling a kernel", || {
+            let module = self
+                .device
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(spec.shader),
+                    source: wgpu::ShaderSource::Wgsl(source.into()),
+                });
+            let entries: Vec<wgpu::BindGroupLayoutEntry> = spec
+                .bindings
+                .iter()
+                .map(|(binding, _, kind)| wgpu::BindGroupLayoutEntry {
+                    binding: *binding,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: match kind {
+                            BindingKind::Uniform => wgpu::BufferBindingType::Uniform,
+                            BindingKind::StorageRead => {
+                                wgpu::BufferBindingType::Storage { read_only: true }
+                            }
+                            BindingKind::StorageReadWrite => {
+                                wgpu::BufferBindingType::Storage { read_only: false }
+                            }
+                        },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                })
+                .collect();
+            let layout = self
+                .device
+                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some(spec.shader),
+                    entries: &entries,
+                });
+            let pl = self
+                .device
+                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some(spec.shader),
+                    bind_group_layouts: &[Some(&layout)],
+                    immediate_size: 0,
+                });
+            let pipelines = spec
+                .entries
+                .iter()
+                .map(|entry| {
+                    self.device
+                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some(entry),
+                            layout: Some(&pl),
+                            module: &module,
+                            entry_point: Some(entry),
+                            compilation_options: Default::default(),
+                            cache: None,
+                        })
+                })
+                .collect();
+            (layout, pipelines)
+        })
     }
 
     /// Runs `f` inside validation and out-of-memory error scopes; any error raised inside, or

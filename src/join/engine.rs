@@ -117,6 +117,20 @@ pub fn join<B: Compare>(
     spec: &JoinSpec,
     backend: &mut B,
 ) -> Result<(PairGraph, JoinStats), B::Error> {
+    join_with(input, spec, |values, entries, stats| {
+        join_values(values, spec, backend, entries, stats)
+    })
+}
+
+/// Self-join of `input` with the pairs of distinct values found by `pairs_of` (given the
+/// sorted distinct values, a sort buffer it may use, and the statistics to add its runs
+/// to): the collapse before it and the graph after it, as [`join`] does for a backend that
+/// compares runs.
+pub fn join_with<E>(
+    input: JoinInput,
+    spec: &JoinSpec,
+    pairs_of: impl FnOnce(&[u64], &mut Vec<u64>, &mut JoinStats) -> Result<Vec<ValuePair>, E>,
+) -> Result<(PairGraph, JoinStats), E> {
     let JoinInput { fp64, fp128, docs } = input;
     let mut stats = JoinStats {
         documents: docs.len() as u64,
@@ -127,7 +141,7 @@ pub fn join<B: Compare>(
     let mut entries = Vec::new();
     let c = collapse(fp64, fp128, docs, &mut entries);
     stats.distinct = c.values.len() as u64;
-    let found = join_values(&c.values, spec, backend, &mut entries, &mut stats)?;
+    let found = pairs_of(&c.values, &mut entries, &mut stats)?;
     let distinct = to_indices(&c.values, &found);
     let graph = build_graph(fp64.len() as u32, c, fp128, &distinct, spec.tau128());
     stats.pairs = graph.pair_count();

@@ -1,6 +1,13 @@
-//! The GPU backend of the Hamming join: the engine's plans, collapse, families and key order,
-//! with the all-pairs comparisons inside runs of equal keys done by
-//! `shaders/hamming_join.wgsl`.
+//! The GPU backend of the Hamming join, two ways.
+//!
+//! **Resident** (the default, [`GpuConfig::resident`]): the distinct fingerprints go to the
+//! device once and every table of the plan is keyed, grouped, cut into items and compared
+//! there, back to back, with no host round trip per table (`gpu::resident`, the `table_*`
+//! kernels); the engine only collapses identical fingerprints before and builds the graph
+//! after. A set larger than one storage binding falls back to the batched way.
+//!
+//! **Batched**: the engine's plans, collapse, families and key order on the host, with the
+//! all-pairs comparisons inside runs of equal keys done by `shaders/hamming_join.wgsl`.
 //!
 //! The engine walks a family table by table ([`Walk::TableMajor`]) and hands over each
 //! table's runs as ranges of its order; the driver lays them out back to back in batches that
@@ -16,6 +23,7 @@ use super::engine::{self, Compare, Run, Table, Walk};
 use super::graph::PairGraph;
 use super::types::{JoinInput, JoinSpec, JoinStats, ValuePair};
 use crate::gpu::hamming::HammingJoin;
+use crate::gpu::resident::ResidentConfig;
 use crate::gpu::{Gpu, GpuError};
 use crate::kernels::hamming_join::{cross_tiles, split, tiles, Tile, WORKGROUP_SIZE};
 
@@ -29,6 +37,8 @@ pub struct GpuConfig {
     pub batch: Option<usize>,
     /// Most columns in one tile.
     pub col_span: u32,
+    /// The resident join's sizes; None: the batched join only.
+    pub resident: Option<ResidentConfig>,
 }
 
 impl Default for GpuConfig {
@@ -37,6 +47,17 @@ impl Default for GpuConfig {
             pair_capacity: 1 << 16,
             batch: None,
             col_span: 4096,
+            resident: Some(ResidentConfig::default()),
+        }
+    }
+}
+
+impl GpuConfig {
+    /// The batched join (host-keyed tables), as before the resident join.
+    pub fn batched() -> GpuConfig {
+        GpuConfig {
+            resident: None,
+            ..GpuConfig::default()
         }
     }
 }
@@ -68,6 +89,10 @@ pub struct GpuStats {
     pub kernel_seconds: f64,
     /// Of which reading pairs back, seconds.
     pub read_seconds: f64,
+    /// Whether the join ran resident on the device (else batched).
+    pub resident: bool,
+    /// Windows of items run for tables whose pairs exceeded the largest buffer (resident).
+    pub windows: u64,
 }
 
 /// Fingerprints as the shader reads them, (low, high) halves: on a little-endian host, the
@@ -316,6 +341,12 @@ pub fn join_graph(
     input: JoinInput,
     spec: &JoinSpec,
 ) -> Result<(PairGraph, JoinStats, GpuStats), GpuError> {
+    if let Some(rc) = &cfg.resident {
+        match resident_graph(gpu, rc, input.clone(), spec) {
+            Err(GpuError::TooLarge { .. }) => {}
+            other => return other,
+        }
+    }
     let kernel = gpu.hamming_join()?;
     // A batch's fingerprints (8 bytes) must fit one binding; ends take 4, tiles less.
     let limit = (gpu.max_binding() / 8).min(u64::from(u32::MAX / 2)) as usize;
@@ -336,6 +367,51 @@ pub fn join_graph(
     d.stats.read_seconds = t.read;
     d.stats.gpu_seconds = t.upload + t.kernel + t.read;
     Ok((graph, stats, d.stats))
+}
+
+/// The join resident on the device: the distinct values uploaded once, every table there.
+fn resident_graph(
+    gpu: &Gpu,
+    rc: &ResidentConfig,
+    input: JoinInput,
+    spec: &JoinSpec,
+) -> Result<(PairGraph, JoinStats, GpuStats), GpuError> {
+    let kernels = gpu.resident()?;
+    let masks = &spec.plan().tables;
+    let mut g = GpuStats {
+        resident: true,
+        ..GpuStats::default()
+    };
+    let (graph, stats) = engine::join_with(input, spec, |values, _, stats| {
+        let out = kernels.join(&halves(values), masks, spec.tau(), rc)?;
+        for t in &out.tables {
+            stats.comparisons += t.comparisons;
+            if t.comparisons > 0 {
+                stats.largest_run = stats.largest_run.max(u64::from(t.most) + 1);
+            }
+        }
+        g.batches = 1;
+        g.dispatches = masks.len() as u64;
+        g.reruns = out.timing.reruns;
+        g.windows = out.timing.windows;
+        g.upload_seconds = out.timing.upload;
+        g.kernel_seconds = out.timing.tables;
+        g.read_seconds = out.timing.read;
+        g.gpu_seconds = out.timing.upload + out.timing.tables + out.timing.read;
+        Ok(out
+            .pairs
+            .par_iter()
+            .map(|&[i, j]| {
+                let (x, y) = (values[i as usize], values[j as usize]);
+                ValuePair {
+                    x,
+                    y,
+                    d64: (x ^ y).count_ones() as u8,
+                }
+            })
+            .collect())
+    })?;
+    Ok((graph, stats, g))
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::BindingKind;
+use super::{BindingKind, KernelSpec};
 
 /// File name under `shaders/`.
 pub const SHADER: &str = "hamming_join.wgsl";
@@ -37,6 +37,22 @@ pub const BINDINGS: [(u32, &str, BindingKind); 7] = [
     (5, "count", BindingKind::StorageReadWrite),
     (6, "pairs", BindingKind::StorageReadWrite),
 ];
+
+/// The shader's contract.
+pub const SPEC: KernelSpec = KernelSpec {
+    shader: SHADER,
+    entries: &[ENTRY],
+    workgroup_size: WORKGROUP_SIZE,
+    bindings: &BINDINGS,
+    constants: &[
+        ("WORKGROUP_SIZE", WORKGROUP_SIZE),
+        ("DIRECT_SPAN", DIRECT_SPAN),
+    ],
+    structs: &[
+        ("Params", std::mem::size_of::<Params>()),
+        ("Tile", std::mem::size_of::<Tile>()),
+    ],
+};
 
 /// Uniform parameters. Keep in sync with `struct Params` in the shader.
 #[repr(C)]

@@ -1,0 +1,180 @@
+//! One table of a join resident on the device: the contract shared by the `table_*` kernels
+//! and the table's whole pipeline on the CPU.
+//!
+//! The fingerprints are uploaded once; each table of a plan then runs, on the device and with
+//! no host round trip, [`table_key`](super::table_key) (each value's bucket under the
+//! table's key, bucket sizes), [`scan`](super::scan) (bucket starts), [`table_scatter`]
+//! (values laid out bucket by bucket), [`table_runs`](super::table_runs) (each place's end
+//! of bucket and its items of at most `chunk` comparisons), [`scan`](super::scan) again
+//! (item offsets), [`table_args`](super::table_args) (the indirect dispatch) and
+//! [`table_join`](super::table_join) (the comparisons, pairs appended to one buffer).
+//!
+//! A one-pass counting scatter stands where a radix sort of the keys would: runs of equal keys
+//! need grouping, not order. A key of at most `bits` bits (`bits` about log2 of the values)
+//! is its own bucket; a longer one is hashed to `bits` bits and the comparison tests the key,
+//! so a bucket may cost a few comparisons more than a run of equal keys but never loses a
+//! pair. [`reference_table`] is the pipeline on the CPU, kernel reference by kernel reference.
+//!
+//! [`table_scatter`]: super::table_scatter
+
+use bytemuck::{Pod, Zeroable};
+
+use super::{scan, table_args, table_join, table_key, table_runs, table_scatter};
+
+/// Uniform parameters of one table, bound in every `table_*` kernel. Keep in sync with
+/// `struct TableParams` in each of their shaders.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct TableParams {
+    /// The table's key mask, low 32 bits.
+    pub mask_lo: u32,
+    /// The key mask, high 32 bits.
+    pub mask_hi: u32,
+    /// Fingerprints (distinct values).
+    pub n: u32,
+    /// Bucket bits: `1 << bits` buckets.
+    pub bits: u32,
+    /// 1 when the key has at most `bits` bits and is its own bucket, 0 when it is hashed.
+    pub exact: u32,
+    /// Largest 64-bit distance kept.
+    pub tau: u32,
+    /// The table's place in the plan: the masks before it are the earlier tables'.
+    pub table: u32,
+    /// Pair slots in the pair buffer.
+    pub capacity: u32,
+    /// Most comparisons of one item.
+    pub chunk: u32,
+    /// First item compared (0 but when a table's items are run in windows).
+    pub item_lo: u32,
+    /// One past the last item compared (`u32::MAX`: every item).
+    pub item_hi: u32,
+    /// Most workgroups along one dispatch dimension.
+    pub max_dim: u32,
+}
+const _: () = assert!(std::mem::size_of::<TableParams>() == 48);
+
+/// Words of the record before the first table's: word 0 is the pair counter.
+pub const RECORD_HEAD: usize = 8;
+/// Words of the record per table: its first pair slot, its items, its comparisons (two
+/// words, low first), its largest count of comparisons of one place, and three unused.
+pub const RECORD_WORDS: usize = 8;
+/// Invocations per workgroup of `table_join`, which `table_args` dispatches.
+pub const JOIN_WORKGROUP: u32 = table_join::WORKGROUP_SIZE;
+
+/// What the record says about one table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableRecord {
+    /// The pair counter when the table's comparisons began.
+    pub base: u32,
+    /// Its items.
+    pub items: u32,
+    /// Its comparisons.
+    pub comparisons: u64,
+    /// The most comparisons of one place: its largest bucket's size less one.
+    pub most: u32,
+}
+
+impl TableRecord {
+    /// Table `t`'s entry of a record read back.
+    pub fn of(record: &[u32], t: usize) -> TableRecord {
+        let r = &record[RECORD_HEAD + t * RECORD_WORDS..][..RECORD_WORDS];
+        TableRecord {
+            base: r[0],
+            items: r[1],
+            comparisons: u64::from(r[2]) | u64::from(r[3]) << 32,
+            most: r[4],
+        }
+    }
+}
+
+/// Bucket bits for `n` values under a key of `key_bits` bits: about twice as many buckets as
+/// values (at least 2^10, at most 2^26, and never more than the key has), and whether the key
+/// is its own bucket.
+pub fn bucket_bits(n: usize, key_bits: u32) -> (u32, bool) {
+    let want = (usize::BITS - n.leading_zeros()).clamp(10, 26);
+    if key_bits <= want {
+        (key_bits.max(1), true)
+    } else {
+        (want, false)
+    }
+}
+
+/// The parameters of table `t` of `masks` over `n` values.
+pub fn params(
+    n: usize,
+    masks: &[u64],
+    t: usize,
+    tau: u32,
+    chunk: u32,
+    capacity: u32,
+) -> TableParams {
+    let mask = masks[t];
+    let (bits, exact) = bucket_bits(n, mask.count_ones());
+    TableParams {
+        mask_lo: mask as u32,
+        mask_hi: (mask >> 32) as u32,
+        n: n as u32,
+        bits,
+        exact: u32::from(exact),
+        tau,
+        table: t as u32,
+        capacity,
+        chunk: chunk.max(1),
+        item_lo: 0,
+        item_hi: u32::MAX,
+        max_dim: 65535,
+    }
+}
+
+/// What one table's pipeline leaves behind, on the CPU.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableOut {
+    /// The pairs written (indices of `vals`, in slot order) and the counter's final value.
+    pub pairs: Vec<[u32; 2]>,
+    /// The counter after the table.
+    pub count: u32,
+    /// The table's record.
+    pub record: TableRecord,
+    /// Places in bucket order, and each place's end of bucket.
+    pub order: Vec<u32>,
+    /// Each place's end of bucket.
+    pub ends: Vec<u32>,
+}
+
+/// Table `p.table` of `masks` over `vals` on the CPU, the kernels' references one after the
+/// other, with the pair counter at `counter` before it.
+pub fn reference_table(
+    p: &TableParams,
+    vals: &[[u32; 2]],
+    masks: &[[u32; 2]],
+    counter: u32,
+) -> TableOut {
+    let (buckets, counts) = table_key::reference(p, vals);
+    let (starts, _) = scan::reference(&counts);
+    let (order, sorted, bucket_ends) = table_scatter::reference(p, vals, &buckets, &starts);
+    let (ends, items, comparisons, most) = table_runs::reference(p, &buckets, &order, &bucket_ends);
+    let (item_starts, _) = scan::reference(&items);
+    let (total, base, _) = table_args::reference(p, &item_starts, counter);
+    let (pairs, count) = table_join::reference(
+        p,
+        &sorted,
+        &order,
+        &ends,
+        &item_starts,
+        masks,
+        total,
+        counter,
+    );
+    TableOut {
+        pairs,
+        count,
+        record: TableRecord {
+            base,
+            items: total,
+            comparisons,
+            most,
+        },
+        order,
+        ends,
+    }
+}

@@ -1,0 +1,76 @@
+//! `shaders/table_join.wgsl`: one table's comparisons, item by item, and the pairs within
+//! tau that this table finds first.
+//!
+//! Item `g` belongs to the last place `r` whose first item is at or before it (the exclusive
+//! prefix sums of the items, searched); it compares `r` with the `(g - starts[r])`-th span of
+//! `chunk` places after it, up to `r`'s end of bucket. A pair is kept when within tau, equal on
+//! the table's key bits, and equal on no earlier table's. [`reference`] is the kernel on the
+//! CPU, invocation by invocation.
+
+use super::table::TableParams;
+use super::{BindingKind, KernelSpec};
+
+/// Invocations per workgroup, one item each.
+pub const WORKGROUP_SIZE: u32 = 256;
+
+/// The shader's contract.
+pub const SPEC: KernelSpec = KernelSpec {
+    shader: "table_join.wgsl",
+    entries: &["main"],
+    workgroup_size: WORKGROUP_SIZE,
+    bindings: &[
+        (0, "params", BindingKind::Uniform),
+        (1, "sorted", BindingKind::StorageRead),
+        (2, "order", BindingKind::StorageRead),
+        (3, "ends", BindingKind::StorageRead),
+        (4, "starts", BindingKind::StorageRead),
+        (5, "masks", BindingKind::StorageRead),
+        (6, "record", BindingKind::StorageReadWrite),
+        (7, "pairs", BindingKind::StorageReadWrite),
+    ],
+    constants: &[
+        ("WORKGROUP_SIZE", WORKGROUP_SIZE),
+        ("RECORD_HEAD", super::table::RECORD_HEAD as u32),
+        ("RECORD_WORDS", super::table::RECORD_WORDS as u32),
+    ],
+    structs: &[("TableParams", std::mem::size_of::<TableParams>())],
+};
+
+/// The kernel on the CPU over items `item_lo..min(total, item_hi)`: the pairs written (in
+/// slot order, up to the capacity) and the counter's final value, from `counter`.
+#[allow(clippy::too_many_arguments)]
+pub fn reference(
+    p: &TableParams,
+    sorted: &[[u32; 2]],
+    order: &[u32],
+    ends: &[u32],
+    starts: &[u32],
+    masks: &[[u32; 2]],
+    total: u32,
+    counter: u32,
+) -> (Vec<[u32; 2]>, u32) {
+    let (mut pairs, mut count) = (Vec::new(), counter);
+    let n = p.n as usize;
+    for g in p.item_lo..total.min(p.item_hi) {
+        let r = starts[..n].partition_point(|&s| s <= g) - 1;
+        let first = r as u32 + 1 + (g - starts[r]) * p.chunk;
+        let last = ends[r].min(first + p.chunk);
+        let me = sorted[r];
+        for j in first..last {
+            let c = sorted[j as usize];
+            let x = [me[0] ^ c[0], me[1] ^ c[1]];
+            let d = x[0].count_ones() + x[1].count_ones();
+            let key = x[0] & p.mask_lo == 0 && x[1] & p.mask_hi == 0;
+            let first_table = masks[..p.table as usize]
+                .iter()
+                .all(|m| !(x[0] & m[0] == 0 && x[1] & m[1] == 0));
+            if d <= p.tau && key && first_table {
+                if count < p.capacity {
+                    pairs.push([order[r], order[j as usize]]);
+                }
+                count += 1;
+            }
+        }
+    }
+    (pairs, count)
+}
