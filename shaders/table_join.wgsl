@@ -78,7 +78,12 @@ fn main(
     let me = sorted[r];
     for (var j = first; j < last; j++) {
         let x = me ^ sorted[j];
-        if (countOneBits(x.x) + countOneBits(x.y) <= params.tau
+        // One 32-bit popcount rejects most pairs before the second.
+        let low = countOneBits(x.x);
+        if (low > params.tau) {
+            continue;
+        }
+        if (low + countOneBits(x.y) <= params.tau
             && (x.x & params.mask_lo) == 0u && (x.y & params.mask_hi) == 0u
             && first_table(x)) {
             let slot = atomicAdd(&record[0], 1u);

@@ -564,3 +564,33 @@ fn resident_joins_survive_hostile_shapes() {
         }
     }
 }
+
+/// `sweep` on the GPU (the join resident there) writes the CPU's table, tau by tau.
+#[test]
+fn the_sweep_tables_are_equal_on_both_backends() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let store = dir.path().join("s");
+    crate::common::ok(&["-q", "synth", "--docs", "20000", "-o", &s(&store)]);
+    let sweep = |backend: &str| {
+        let out = dir.path().join(backend);
+        crate::common::ok(&[
+            "-q",
+            "sweep",
+            &s(&store),
+            "--tau-max",
+            "8",
+            "--backend",
+            backend,
+            "-o",
+            &s(&out),
+        ]);
+        std::fs::read_to_string(out.join("sweep.tsv")).unwrap()
+    };
+    let cpu = sweep("cpu");
+    assert_eq!(cpu.lines().count(), 10, "{cpu}");
+    assert_eq!(sweep("gpu"), cpu);
+}

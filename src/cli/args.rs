@@ -752,6 +752,10 @@ pub struct BenchArgs {
     /// The device's bound in compares per second (default: known for H100 and H200 only).
     #[arg(long, value_name = "COMPARES_PER_S")]
     pub bound: Option<f64>,
+    /// On the GPU backend, the batched join (each table keyed and sorted on the host) instead
+    /// of the join resident on the device, to compare the two.
+    #[arg(long)]
+    pub batched: bool,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,

@@ -24,7 +24,7 @@ pub struct HammingJoin<'g> {
 impl Gpu {
     /// Compiles the Hamming join kernel.
     pub fn hamming_join(&self) -> Result<HammingJoin<'_>, GpuError> {
-        let (layout, mut pipelines) = self.kernel(&SPEC, SOURCE)?;
+        let (layout, mut pipelines) = self.kernel(&SPEC, SOURCE, super::Checks::On)?;
         Ok(HammingJoin {
             gpu: self,
             pipeline: pipelines.remove(0),

@@ -135,6 +135,15 @@ pub fn hardware_possible() -> bool {
     dri || std::path::Path::new(icd::NVIDIA_DEVICE).exists()
 }
 
+/// Whether a kernel is compiled with wgpu's runtime bounds checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// Every array access checked (indices that depend on uploaded data).
+    On,
+    /// None: every index is in bounds by construction, as the kernel's spec shows.
+    Off,
+}
+
 /// Which adapter to open.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
@@ -193,7 +202,8 @@ impl Gpu {
         let limits = adapter.limits();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("neardup"),
-            required_features: wgpu::Features::empty(),
+            // Timestamps where the adapter has them: the resident join times its stages.
+            required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
             required_limits: limits.clone(),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,
@@ -231,26 +241,56 @@ impl Gpu {
             .min(self.limits.max_buffer_size)
     }
 
+    /// Whether passes can be timed on the device.
+    pub fn has_timestamps(&self) -> bool {
+        self.device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+
     /// Most workgroups along one dispatch dimension.
     pub fn max_workgroups_per_dim(&self) -> u32 {
         self.limits.max_compute_workgroups_per_dimension
     }
 
     /// Compiles `source` (the WGSL of `spec`): one bind group layout from the spec's bindings
-    /// and one pipeline per entry point, in the spec's order.
+    /// and one pipeline per entry point, in the spec's order. [`Checks::Off`] compiles
+    /// without the bounds checks wgpu adds to every array access, for kernels whose every
+    /// index is in bounds by construction (see its SAFETY note); `NEARDUP_GPU_CHECKED=1`
+    /// keeps them everywhere.
     fn kernel(
         &self,
         spec: &crate::kernels::KernelSpec,
         source: &str,
+        checks: Checks,
     ) -> Result<(wgpu::BindGroupLayout, Vec<wgpu::ComputePipeline>), GpuError> {
         use crate::kernels::BindingKind;
         self.scoped("compiling a kernel", || {
-            let module = self
-                .device
-                .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some(spec.shader),
-                    source: wgpu::ShaderSource::Wgsl(source.into()),
-                });
+            let desc = wgpu::ShaderModuleDescriptor {
+                label: Some(spec.shader),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            };
+            let checked = checks == Checks::On
+                || std::env::var("NEARDUP_GPU_CHECKED").is_ok_and(|v| v == "1");
+            let module = if checked {
+                self.device.create_shader_module(desc)
+            } else {
+                // SAFETY: wgpu's bounds checks are what keep an out-of-range index from
+                // reading or writing outside a binding. `Checks::Off` is passed only for the
+                // resident join's kernels (`gpu::resident`), whose indices never come from
+                // data: buckets are below 2^bits by construction (a gathered key of at most
+                // `bits` bits, or a hash shifted right by 32 - bits) and the bucket array holds
+                // 2^bits of the largest table; places and ends come from the scan of the
+                // bucket sizes, so they are below n; items are searched among n offsets; pair
+                // slots are tested against a capacity equal to the pair buffer's slots; scan
+                // indices are tested against each level's length. The CPU references of
+                // `kernels::table_*` compute the same indices with Rust's checked indexing,
+                // and the lavapipe tests hold the device to them, hostile shapes included.
+                unsafe {
+                    self.device
+                        .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+                }
+            };
             let entries: Vec<wgpu::BindGroupLayoutEntry> = spec
                 .bindings
                 .iter()

@@ -66,6 +66,9 @@ pub struct ResidentTiming {
     pub reruns: u64,
     /// Windows of items run for tables whose pairs exceed the largest buffer.
     pub windows: u64,
+    /// Device time of each of the [`STAGES`], summed over the tables (the first
+    /// `TIMED_TABLES`), where the adapter has timestamp queries.
+    pub stages: Option<[f64; 4]>,
 }
 
 /// What a resident join found.
@@ -83,7 +86,7 @@ impl Gpu {
     /// Compiles the resident join's kernels.
     pub fn resident(&self) -> Result<Resident<'_>, GpuError> {
         let k = |spec: &crate::kernels::KernelSpec, src: &str| -> Result<Kernel, GpuError> {
-            let (layout, pipelines) = self.kernel(spec, src)?;
+            let (layout, pipelines) = self.kernel(spec, src, super::Checks::Off)?;
             Ok(Kernel { layout, pipelines })
         };
         Ok(Resident {
@@ -183,6 +186,48 @@ fn grid(groups: u64, max_dim: u32) -> (u32, u32) {
     (x, groups.div_ceil(u64::from(x)) as u32)
 }
 
+/// Records a dispatch of `entry` of `k` over `g`, when there is any work.
+fn dispatch(
+    pass: &mut wgpu::ComputePass<'_>,
+    k: &Kernel,
+    entry: usize,
+    g: &wgpu::BindGroup,
+    (x, y): (u32, u32),
+) {
+    if x > 0 {
+        pass.set_pipeline(&k.pipelines[entry]);
+        pass.set_bind_group(0, g, &[]);
+        pass.dispatch_workgroups(x, y, 1);
+    }
+}
+
+/// A pass of stage `k` of a table, timed into `ts` from its index when given.
+fn stage<'e>(
+    enc: &'e mut wgpu::CommandEncoder,
+    ts: Option<(&wgpu::QuerySet, u32)>,
+    k: u32,
+) -> wgpu::ComputePass<'e> {
+    enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some(STAGES[k as usize]),
+        timestamp_writes: ts.map(|(set, at)| wgpu::ComputePassTimestampWrites {
+            query_set: set,
+            beginning_of_pass_write_index: Some(at + 2 * k),
+            end_of_pass_write_index: Some(at + 2 * k + 1),
+        }),
+    })
+}
+
+/// The stages of a table, as its passes are named and timed.
+pub const STAGES: [&str; 4] = [
+    "keys and bucket starts",
+    "scatter",
+    "runs and items",
+    "comparisons",
+];
+
+/// Most tables timed (two timestamps per stage each, within one query set's limit).
+const TIMED_TABLES: usize = wgpu::QUERY_SET_MAX_QUERIES as usize / 8;
+
 /// The whole of `buf` as a binding.
 fn whole(buf: &wgpu::Buffer) -> wgpu::BindingResource<'_> {
     buf.as_entire_binding()
@@ -258,6 +303,20 @@ impl<'g> Resident<'g> {
             .collect();
         let binds: Vec<TableBinds> = params.iter().map(|p| s.table_binds(*p)).collect();
         let pairs = self.pair_buffer(capacity);
+        let ts = self.gpu.has_timestamps().then(|| {
+            let n = 8 * masks.len().min(TIMED_TABLES) as u32;
+            let set = self.gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("stage times"),
+                ty: wgpu::QueryType::Timestamp,
+                count: n,
+            });
+            let resolve = self.gpu.buffer(
+                "stage times",
+                8 * u64::from(n),
+                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            );
+            (set, resolve)
+        });
         self.gpu.queue.submit([]);
         self.gpu
             .device
@@ -275,8 +334,14 @@ impl<'g> Resident<'g> {
                     label: Some("resident join"),
                 });
             enc.clear_buffer(&s.record, 0, None);
-            for b in &binds {
-                s.encode_table(&mut enc, b, Some(&s.join_group(b, &pairs)));
+            for (t, b) in binds.iter().enumerate() {
+                let at = ts.as_ref().filter(|_| t < TIMED_TABLES);
+                let at = at.map(|(set, _)| (set, 8 * t as u32));
+                s.encode_table(&mut enc, b, Some(&s.join_group(b, &pairs)), at);
+            }
+            if let Some((set, resolve)) = &ts {
+                let n = 8 * masks.len().min(TIMED_TABLES) as u32;
+                enc.resolve_query_set(set, 0..n, resolve, 0);
             }
             self.gpu.queue.submit([enc.finish()]);
         })?;
@@ -284,6 +349,19 @@ impl<'g> Resident<'g> {
         let record: Vec<u32> =
             bytemuck::pod_collect_to_vec(&self.gpu.read_back(&s.record, 0, 4 * words as u64)?);
         out.timing.tables = started.elapsed().as_secs_f64();
+        if let Some((_, resolve)) = &ts {
+            let n = 8 * masks.len().min(TIMED_TABLES) as u64;
+            let ticks: Vec<u64> =
+                bytemuck::pod_collect_to_vec(&self.gpu.read_back(resolve, 0, 8 * n)?);
+            let period = f64::from(self.gpu.queue.get_timestamp_period()) * 1e-9;
+            let mut stages = [0.0; 4];
+            for t in ticks.chunks_exact(8) {
+                for (k, s) in stages.iter_mut().enumerate() {
+                    *s += t[2 * k + 1].saturating_sub(t[2 * k]) as f64 * period;
+                }
+            }
+            out.timing.stages = Some(stages);
+        }
         out.tables = (0..masks.len())
             .map(|t| TableRecord::of(&record, t))
             .collect();
@@ -343,7 +421,7 @@ impl<'g> Resident<'g> {
                     label: Some("group"),
                 });
             enc.clear_buffer(&s.record, 0, None);
-            s.encode_table(&mut enc, &b, None);
+            s.encode_table(&mut enc, &b, None, None);
             self.gpu.queue.submit([enc.finish()]);
         })?;
         let n = 4 * vals.len() as u64;
@@ -557,35 +635,36 @@ impl Session<'_, '_> {
         )
     }
 
-    /// Records one table: keys, bucket starts, the scatter, runs and items, item offsets, the
-    /// dispatch's size, and (with a join group) the comparisons, dispatched indirectly.
+    /// Records one table in four passes (keys and bucket starts; the scatter; runs, item
+    /// offsets and the dispatch's size; with a join group, the comparisons, dispatched
+    /// indirectly), each timed into `ts` from the given index when given.
     fn encode_table(
         &self,
         enc: &mut wgpu::CommandEncoder,
         b: &TableBinds,
         join: Option<&wgpu::BindGroup>,
+        ts: Option<(&wgpu::QuerySet, u32)>,
     ) {
         let r = self.r;
         let per_value = grid((self.n as u64).div_ceil(256), self.max_dim);
         enc.clear_buffer(&self.counts, 0, Some(4 << self.count_bits));
-        let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("table"),
-            timestamp_writes: None,
-        });
-        let mut run = |k: &Kernel, entry: usize, g: &wgpu::BindGroup, (x, y): (u32, u32)| {
-            if x > 0 {
-                pass.set_pipeline(&k.pipelines[entry]);
-                pass.set_bind_group(0, g, &[]);
-                pass.dispatch_workgroups(x, y, 1);
-            }
-        };
-        run(&r.key, 0, &b.key, per_value);
-        self.record_scan(&mut run, &self.count_scan);
-        run(&r.scatter, 0, &b.scatter, per_value);
-        run(&r.runs, 0, &b.runs, per_value);
-        self.record_scan(&mut run, &self.item_scan);
-        run(&r.args, 0, &b.args, (1, 1));
+        {
+            let mut pass = stage(enc, ts, 0);
+            dispatch(&mut pass, &r.key, 0, &b.key, per_value);
+            self.record_scan(&mut pass, &self.count_scan);
+        }
+        {
+            let mut pass = stage(enc, ts, 1);
+            dispatch(&mut pass, &r.scatter, 0, &b.scatter, per_value);
+        }
+        {
+            let mut pass = stage(enc, ts, 2);
+            dispatch(&mut pass, &r.runs, 0, &b.runs, per_value);
+            self.record_scan(&mut pass, &self.item_scan);
+            dispatch(&mut pass, &r.args, 0, &b.args, (1, 1));
+        }
         if let Some(join) = join {
+            let mut pass = stage(enc, ts, 3);
             pass.set_pipeline(&r.join.pipelines[0]);
             pass.set_bind_group(0, join, &[]);
             pass.dispatch_workgroups_indirect(&self.args, 12 * u64::from(b.params.table));
@@ -593,22 +672,14 @@ impl Session<'_, '_> {
     }
 
     /// Records a scan: every level's blocks upwards, then the offsets added downwards.
-    fn record_scan(
-        &self,
-        run: &mut impl FnMut(&Kernel, usize, &wgpu::BindGroup, (u32, u32)),
-        chain: &ScanChain,
-    ) {
-        let r = self.r;
+    fn record_scan(&self, pass: &mut wgpu::ComputePass<'_>, chain: &ScanChain) {
+        let k = &self.r.scan;
         for (len, g) in &chain.levels {
-            run(
-                &r.scan,
-                0,
-                g,
-                grid(len.div_ceil(u64::from(scan::BLOCK)), self.max_dim),
-            );
+            let blocks = len.div_ceil(u64::from(scan::BLOCK));
+            dispatch(pass, k, 0, g, grid(blocks, self.max_dim));
         }
         for (len, g) in chain.levels.iter().rev().skip(1) {
-            run(&r.scan, 1, g, grid(len.div_ceil(256), self.max_dim));
+            dispatch(pass, k, 1, g, grid(len.div_ceil(256), self.max_dim));
         }
     }
 
@@ -632,7 +703,7 @@ impl Session<'_, '_> {
             gpu.scoped("rerunning a table", || {
                 let mut enc = gpu.device.create_command_encoder(&Default::default());
                 enc.clear_buffer(&self.record, 0, Some(4));
-                self.encode_table(&mut enc, &b, Some(&join));
+                self.encode_table(&mut enc, &b, Some(&join), None);
                 gpu.queue.submit([enc.finish()]);
             })?;
             let count = self.counter()?;
@@ -651,7 +722,7 @@ impl Session<'_, '_> {
         // The table's places and items once, then its comparisons a window at a time.
         gpu.scoped("rerunning a table", || {
             let mut enc = gpu.device.create_command_encoder(&Default::default());
-            self.encode_table(&mut enc, &b, None);
+            self.encode_table(&mut enc, &b, None, None);
             gpu.queue.submit([enc.finish()]);
         })?;
         let mut out = Vec::with_capacity(need as usize);

@@ -97,7 +97,13 @@ impl Backend {
     /// the CPU's on the CPU and on a software adapter (whose comparisons run on the CPU).
     pub fn table_weight(&self) -> TableWeight {
         match self {
-            Backend::Gpu { gpu, .. } if !gpu.adapter().software => TableWeight::GPU,
+            Backend::Gpu { gpu, config } if !gpu.adapter().software => {
+                if config.resident.is_some() {
+                    TableWeight::GPU_RESIDENT
+                } else {
+                    TableWeight::GPU
+                }
+            }
             _ => TableWeight::CPU,
         }
     }
@@ -149,6 +155,15 @@ impl Backend {
             Backend::Cpu => "cpu".into(),
             Backend::Gpu { gpu, .. } => format!("gpu ({})", gpu.adapter().name),
         }
+    }
+
+    /// The GPU join without its resident path (each table keyed and sorted on the host), for
+    /// comparing the two on one device.
+    pub fn batched(mut self) -> Backend {
+        if let Backend::Gpu { config, .. } = &mut self {
+            config.resident = None;
+        }
+        self
     }
 
     /// The GPU, when this is one.

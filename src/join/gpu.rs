@@ -93,6 +93,9 @@ pub struct GpuStats {
     pub resident: bool,
     /// Windows of items run for tables whose pairs exceeded the largest buffer (resident).
     pub windows: u64,
+    /// Device seconds of each stage of the resident join (`gpu::resident::STAGES`), where
+    /// the adapter times passes.
+    pub stages: Option<[f64; 4]>,
 }
 
 /// Fingerprints as the shader reads them, (low, high) halves: on a little-endian host, the
@@ -394,6 +397,7 @@ fn resident_graph(
         g.dispatches = masks.len() as u64;
         g.reruns = out.timing.reruns;
         g.windows = out.timing.windows;
+        g.stages = out.timing.stages;
         g.upload_seconds = out.timing.upload;
         g.kernel_seconds = out.timing.tables;
         g.read_seconds = out.timing.read;

@@ -198,6 +198,12 @@ impl TableWeight {
     /// compares/s, from the 100 M random-plan run there): about 4 000 comparisons. At 82.5 M
     /// fingerprints and tau 6 this picks 8 blocks (28 tables), not the CPU's 9 (84).
     pub const GPU: TableWeight = TableWeight(4096.0);
+    /// On a GPU with the join resident there: a table's keying, scatter, runs and scans read
+    /// and write about 70 bytes and make two atomic adds a fingerprint on the device, no host
+    /// work. An estimate until measured on NVIDIA hardware (`neardup bench` prints the weight
+    /// its stage times imply): about 0.1 ns a fingerprint against 1.25 ps a comparison. At
+    /// 82.5 M fingerprints this picks the CPU's plans (9 blocks, 84 tables at tau 6).
+    pub const GPU_RESIDENT: TableWeight = TableWeight(64.0);
 }
 
 /// Expected work of a plan on `n` uniformly spread fingerprints: sorting all of them per
