@@ -1,16 +1,18 @@
-// table_join: the comparisons of one table's items, and the pairs within tau.
+// table_join: the comparisons of one table, and the pairs within tau.
 //
-// Keep in sync with src/kernels/table_join.rs (bindings, WORKGROUP_SIZE, the CPU reference)
-// and with struct TableParams and the record layout in src/kernels/table.rs.
+// Keep in sync with src/kernels/table_join.rs (bindings, entry points, WORKGROUP_SIZE, the CPU
+// reference) and with struct TableParams and the record layout in src/kernels/table.rs.
 //
-// Invocation g takes item g + item_lo (up to the table's total and item_hi): the place r
-// whose items cover it (the last r with starts[r] <= g, by binary search over the exclusive
-// prefix sums of the items), and the chunk-th span of `chunk` columns after r in its bucket.
-// A pair is kept when its 64-bit distance is within tau, its key bits agree (a hashed bucket
-// may hold several keys), and no earlier table's key bits all agree (that table found it).
-// Pairs, as indices of the uploaded fingerprints, are appended through the counter
-// record[0]; slots past `capacity` are counted but not written, so the host can rerun the
-// table with a larger buffer.
+// Two passes. `places`: invocation p compares place p with the first `chunk` places after it
+// in its bucket (most places have no more). `items`: invocation g takes further item
+// g + item_lo (up to the table's total and item_hi): the place r whose items cover it (the last
+// r with starts[r] <= g, by binary search over the exclusive prefix sums of the items), and
+// r's (g - starts[r] + 1)-th span of `chunk` columns. item_lo and item_hi window the places
+// of `places` the same way. A pair is kept when its 64-bit distance is within tau, its key
+// bits agree (a hashed bucket may hold several keys), and no earlier table's key bits all
+// agree (that table found it). Pairs, as indices of the uploaded fingerprints, are appended
+// through the counter record[0]; slots past `capacity` are counted but not written, so the
+// host can rerun the table with a larger buffer.
 
 struct TableParams {
     mask_lo: u32,
@@ -51,8 +53,42 @@ fn first_table(x: vec2<u32>) -> bool {
     return true;
 }
 
+// Compares place r with places first..last, keeping the pairs.
+fn compare(r: u32, first: u32, last: u32) {
+    let me = sorted[r];
+    for (var j = first; j < last; j++) {
+        let x = me ^ sorted[j];
+        // One 32-bit popcount rejects most pairs before the second.
+        let low = countOneBits(x.x);
+        if (low > params.tau) {
+            continue;
+        }
+        if (low + countOneBits(x.y) <= params.tau
+            && (x.x & params.mask_lo) == 0u && (x.y & params.mask_hi) == 0u
+            && first_table(x)) {
+            let slot = atomicAdd(&record[0], 1u);
+            if (slot < params.capacity) {
+                pairs[slot] = vec2<u32>(order[r], order[j]);
+            }
+        }
+    }
+}
+
 @compute @workgroup_size(256)
-fn main(
+fn places(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let p = (wid.y * nwg.x + wid.x) * WORKGROUP_SIZE + lid + params.item_lo;
+    if (p >= min(params.n, params.item_hi)) {
+        return;
+    }
+    compare(p, p + 1u, min(ends[p], p + 1u + params.chunk));
+}
+
+@compute @workgroup_size(256)
+fn items(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
@@ -72,24 +108,6 @@ fn main(
             hi = mid;
         }
     }
-    let r = lo;
-    let first = r + 1u + (g - starts[r]) * params.chunk;
-    let last = min(ends[r], first + params.chunk);
-    let me = sorted[r];
-    for (var j = first; j < last; j++) {
-        let x = me ^ sorted[j];
-        // One 32-bit popcount rejects most pairs before the second.
-        let low = countOneBits(x.x);
-        if (low > params.tau) {
-            continue;
-        }
-        if (low + countOneBits(x.y) <= params.tau
-            && (x.x & params.mask_lo) == 0u && (x.y & params.mask_hi) == 0u
-            && first_table(x)) {
-            let slot = atomicAdd(&record[0], 1u);
-            if (slot < params.capacity) {
-                pairs[slot] = vec2<u32>(order[r], order[j]);
-            }
-        }
-    }
+    let first = lo + 1u + (g - starts[lo] + 1u) * params.chunk;
+    compare(lo, first, min(ends[lo], first + params.chunk));
 }

@@ -4,9 +4,11 @@
 // and with struct TableParams and the record layout in src/kernels/table.rs.
 //
 // After table_scatter, bucket_ends[b] is one past bucket b's last place. Place p of its
-// bucket compares with the w = end - p - 1 places after it; those columns are cut into items
-// of at most `chunk` columns, so a giant bucket becomes many items of equal work. The table's
-// comparisons (the sum of w, 64 bits in two words) and its largest w go to its record.
+// bucket compares with the w = end - p - 1 places after it, `chunk` at a time: the first
+// chunk in table_join's pass over places, each further one an item of table_join's pass over
+// items (so a giant bucket becomes many items of equal work). items[p] counts p's further
+// chunks. The table's comparisons (the sum of w, 64 bits in two words) and its largest w go
+// to its record.
 
 struct TableParams {
     mask_lo: u32,
@@ -52,7 +54,7 @@ fn main(
         let end = bucket_ends[buckets[order[p]]];
         w = end - p - 1u;
         ends[p] = end;
-        items[p] = (w + params.chunk - 1u) / params.chunk;
+        items[p] = select(0u, (w - 1u) / params.chunk, w > 0u);
     }
     // Sums of the low and high 16 bits cannot overflow over one workgroup.
     atomicAdd(&low, w & 0xFFFFu);

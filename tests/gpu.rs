@@ -326,6 +326,7 @@ fn resident_configs() -> Vec<(&'static str, GpuConfig)> {
                 capacity: Some(1),
                 max_capacity: Some(4),
                 chunk: 1,
+                ..ResidentConfig::default()
             }),
         ),
         (
@@ -593,4 +594,26 @@ fn the_sweep_tables_are_equal_on_both_backends() {
     let cpu = sweep("cpu");
     assert_eq!(cpu.lines().count(), 10, "{cpu}");
     assert_eq!(sweep("gpu"), cpu);
+}
+
+/// A set larger than one binding (a limit forced small here) goes to the batched join, which
+/// takes it in batches: the same pairs.
+#[test]
+fn a_set_past_one_binding_falls_back_to_batches_with_the_same_pairs() {
+    let Some(g) = gpu() else { return };
+    let (fp, fp128) = planted(3000, 4);
+    let docs: Vec<u32> = (0..fp.len() as u32).collect();
+    let plan = pigeonhole(5, 3);
+    let (want, _) = cpu_graph(&fp, &fp128, &docs, &plan, 3, None);
+    let cfg = GpuConfig {
+        resident: Some(ResidentConfig {
+            max_binding: Some(4096),
+            ..ResidentConfig::default()
+        }),
+        batch: Some(500),
+        ..GpuConfig::default()
+    };
+    let (got, _, drv) = gpu_graph(&g, &cfg, input(&fp, &fp128, &docs), (&plan, 3, None));
+    assert!(!drv.resident && drv.batches > 1, "{drv:?}");
+    assert_eq!(got.pairs(), want.pairs());
 }

@@ -41,6 +41,9 @@ pub struct ResidentConfig {
     pub capacity: Option<u32>,
     /// Most pair slots of any buffer (None: as many as one binding holds).
     pub max_capacity: Option<u32>,
+    /// Largest binding, bytes, when below the adapter's (tests force the fallback to the
+    /// batched join with it).
+    pub max_binding: Option<u64>,
 }
 
 impl Default for ResidentConfig {
@@ -49,6 +52,7 @@ impl Default for ResidentConfig {
             chunk: 32,
             capacity: None,
             max_capacity: None,
+            max_binding: None,
         }
     }
 }
@@ -217,6 +221,10 @@ fn stage<'e>(
     })
 }
 
+/// `table_join`'s entry points, in its spec's order.
+const PLACES: usize = 0;
+const ITEMS: usize = 1;
+
 /// The stages of a table, as its passes are named and timed.
 pub const STAGES: [&str; 4] = [
     "keys and bucket starts",
@@ -288,7 +296,7 @@ impl<'g> Resident<'g> {
             return Ok(out);
         }
         let started = std::time::Instant::now();
-        let s = self.session(vals, masks)?;
+        let s = self.session(vals, masks, cfg.max_binding)?;
         let max_cap = self.max_capacity(cfg);
         let capacity = cfg
             .capacity
@@ -408,7 +416,7 @@ impl<'g> Resident<'g> {
         if vals.is_empty() {
             return Ok((Vec::new(), Vec::new()));
         }
-        let s = self.session(vals, masks)?;
+        let s = self.session(vals, masks, None)?;
         let b = s.table_binds(TableParams {
             max_dim: s.max_dim,
             ..table::params(vals.len(), masks, t, 0, 1, 1)
@@ -449,6 +457,7 @@ impl<'g> Resident<'g> {
         &'r self,
         vals: &[[u32; 2]],
         masks: &[u64],
+        max_binding: Option<u64>,
     ) -> Result<Session<'r, 'g>, GpuError> {
         let gpu = self.gpu;
         let n = vals.len();
@@ -456,7 +465,7 @@ impl<'g> Resident<'g> {
             .map(|t| table::params(n, masks, t, 0, 1, 1).bits)
             .max()
             .unwrap_or(1);
-        let limit = gpu.max_binding();
+        let limit = gpu.max_binding().min(max_binding.unwrap_or(u64::MAX));
         let biggest = (8 * n as u64).max(4 << count_bits);
         if biggest > limit || n >= u32::MAX as usize / 2 {
             return Err(GpuError::TooLarge {
@@ -665,7 +674,8 @@ impl Session<'_, '_> {
         }
         if let Some(join) = join {
             let mut pass = stage(enc, ts, 3);
-            pass.set_pipeline(&r.join.pipelines[0]);
+            dispatch(&mut pass, &r.join, PLACES, join, per_value);
+            pass.set_pipeline(&r.join.pipelines[ITEMS]);
             pass.set_bind_group(0, join, &[]);
             pass.dispatch_workgroups_indirect(&self.args, 12 * u64::from(b.params.table));
         }
@@ -726,14 +736,36 @@ impl Session<'_, '_> {
             gpu.queue.submit([enc.finish()]);
         })?;
         let mut out = Vec::with_capacity(need as usize);
-        let (mut lo, mut width) = (0u32, items);
-        while lo < items {
-            let hi = lo.saturating_add(width).min(items);
+        for (entry, count) in [(PLACES, self.n as u32), (ITEMS, items)] {
+            self.windows(&b, &whole, &join, &pairs, (entry, count), timing, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Runs `entry` of `table_join` over its `count` places or items in windows whose pairs
+    /// fit `pairs` (`whole.capacity` slots), halving a window that overflows, and appends the
+    /// pairs to `out`.
+    #[allow(clippy::too_many_arguments)]
+    fn windows(
+        &self,
+        b: &TableBinds,
+        whole: &TableParams,
+        join: &wgpu::BindGroup,
+        pairs: &wgpu::Buffer,
+        (entry, count): (usize, u32),
+        timing: &mut ResidentTiming,
+        out: &mut Vec<[u32; 2]>,
+    ) -> Result<(), GpuError> {
+        let gpu = self.r.gpu;
+        let capacity = whole.capacity;
+        let (mut lo, mut width) = (0u32, count);
+        while lo < count {
+            let hi = lo.saturating_add(width).min(count);
             timing.windows += 1;
             let wp = TableParams {
                 item_lo: lo,
                 item_hi: hi,
-                ..whole
+                ..*whole
             };
             gpu.queue
                 .write_buffer(&b.buffer, 0, bytemuck::bytes_of(&wp));
@@ -741,30 +773,36 @@ impl Session<'_, '_> {
                 let mut enc = gpu.device.create_command_encoder(&Default::default());
                 enc.clear_buffer(&self.record, 0, Some(4));
                 let mut pass = enc.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&self.r.join.pipelines[0]);
-                pass.set_bind_group(0, &join, &[]);
-                let (x, y) = grid(u64::from(hi - lo).div_ceil(256), self.max_dim);
-                pass.dispatch_workgroups(x, y, 1);
+                let groups = u64::from(hi - lo).div_ceil(256);
+                dispatch(
+                    &mut pass,
+                    &self.r.join,
+                    entry,
+                    join,
+                    grid(groups, self.max_dim),
+                );
                 drop(pass);
                 gpu.queue.submit([enc.finish()]);
             })?;
-            let count = self.counter()?;
-            if count > capacity {
+            let found = self.counter()?;
+            if found > capacity {
                 if hi - lo == 1 {
                     return Err(GpuError::Validation {
                         stage: "sizing the pair buffer",
-                        msg: format!("one item found {count} pairs, more than the largest buffer holds ({capacity})"),
+                        msg: format!(
+                            "one item found {found} pairs, more than the largest buffer holds ({capacity})"
+                        ),
                     });
                 }
                 width = (hi - lo) / 2;
                 continue;
             }
             out.extend(bytemuck::pod_collect_to_vec::<u8, [u32; 2]>(
-                &gpu.read_back(&pairs, 0, 8 * u64::from(count))?,
+                &gpu.read_back(pairs, 0, 8 * u64::from(found))?,
             ));
             lo = hi;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The pair counter.

@@ -66,7 +66,7 @@ pub const JOIN_WORKGROUP: u32 = table_join::WORKGROUP_SIZE;
 pub struct TableRecord {
     /// The pair counter when the table's comparisons began.
     pub base: u32,
-    /// Its items.
+    /// Its items: the further chunks of places with more than one chunk of comparisons.
     pub items: u32,
     /// Its comparisons.
     pub comparisons: u64,

@@ -1,11 +1,12 @@
-//! `shaders/table_join.wgsl`: one table's comparisons, item by item, and the pairs within
-//! tau that this table finds first.
+//! `shaders/table_join.wgsl`: one table's comparisons and the pairs within tau that this
+//! table finds first.
 //!
-//! Item `g` belongs to the last place `r` whose first item is at or before it (the exclusive
-//! prefix sums of the items, searched); it compares `r` with the `(g - starts[r])`-th span of
-//! `chunk` places after it, up to `r`'s end of bucket. A pair is kept when within tau, equal on
-//! the table's key bits, and equal on no earlier table's. [`reference`] is the kernel on the
-//! CPU, invocation by invocation.
+//! Entry `places` compares each place with the first `chunk` places after it in its bucket;
+//! entry `items` takes the further chunks of long buckets, item `g` belonging to the last place
+//! `r` whose first item is at or before it (the exclusive prefix sums of the items, searched)
+//! and comparing `r` with its `(g - starts[r] + 1)`-th span of `chunk` places, up to `r`'s end
+//! of bucket. A pair is kept when within tau, equal on the table's key bits, and equal on no
+//! earlier table's. [`reference`] is both passes on the CPU, invocation by invocation.
 
 use super::table::TableParams;
 use super::{BindingKind, KernelSpec};
@@ -16,7 +17,7 @@ pub const WORKGROUP_SIZE: u32 = 256;
 /// The shader's contract.
 pub const SPEC: KernelSpec = KernelSpec {
     shader: "table_join.wgsl",
-    entries: &["main"],
+    entries: &["places", "items"],
     workgroup_size: WORKGROUP_SIZE,
     bindings: &[
         (0, "params", BindingKind::Uniform),
@@ -36,8 +37,9 @@ pub const SPEC: KernelSpec = KernelSpec {
     structs: &[("TableParams", std::mem::size_of::<TableParams>())],
 };
 
-/// The kernel on the CPU over items `item_lo..min(total, item_hi)`: the pairs written (in
-/// slot order, up to the capacity) and the counter's final value, from `counter`.
+/// Both passes on the CPU: places `item_lo..min(n, item_hi)`, then items
+/// `item_lo..min(total, item_hi)`; the pairs written (in slot order, up to the capacity) and
+/// the counter's final value, from `counter`.
 #[allow(clippy::too_many_arguments)]
 pub fn reference(
     p: &TableParams,
@@ -51,10 +53,7 @@ pub fn reference(
 ) -> (Vec<[u32; 2]>, u32) {
     let (mut pairs, mut count) = (Vec::new(), counter);
     let n = p.n as usize;
-    for g in p.item_lo..total.min(p.item_hi) {
-        let r = starts[..n].partition_point(|&s| s <= g) - 1;
-        let first = r as u32 + 1 + (g - starts[r]) * p.chunk;
-        let last = ends[r].min(first + p.chunk);
+    let mut compare = |r: usize, first: u32, last: u32| {
         let me = sorted[r];
         for j in first..last {
             let c = sorted[j as usize];
@@ -71,6 +70,14 @@ pub fn reference(
                 count += 1;
             }
         }
+    };
+    for r in p.item_lo..p.n.min(p.item_hi) {
+        compare(r as usize, r + 1, ends[r as usize].min(r + 1 + p.chunk));
+    }
+    for g in p.item_lo..total.min(p.item_hi) {
+        let r = starts[..n].partition_point(|&s| s <= g) - 1;
+        let first = r as u32 + 1 + (g - starts[r] + 1) * p.chunk;
+        compare(r, first, ends[r].min(first + p.chunk));
     }
     (pairs, count)
 }

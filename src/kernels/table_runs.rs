@@ -1,7 +1,8 @@
 //! `shaders/table_runs.wgsl`: each place's end of bucket and items, and the table's counts.
 //!
-//! Place `p` compares with the `w = end - p - 1` places after it in its bucket, cut into
-//! `ceil(w / chunk)` items; the table's comparisons (the sum of `w`) and largest `w` go to its
+//! Place `p` compares with the `w = end - p - 1` places after it in its bucket, `chunk` at a
+//! time: the first chunk in `table_join`'s pass over places, each further one an item
+//! (`ceil(w / chunk) - 1` of them); the table's comparisons (the sum of `w`) and largest `w` go to its
 //! record. [`reference`] is the kernel on the CPU.
 
 use super::table::TableParams;
@@ -47,7 +48,7 @@ pub fn reference(
         let end = bucket_ends[buckets[order[place] as usize] as usize];
         let w = end - place as u32 - 1;
         ends[place] = end;
-        items[place] = w.div_ceil(p.chunk);
+        items[place] = w.div_ceil(p.chunk).saturating_sub(1);
         comparisons += u64::from(w);
         most = most.max(w);
     }
