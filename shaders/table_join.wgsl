@@ -12,7 +12,9 @@
 // bits agree (a hashed bucket may hold several keys), and no earlier table's key bits all
 // agree (that table found it). Pairs, as indices of the uploaded fingerprints, are appended
 // through the counter record[0]; slots past `capacity` are counted but not written, so the
-// host can rerun the table with a larger buffer.
+// host can rerun the table with a larger buffer. With `split` set (two chunks of a set too
+// large for one binding, uploaded one after the other), only pairs with one index below it
+// and one at or above it are kept.
 
 struct TableParams {
     mask_lo: u32,
@@ -27,6 +29,10 @@ struct TableParams {
     item_lo: u32,
     item_hi: u32,
     max_dim: u32,
+    split: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: TableParams;
@@ -66,9 +72,16 @@ fn compare(r: u32, first: u32, last: u32) {
         if (low + countOneBits(x.y) <= params.tau
             && (x.x & params.mask_lo) == 0u && (x.y & params.mask_hi) == 0u
             && first_table(x)) {
+            let a = order[r];
+            let b = order[j];
+            // Two chunks joined together: only pairs across them (each chunk's own were
+            // found when it was joined alone).
+            if (params.split != 0u && (a < params.split) == (b < params.split)) {
+                continue;
+            }
             let slot = atomicAdd(&record[0], 1u);
             if (slot < params.capacity) {
-                pairs[slot] = vec2<u32>(order[r], order[j]);
+                pairs[slot] = vec2<u32>(a, b);
             }
         }
     }

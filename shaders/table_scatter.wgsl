@@ -22,6 +22,10 @@ struct TableParams {
     item_lo: u32,
     item_hi: u32,
     max_dim: u32,
+    split: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: TableParams;

@@ -371,7 +371,7 @@ fn resident_joins_equal_cpu_joins_pair_for_pair() {
                 let (got, gs, drv) =
                     gpu_graph(&g, &cfg, input(&fp, &fp128, &docs), (&plan, tau, Some(12)));
                 let what = format!("tau {tau}, {}, {name}", plan.name);
-                assert!(drv.resident, "{what}");
+                assert!(drv.resident && drv.chunks == 1, "{what}");
                 assert_eq!(got.pairs(), want.pairs(), "{what}");
                 // The device compares buckets: the CPU's runs when keys are buckets, more
                 // when a bucket holds several keys.
@@ -596,24 +596,31 @@ fn the_sweep_tables_are_equal_on_both_backends() {
     assert_eq!(sweep("gpu"), cpu);
 }
 
-/// A set larger than one binding (a limit forced small here) goes to the batched join, which
-/// takes it in batches: the same pairs.
+/// A set larger than one binding (a limit forced small here) goes through the resident join
+/// in chunks, each alone and every two together: the same pairs, at tau 3 and 8.
 #[test]
-fn a_set_past_one_binding_falls_back_to_batches_with_the_same_pairs() {
+fn a_set_past_one_binding_goes_through_in_chunks_with_the_same_pairs() {
     let Some(g) = gpu() else { return };
     let (fp, fp128) = planted(3000, 4);
     let docs: Vec<u32> = (0..fp.len() as u32).collect();
-    let plan = pigeonhole(5, 3);
-    let (want, _) = cpu_graph(&fp, &fp128, &docs, &plan, 3, None);
-    let cfg = GpuConfig {
-        resident: Some(ResidentConfig {
-            max_binding: Some(4096),
-            ..ResidentConfig::default()
-        }),
-        batch: Some(500),
-        ..GpuConfig::default()
-    };
-    let (got, _, drv) = gpu_graph(&g, &cfg, input(&fp, &fp128, &docs), (&plan, 3, None));
-    assert!(!drv.resident && drv.batches > 1, "{drv:?}");
-    assert_eq!(got.pairs(), want.pairs());
+    for (plan, tau) in [(pigeonhole(5, 3), 3), (pigeonhole(10, 8), 8)] {
+        let (want, ws) = cpu_graph(&fp, &fp128, &docs, &plan, tau, None);
+        let cfg = GpuConfig {
+            resident: Some(ResidentConfig {
+                max_binding: Some(8 * 1024),
+                ..ResidentConfig::default()
+            }),
+            ..GpuConfig::default()
+        };
+        let (got, gs, drv) = gpu_graph(&g, &cfg, input(&fp, &fp128, &docs), (&plan, tau, None));
+        // 1 024 values a binding, 512 a chunk: k chunks, k(k + 1) / 2 joins.
+        let k = ws.distinct.div_ceil(512);
+        assert!(
+            k > 2 && drv.resident && drv.chunks == k * (k + 1) / 2,
+            "{drv:?}"
+        );
+        assert_eq!(got.pairs(), want.pairs(), "tau {tau}");
+        assert_eq!(gs.pairs, ws.pairs);
+        assert!(ws.pairs > ws.exact_pairs);
+    }
 }

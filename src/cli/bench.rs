@@ -122,8 +122,14 @@ fn batched(g: &GpuStats, stats: &JoinStats, seconds: f64) {
 /// adapter times passes), read-back, reruns; the table weight the stage times imply.
 fn resident(g: &GpuStats, stats: &JoinStats, bound: Option<f64>, adapter: &str) {
     println!(
-        "gpu (resident): {:.3} s: {:.3} s creating buffers and uploading, {:.3} s for every table on the device (submission to record read), {:.3} s reading pairs back; {} tables rerun alone, {} windows",
-        g.gpu_seconds, g.upload_seconds, g.kernel_seconds, g.read_seconds, g.reruns, g.windows
+        "gpu (resident): {:.3} s: {:.3} s creating buffers and uploading, {:.3} s for every table on the device (submission to record read), {:.3} s reading pairs back; {} tables rerun alone, {} windows, {} joins of chunks",
+        g.gpu_seconds,
+        g.upload_seconds,
+        g.kernel_seconds,
+        g.read_seconds,
+        g.reruns,
+        g.windows,
+        g.chunks
     );
     let Some(st) = g.stages else {
         println!("stages: {adapter} has no timestamp queries; no device times by stage");

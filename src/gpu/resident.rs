@@ -8,8 +8,8 @@
 //! table's first pair slot, items, comparisons) comes back with the counter. When the buffer
 //! overflowed, the tables whose pairs ran past it are rerun alone, with a buffer of the size
 //! their record gives, or, past the largest buffer a binding allows, over windows of their
-//! items. Sets too large for one binding are refused here ([`GpuError::TooLarge`]); the
-//! batched join (`gpu::hamming`) takes them.
+//! items. A set larger than one binding holds goes through in chunks of half a binding: each
+//! alone, then every two together keeping only the pairs across them (`split`), the same pairs.
 
 use super::{Gpu, GpuError};
 use crate::kernels::scan::{self, ScanParams};
@@ -70,6 +70,8 @@ pub struct ResidentTiming {
     pub reruns: u64,
     /// Windows of items run for tables whose pairs exceed the largest buffer.
     pub windows: u64,
+    /// Joins of chunks (1 when the set fits one binding; k(k+1)/2 for k chunks).
+    pub chunks: u64,
     /// Device time of each of the [`STAGES`], summed over the tables (the first
     /// `TIMED_TABLES`), where the adapter has timestamp queries.
     pub stages: Option<[f64; 4]>,
@@ -283,12 +285,88 @@ impl<'g> Resident<'g> {
     /// The pairs of `vals` (distinct fingerprints as (low, high) halves) within `tau` under the
     /// tables `masks`, each pair from the first table whose key bits it agrees on, as indices
     /// of `vals`; with each table's record.
+    ///
+    /// A set larger than one binding holds goes in chunks of half a binding: each chunk joined
+    /// alone, then every two chunks uploaded together with only the pairs across them kept.
     pub fn join(
         &self,
         vals: &[[u32; 2]],
         masks: &[u64],
         tau: u32,
         cfg: &ResidentConfig,
+    ) -> Result<ResidentOutput, GpuError> {
+        let limit = self
+            .gpu
+            .max_binding()
+            .min(cfg.max_binding.unwrap_or(u64::MAX));
+        let most = (limit / 8) as usize;
+        if vals.len() <= most {
+            let mut out = self.join_part(vals, masks, tau, cfg, 0)?;
+            out.timing.chunks = 1;
+            return Ok(out);
+        }
+        let half = (most / 2).max(1);
+        let chunks: Vec<std::ops::Range<usize>> = (0..vals.len())
+            .step_by(half)
+            .map(|s| s..(s + half).min(vals.len()))
+            .collect();
+        let mut out = ResidentOutput {
+            tables: vec![TableRecord::default(); masks.len()],
+            ..ResidentOutput::default()
+        };
+        for p in 0..chunks.len() {
+            for q in p..chunks.len() {
+                let (a, b) = (chunks[p].clone(), chunks[q].clone());
+                let (part, split) = if p == q {
+                    (vals[a.clone()].to_vec(), 0)
+                } else {
+                    let mut v = vals[a.clone()].to_vec();
+                    v.extend_from_slice(&vals[b.clone()]);
+                    (v, a.len() as u32)
+                };
+                let o = self.join_part(&part, masks, tau, cfg, split)?;
+                let global = |i: u32| {
+                    let i = i as usize;
+                    if i < a.len() {
+                        (a.start + i) as u32
+                    } else {
+                        (b.start + i - a.len()) as u32
+                    }
+                };
+                out.pairs
+                    .extend(o.pairs.iter().map(|&[i, j]| [global(i), global(j)]));
+                for (t, r) in out.tables.iter_mut().zip(&o.tables) {
+                    t.items += r.items;
+                    t.comparisons += r.comparisons;
+                    t.most = t.most.max(r.most);
+                }
+                let (w, x) = (&mut out.timing, o.timing);
+                w.upload += x.upload;
+                w.tables += x.tables;
+                w.read += x.read;
+                w.reruns += x.reruns;
+                w.windows += x.windows;
+                w.chunks += 1;
+                if let Some(st) = x.stages {
+                    let sum = w.stages.get_or_insert([0.0; 4]);
+                    for (s, v) in sum.iter_mut().zip(st) {
+                        *s += v;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// [`join`](Self::join) of a set that fits one binding; with `split` set, only the pairs
+    /// across it.
+    fn join_part(
+        &self,
+        vals: &[[u32; 2]],
+        masks: &[u64],
+        tau: u32,
+        cfg: &ResidentConfig,
+        split: u32,
     ) -> Result<ResidentOutput, GpuError> {
         let mut out = ResidentOutput::default();
         if vals.len() < 2 || masks.is_empty() {
@@ -306,6 +384,7 @@ impl<'g> Resident<'g> {
         let params: Vec<TableParams> = (0..masks.len())
             .map(|t| TableParams {
                 max_dim: s.max_dim,
+                split,
                 ..table::params(vals.len(), masks, t, tau, chunk, capacity)
             })
             .collect();

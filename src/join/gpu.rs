@@ -4,7 +4,7 @@
 //! device once and every table of the plan is keyed, grouped, cut into items and compared
 //! there, back to back, with no host round trip per table (`gpu::resident`, the `table_*`
 //! kernels); the engine only collapses identical fingerprints before and builds the graph
-//! after. A set larger than one storage binding falls back to the batched way.
+//! after. A set larger than one storage binding goes through in pairs of chunks.
 //!
 //! **Batched**: the engine's plans, collapse, families and key order on the host, with the
 //! all-pairs comparisons inside runs of equal keys done by `shaders/hamming_join.wgsl`.
@@ -93,6 +93,8 @@ pub struct GpuStats {
     pub resident: bool,
     /// Windows of items run for tables whose pairs exceeded the largest buffer (resident).
     pub windows: u64,
+    /// Joins of chunks of a set larger than one binding, or 1 (resident).
+    pub chunks: u64,
     /// Device seconds of each stage of the resident join (`gpu::resident::STAGES`), where
     /// the adapter times passes.
     pub stages: Option<[f64; 4]>,
@@ -397,6 +399,7 @@ fn resident_graph(
         g.dispatches = masks.len() as u64;
         g.reruns = out.timing.reruns;
         g.windows = out.timing.windows;
+        g.chunks = out.timing.chunks;
         g.stages = out.timing.stages;
         g.upload_seconds = out.timing.upload;
         g.kernel_seconds = out.timing.tables;

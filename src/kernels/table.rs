@@ -50,8 +50,13 @@ pub struct TableParams {
     pub item_hi: u32,
     /// Most workgroups along one dispatch dimension.
     pub max_dim: u32,
+    /// 0, or where the second of two chunks joined together begins: only pairs across it
+    /// are kept.
+    pub split: u32,
+    /// Zero.
+    pub pad: [u32; 3],
 }
-const _: () = assert!(std::mem::size_of::<TableParams>() == 48);
+const _: () = assert!(std::mem::size_of::<TableParams>() == 64);
 
 /// Words of the record before the first table's: word 0 is the pair counter.
 pub const RECORD_HEAD: usize = 8;
@@ -123,6 +128,8 @@ pub fn params(
         item_lo: 0,
         item_hi: u32::MAX,
         max_dim: 65535,
+        split: 0,
+        pad: [0; 3],
     }
 }
 

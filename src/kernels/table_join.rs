@@ -63,9 +63,11 @@ pub fn reference(
             let first_table = masks[..p.table as usize]
                 .iter()
                 .all(|m| !(x[0] & m[0] == 0 && x[1] & m[1] == 0));
-            if d <= p.tau && key && first_table {
+            let (a, b) = (order[r], order[j as usize]);
+            let across = p.split == 0 || (a < p.split) != (b < p.split);
+            if d <= p.tau && key && first_table && across {
                 if count < p.capacity {
-                    pairs.push([order[r], order[j as usize]]);
+                    pairs.push([a, b]);
                 }
                 count += 1;
             }
