@@ -425,7 +425,7 @@ fn resident_tables_match_their_cpu_reference() {
         let mut want_all = Vec::new();
         for t in 0..plan.tables.len() {
             let p = neardup::kernels::table::params(vals.len(), &plan.tables, t, tau, 32, u32::MAX);
-            let want = neardup::kernels::table::reference_table(&p, &halves, &masks, counter);
+            let want = neardup::kernels::pipeline::reference_table(&p, &halves, &masks, counter);
             assert_eq!(out.tables[t], want.record, "{} table {t}", plan.name);
             counter = want.count;
             want_all.extend(want.pairs);

@@ -199,7 +199,8 @@ fn keys_gather_the_masked_bits_in_order() {
 #[test]
 fn the_resident_tables_on_the_cpu_find_each_pair_once() {
     use neardup::join::plan::{pigeonhole, random};
-    use neardup::kernels::table::{params, reference_table, TableParams};
+    use neardup::kernels::pipeline::reference_table;
+    use neardup::kernels::table::{params, TableParams};
     let (fp, _) = crate::common::planted(1500, 3);
     let mut vals = fp.clone();
     vals.sort_unstable();

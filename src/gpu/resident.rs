@@ -271,6 +271,15 @@ struct Session<'r, 'g> {
     max_dim: u32,
 }
 
+/// A table rerun alone: its bind groups, its parameters with the rerun's capacity, its join's
+/// bind group and the pair buffer that group writes to.
+struct Rerun<'a> {
+    b: &'a TableBinds,
+    whole: &'a TableParams,
+    join: &'a wgpu::BindGroup,
+    pairs: &'a wgpu::Buffer,
+}
+
 /// One table's parameters on the device and its bind groups (the join's, for one pair buffer).
 struct TableBinds {
     params: TableParams,
@@ -815,8 +824,14 @@ impl Session<'_, '_> {
             gpu.queue.submit([enc.finish()]);
         })?;
         let mut out = Vec::with_capacity(need as usize);
+        let rerun = Rerun {
+            b: &b,
+            whole: &whole,
+            join: &join,
+            pairs: &pairs,
+        };
         for (entry, count) in [(PLACES, self.n as u32), (ITEMS, items)] {
-            self.windows(&b, &whole, &join, &pairs, (entry, count), timing, &mut out)?;
+            self.windows(&rerun, (entry, count), timing, &mut out)?;
         }
         Ok(out)
     }
@@ -824,17 +839,19 @@ impl Session<'_, '_> {
     /// Runs `entry` of `table_join` over its `count` places or items in windows whose pairs
     /// fit `pairs` (`whole.capacity` slots), halving a window that overflows, and appends the
     /// pairs to `out`.
-    #[allow(clippy::too_many_arguments)]
     fn windows(
         &self,
-        b: &TableBinds,
-        whole: &TableParams,
-        join: &wgpu::BindGroup,
-        pairs: &wgpu::Buffer,
+        rerun: &Rerun<'_>,
         (entry, count): (usize, u32),
         timing: &mut ResidentTiming,
         out: &mut Vec<[u32; 2]>,
     ) -> Result<(), GpuError> {
+        let Rerun {
+            b,
+            whole,
+            join,
+            pairs,
+        } = *rerun;
         let gpu = self.r.gpu;
         let capacity = whole.capacity;
         let (mut lo, mut width) = (0u32, count);

@@ -6,6 +6,7 @@
 //! Nothing here touches wgpu; `crate::gpu` runs the kernels.
 
 pub mod hamming_join;
+pub mod pipeline;
 pub mod scan;
 pub mod table;
 pub mod table_args;

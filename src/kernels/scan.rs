@@ -3,7 +3,7 @@
 //! `scan_blocks` scans each block of [`BLOCK`] values and writes the block's total to the
 //! next level; the next level is scanned the same way until one block holds it (its total is
 //! then the whole total); `add_sums` adds each block's offset back, level by level downwards.
-//! [`levels`] gives the lengths; [`reference`] is the result on the CPU. Sums wrap at 2^32,
+//! [`levels`] gives the lengths; [`reference()`] is the result on the CPU. Sums wrap at 2^32,
 //! as on the device: callers keep totals below it.
 
 use super::{BindingKind, KernelSpec};
@@ -70,7 +70,7 @@ pub fn reference(data: &[u32]) -> (Vec<u32>, u32) {
 }
 
 /// The kernel's two entry points on the CPU, level by level as the host records them: the
-/// same result as [`reference`], through the blocks.
+/// same result as [`reference()`], through the blocks.
 pub fn by_blocks(data: &[u32]) -> (Vec<u32>, u32) {
     let lens = levels(data.len());
     let mut lv: Vec<Vec<u32>> = vec![data.to_vec()];

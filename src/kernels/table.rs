@@ -1,25 +1,19 @@
-//! One table of a join resident on the device: the contract shared by the `table_*` kernels
-//! and the table's whole pipeline on the CPU.
+//! One table of a join resident on the device: the contract the `table_*` kernels share.
 //!
 //! The fingerprints are uploaded once; each table of a plan then runs, on the device and with
-//! no host round trip, [`table_key`](super::table_key) (each value's bucket under the
-//! table's key, bucket sizes), [`scan`](super::scan) (bucket starts), [`table_scatter`]
-//! (values laid out bucket by bucket), [`table_runs`](super::table_runs) (each place's end
-//! of bucket and its items of at most `chunk` comparisons), [`scan`](super::scan) again
-//! (item offsets), [`table_args`](super::table_args) (the indirect dispatch) and
-//! [`table_join`](super::table_join) (the comparisons, pairs appended to one buffer).
+//! no host round trip, `table_key` (each value's bucket under the table's key, bucket sizes),
+//! `scan` (bucket starts), `table_scatter` (values laid out bucket by bucket), `table_runs`
+//! (each place's end of bucket and its further chunks of at most `chunk` comparisons), `scan`
+//! again (item offsets), `table_args` (the indirect dispatch) and `table_join` (the
+//! comparisons, pairs appended to one buffer).
 //!
 //! A one-pass counting scatter stands where a radix sort of the keys would: runs of equal keys
 //! need grouping, not order. A key of at most `bits` bits (`bits` about log2 of the values)
 //! is its own bucket; a longer one is hashed to `bits` bits and the comparison tests the key,
 //! so a bucket may cost a few comparisons more than a run of equal keys but never loses a
-//! pair. [`reference_table`] is the pipeline on the CPU, kernel reference by kernel reference.
-//!
-//! [`table_scatter`]: super::table_scatter
+//! pair. [`super::pipeline`] is the whole pipeline on the CPU.
 
 use bytemuck::{Pod, Zeroable};
-
-use super::{scan, table_args, table_join, table_key, table_runs, table_scatter};
 
 /// Uniform parameters of one table, bound in every `table_*` kernel. Keep in sync with
 /// `struct TableParams` in each of their shaders.
@@ -64,7 +58,7 @@ pub const RECORD_HEAD: usize = 8;
 /// words, low first), its largest count of comparisons of one place, and three unused.
 pub const RECORD_WORDS: usize = 8;
 /// Invocations per workgroup of `table_join`, which `table_args` dispatches.
-pub const JOIN_WORKGROUP: u32 = table_join::WORKGROUP_SIZE;
+pub const JOIN_WORKGROUP: u32 = 256;
 
 /// What the record says about one table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,58 +124,5 @@ pub fn params(
         max_dim: 65535,
         split: 0,
         pad: [0; 3],
-    }
-}
-
-/// What one table's pipeline leaves behind, on the CPU.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TableOut {
-    /// The pairs written (indices of `vals`, in slot order) and the counter's final value.
-    pub pairs: Vec<[u32; 2]>,
-    /// The counter after the table.
-    pub count: u32,
-    /// The table's record.
-    pub record: TableRecord,
-    /// Places in bucket order, and each place's end of bucket.
-    pub order: Vec<u32>,
-    /// Each place's end of bucket.
-    pub ends: Vec<u32>,
-}
-
-/// Table `p.table` of `masks` over `vals` on the CPU, the kernels' references one after the
-/// other, with the pair counter at `counter` before it.
-pub fn reference_table(
-    p: &TableParams,
-    vals: &[[u32; 2]],
-    masks: &[[u32; 2]],
-    counter: u32,
-) -> TableOut {
-    let (buckets, counts) = table_key::reference(p, vals);
-    let (starts, _) = scan::reference(&counts);
-    let (order, sorted, bucket_ends) = table_scatter::reference(p, vals, &buckets, &starts);
-    let (ends, items, comparisons, most) = table_runs::reference(p, &buckets, &order, &bucket_ends);
-    let (item_starts, _) = scan::reference(&items);
-    let (total, base, _) = table_args::reference(p, &item_starts, counter);
-    let (pairs, count) = table_join::reference(
-        p,
-        &sorted,
-        &order,
-        &ends,
-        &item_starts,
-        masks,
-        total,
-        counter,
-    );
-    TableOut {
-        pairs,
-        count,
-        record: TableRecord {
-            base,
-            items: total,
-            comparisons,
-            most,
-        },
-        order,
-        ends,
     }
 }

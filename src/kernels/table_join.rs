@@ -6,13 +6,13 @@
 //! `r` whose first item is at or before it (the exclusive prefix sums of the items, searched)
 //! and comparing `r` with its `(g - starts[r] + 1)`-th span of `chunk` places, up to `r`'s end
 //! of bucket. A pair is kept when within tau, equal on the table's key bits, and equal on no
-//! earlier table's. [`reference`] is both passes on the CPU, invocation by invocation.
+//! earlier table's. [`reference()`] is both passes on the CPU, invocation by invocation.
 
 use super::table::TableParams;
 use super::{BindingKind, KernelSpec};
 
 /// Invocations per workgroup, one item each.
-pub const WORKGROUP_SIZE: u32 = 256;
+pub const WORKGROUP_SIZE: u32 = super::table::JOIN_WORKGROUP;
 
 /// The shader's contract.
 pub const SPEC: KernelSpec = KernelSpec {
@@ -37,20 +37,35 @@ pub const SPEC: KernelSpec = KernelSpec {
     structs: &[("TableParams", std::mem::size_of::<TableParams>())],
 };
 
+/// One table laid out bucket by bucket, as `table_join` reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct Laid<'a> {
+    /// The values in place order.
+    pub sorted: &'a [[u32; 2]],
+    /// Each place's value index.
+    pub order: &'a [u32],
+    /// Each place's end of bucket.
+    pub ends: &'a [u32],
+    /// Each place's first item (exclusive prefix sums of the items).
+    pub starts: &'a [u32],
+}
+
 /// Both passes on the CPU: places `item_lo..min(n, item_hi)`, then items
 /// `item_lo..min(total, item_hi)`; the pairs written (in slot order, up to the capacity) and
 /// the counter's final value, from `counter`.
-#[allow(clippy::too_many_arguments)]
 pub fn reference(
     p: &TableParams,
-    sorted: &[[u32; 2]],
-    order: &[u32],
-    ends: &[u32],
-    starts: &[u32],
+    laid: Laid<'_>,
     masks: &[[u32; 2]],
     total: u32,
     counter: u32,
 ) -> (Vec<[u32; 2]>, u32) {
+    let Laid {
+        sorted,
+        order,
+        ends,
+        starts,
+    } = laid;
     let (mut pairs, mut count) = (Vec::new(), counter);
     let n = p.n as usize;
     let mut compare = |r: usize, first: u32, last: u32| {

@@ -2,7 +2,7 @@
 //!
 //! A key of at most `bits` bits is its own bucket: the masked bits gathered to the bottom,
 //! low half first (as x86's PEXT would). A longer key is hashed ([`mix`]) and its top `bits`
-//! bits are the bucket. [`reference`] is the kernel on the CPU.
+//! bits are the bucket. [`reference()`] is the kernel on the CPU.
 
 use super::table::TableParams;
 use super::{BindingKind, KernelSpec};

@@ -3,7 +3,7 @@
 //! Place `p` compares with the `w = end - p - 1` places after it in its bucket, `chunk` at a
 //! time: the first chunk in `table_join`'s pass over places, each further one an item
 //! (`ceil(w / chunk) - 1` of them); the table's comparisons (the sum of `w`) and largest `w` go to its
-//! record. [`reference`] is the kernel on the CPU.
+//! record. [`reference()`] is the kernel on the CPU.
 
 use super::table::TableParams;
 use super::{BindingKind, KernelSpec};

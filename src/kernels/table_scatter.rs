@@ -1,7 +1,7 @@
 //! `shaders/table_scatter.wgsl`: the fingerprints laid out bucket by bucket.
 //!
 //! Each fingerprint takes the next place of its bucket with an atomic add on the bucket's
-//! start, so the device's order inside a bucket is any order; [`reference`] takes them in
+//! start, so the device's order inside a bucket is any order; [`reference()`] takes them in
 //! index order, one valid outcome (tests compare buckets as sets).
 
 use super::table::TableParams;
