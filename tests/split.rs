@@ -117,6 +117,14 @@ fn split_runs_give_one_box_lists_byte_for_byte() {
             let s: serde_json::Value =
                 serde_json::from_slice(&read(&split.join("summary.json"))).unwrap();
             assert_eq!(s["split"]["partitions"], *n);
+            // The site blocks counted partition by partition are one box's.
+            let o: serde_json::Value =
+                serde_json::from_slice(&read(&one.join("summary.json"))).unwrap();
+            let own = |v: &serde_json::Value, k: &str| v["verification"]["own_content"][k].clone();
+            for k in ["hosts", "site_blocks", "pages_with_site_blocks"] {
+                assert_eq!(own(&s, k), own(&o, k), "{name}, {n} partitions: {k}");
+            }
+            assert!(own(&o, "site_blocks").as_u64().unwrap() > 0, "{name}");
             assert_eq!(s["command"], "dedup");
             let stages = s["split"]["stages"].as_array().unwrap();
             assert_eq!(stages.len(), 5);

@@ -14,7 +14,8 @@
 //!
 //! The counts run over every store of the run (with `--against`, the older crawl's pages
 //! count too), in passes over ranges of the (host, block) key that each fit the memory
-//! budget: a sort and a count of (key, title) pairs, 24 bytes a block of a page.
+//! budget: a sort and a count of (key, title) pairs, 24 bytes a block of a page. A split run
+//! counts the same pairs partitioned by key ([`site_keys`], the groups stage's share).
 
 use std::collections::{HashMap, HashSet};
 
@@ -44,15 +45,55 @@ pub fn threshold(pages: u64) -> u32 {
 
 /// The key of a document's host (0: no host: its URL, or its id when that is a URL, has none).
 pub fn host_key(stores: &StoreSet, d: u32) -> u64 {
-    match host::host(stores.url(d)).or_else(|| host::host(stores.raw_id(d))) {
+    host_of(stores.url(d), stores.raw_id(d))
+}
+
+/// The key of the host of a page with `url` and `id` ([`host_key`] from the two strings).
+pub fn host_of(url: &str, id: &str) -> u64 {
+    match host::host(url).or_else(|| host::host(id)) {
         Some(h) => xxh3_64(host::normal(h).as_bytes()).max(1),
         None => 0,
     }
 }
 
+/// A page's title key and blocks when it counts (it has a host and a title), from its host
+/// key and its block keys (title first).
+pub fn counted(host: u64, keys: &[u64]) -> Option<(u64, &[u64])> {
+    let (title, blocks) = keys.split_first()?;
+    (host != 0 && *title != 0).then_some((*title, blocks))
+}
+
+/// The site's blocks among one share of the (host, block) keys, as a partitioned count
+/// decides them: `titles` holds (key, title) for every counted page's block, `hosts` (key,
+/// host), and `pages` the pages each host counts. A key is its site's when its host has
+/// [`MIN_REPEAT`] pages or more and pages with at least [`threshold`] distinct titles carry
+/// it: the rule [`SiteBlocks::count`] applies. Ascending.
+pub fn site_keys(
+    mut titles: Vec<[u64; 2]>,
+    mut hosts: Vec<[u64; 2]>,
+    pages: &HashMap<u64, u64>,
+) -> Vec<u64> {
+    titles.par_sort_unstable();
+    titles.dedup();
+    hosts.par_sort_unstable();
+    hosts.dedup_by_key(|x| x[0]);
+    let mut out = Vec::new();
+    for run in titles.chunk_by(|a, b| a[0] == b[0]) {
+        let key = run[0][0];
+        let Ok(at) = hosts.binary_search_by_key(&key, |x| x[0]) else {
+            continue;
+        };
+        let p = pages.get(&hosts[at][1]).copied().unwrap_or(0);
+        if p >= u64::from(MIN_REPEAT) && run.len() as u64 >= u64::from(threshold(p)) {
+            out.push(key);
+        }
+    }
+    out
+}
+
 /// A block of a host, as one key.
 #[inline]
-fn site_key(host: u64, block: u64) -> u64 {
+pub fn site_key(host: u64, block: u64) -> u64 {
     let x = host.rotate_left(29) ^ (block >> WORD_BITS);
     // SplitMix64's finaliser: the keys spread evenly over the passes' ranges.
     let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -87,9 +128,6 @@ impl std::fmt::Debug for SiteBlocks {
         write!(f, "SiteBlocks({:?})", self.stats)
     }
 }
-
-/// The first bytes of a file of site blocks.
-const MAGIC: &[u8; 8] = b"NDSITEB1";
 
 /// A document's block keys (its title key first), empty in a store without them.
 fn keys(stores: &StoreSet, d: u32) -> &[u64] {
@@ -178,6 +216,28 @@ impl SiteBlocks {
         Some(own)
     }
 
+    /// The set a partitioned count decided ([`site_keys`] over every share), for a run over
+    /// `hosts` hosts of [`MIN_REPEAT`] pages or more; pages with site blocks not counted (0).
+    pub fn from_keys(aside: HashSet<u64>, hosts: u64, passes: u32) -> SiteBlocks {
+        SiteBlocks {
+            stats: OwnStats {
+                hosts,
+                site_blocks: aside.len() as u64,
+                pages_with_site_blocks: 0,
+                passes,
+            },
+            aside,
+        }
+    }
+
+    /// The pages of `stores` with at least one of the site's blocks.
+    pub fn pages_with_site_blocks(&self, stores: &StoreSet) -> u64 {
+        (0..stores.len() as u32)
+            .into_par_iter()
+            .filter(|d| self.any_site(host_key(stores, *d), keys(stores, *d)))
+            .count() as u64
+    }
+
     /// Whether block `key` of a page of host `host` is the site's.
     #[inline]
     pub fn is_site(&self, host: u64, key: u64) -> bool {
@@ -217,48 +277,5 @@ impl SiteBlocks {
     pub fn own_text(&self, stores: &StoreSet, d: u32, text: &str, out: &mut String) -> blocks::Own {
         let h = host_key(stores, d);
         blocks::own_text(text, |k| self.is_site(h, k), out)
-    }
-
-    /// The set as a file's bytes: a magic, the stats, the keys ascending.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut keys: Vec<u64> = self.aside.iter().copied().collect();
-        keys.sort_unstable();
-        let mut out = Vec::with_capacity(40 + 8 * keys.len());
-        out.extend_from_slice(MAGIC);
-        for v in [
-            self.stats.hosts,
-            self.stats.site_blocks,
-            self.stats.pages_with_site_blocks,
-            u64::from(self.stats.passes),
-        ] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        for k in keys {
-            out.extend_from_slice(&k.to_le_bytes());
-        }
-        out
-    }
-
-    /// A set written by [`SiteBlocks::to_bytes`]; None when `bytes` is not one.
-    pub fn from_bytes(bytes: &[u8]) -> Option<SiteBlocks> {
-        let rest = bytes.strip_prefix(MAGIC)?;
-        if rest.len() < 32 || rest.len() % 8 != 0 {
-            return None;
-        }
-        let mut words = rest
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
-        let mut next = || words.next().unwrap_or(0);
-        let stats = OwnStats {
-            hosts: next(),
-            site_blocks: next(),
-            pages_with_site_blocks: next(),
-            passes: next() as u32,
-        };
-        let aside: HashSet<u64> = rest[32..]
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect();
-        (aside.len() as u64 == stats.site_blocks).then_some(SiteBlocks { aside, stats })
     }
 }

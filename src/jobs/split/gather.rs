@@ -261,7 +261,8 @@ pub fn gather(
         }
         kept
     };
-    let own = plan.site_blocks()?;
+    let own = super::own::site_blocks(plan)?;
+    let own_summary = super::own::own_summary(own.as_ref(), &stores);
     let (sites, _) =
         crate::jobs::outputs::write_sites(out, &stores, &kept, protect, &[], own.as_ref(), quiet)?;
     drop(kept);
@@ -344,7 +345,7 @@ pub fn gather(
             text_bytes: 0,
             seconds: stages[3].critical_path_seconds,
             leaders: Some(leaders),
-            own_content: plan.own_summary()?,
+            own_content: own_summary,
         }),
         against: None,
         canonical: None,

@@ -103,6 +103,24 @@ pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
         &repeated(plan, p),
         serde_json::to_string(&groups)?.as_bytes(),
     )?;
+    if plan.own {
+        // The partition's (host, block) keys: which are their site's.
+        let paths =
+            |f: fn(&Plan, usize) -> PathBuf| (0..stores).map(|s| f(plan, s)).collect::<Vec<_>>();
+        let titles = read_parts(&paths(scatter::block_titles), p)?;
+        let hosts = read_parts(&paths(scatter::block_hosts), p)?;
+        stats.counts.insert("blocks".into(), titles.len().into());
+        let aside =
+            crate::fingerprint::own::site_keys(titles, hosts, &super::own::host_pages(plan)?);
+        stats
+            .counts
+            .insert("site_blocks".into(), aside.len().into());
+        let mut out = records::Buckets::create(1, &super::own::site_keys(plan, p))?;
+        for k in aside {
+            out.push(0, [k, 0])?;
+        }
+        out.commit()?;
+    }
     Ok(())
 }
 

@@ -7,10 +7,12 @@
 //! task killed mid-way is run again and writes the same files):
 //! 1. **scatter**, a task per store: every document's keys (its MinHash band keys, its
 //!    fingerprints, its canonical link and URL, its id), each sent to the partition that
-//!    owns its key range ([`crate::join::lsh::KeyRange`]).
+//!    owns its key range ([`crate::join::lsh::KeyRange`]); with own content, every counted
+//!    page's (host, block) keys, with its title and with its host, and the pages per host.
 //! 2. **groups**, a task per partition: its share of every store's keys, sorted; documents
 //!    sharing a key are joined, and each partition's joined documents leave as a spanning
-//!    forest (edges between 64-bit document numbers). Repeated ids are found here too.
+//!    forest (edges between 64-bit document numbers). Repeated ids are found here too, and,
+//!    with own content, which of its (host, block) keys are their site's, by one box's rule.
 //! 3. **components**: large-star and small-star steps in turn (Kiveris et al., 2014) over the
 //!    edges, each a task per partition owning the documents whose hash falls in it, until a
 //!    step pair changes nothing: every component is then a star around its smallest document.
@@ -32,6 +34,7 @@ mod components;
 mod gather;
 mod groups;
 mod names;
+mod own;
 mod plan;
 mod records;
 mod scatter;
@@ -45,7 +48,7 @@ use serde::{Deserialize, Serialize};
 use super::options::{Candidates, DedupOptions};
 use super::spec::DedupSpec;
 use crate::base::claim::OutDir;
-use crate::fingerprint::store::{Store, StoreSet};
+use crate::fingerprint::store::Store;
 
 pub use plan::{
     memory_per_task, Plan, PlanStore, TaskStats, BATCH_DOCUMENTS, BYTES_FIXED, OUTPUTS,
@@ -156,6 +159,16 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
     claimed.settle()?;
     plan::held().push((resolved_out, claimed));
     let v = spec.verify.as_ref().expect("checked");
+    // The blocks each host's pages share are counted by the scatter and groups stages, when
+    // the run sets them aside and a store keeps block keys (as one box counts them).
+    let block_keys = paths
+        .iter()
+        .map(|p| {
+            let s = Store::open_checked_before(p)?;
+            Ok(s.blocks().map(|b| b.hashes.len() as u64))
+        })
+        .collect::<anyhow::Result<Vec<Option<u64>>>>()?;
+    let own = v.own_content && block_keys.iter().any(Option::is_some);
     let plan = Plan {
         output: crate::base::paths::resolve(out),
         work: crate::base::paths::resolve(&work),
@@ -167,22 +180,13 @@ pub fn plan(options: &str, partitions: u32, quiet: bool) -> anyhow::Result<Plan>
         canonical: spec.canonical,
         documents: first,
         verify_memory: v.spec.memory,
+        own,
+        block_keys: block_keys.iter().flatten().sum(),
     };
     crate::base::atomic::write(
         &work.join("plan.json"),
         serde_json::to_string_pretty(&plan)?.as_bytes(),
     )?;
-    // The blocks each host's pages share, counted once over every store for every task.
-    if v.own_content {
-        let set = StoreSet::open(&paths)?;
-        if let Some((own, summary)) = super::dedup::own_content(&spec, &set, quiet) {
-            crate::base::atomic::write(&work.join(plan::SITE_BLOCKS), &own.0.to_bytes())?;
-            crate::base::atomic::write(
-                &work.join(plan::OWN_SUMMARY),
-                serde_json::to_string_pretty(&summary)?.as_bytes(),
-            )?;
-        }
-    }
     if !quiet {
         say!(
             "split: {} documents in {} stores over {} partitions; memory a task, by formula:",

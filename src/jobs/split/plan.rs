@@ -31,6 +31,14 @@ pub struct Plan {
     pub documents: u64,
     /// Bytes a verify task may give the texts it compares (`--verify-memory`).
     pub verify_memory: u64,
+    /// Whether the run sets each site's blocks aside (`--site-blocks aside` over stores with
+    /// block keys): the scatter stage then sends every counted page's blocks, and the groups
+    /// stage decides which are their site's.
+    #[serde(default)]
+    pub own: bool,
+    /// Block keys (titles included) of every store, for the memory formula.
+    #[serde(default)]
+    pub block_keys: u64,
 }
 
 /// One store of the corpus.
@@ -48,42 +56,12 @@ pub struct PlanStore {
     pub manifest: String,
 }
 
-/// The site blocks the planner counted, in the work directory.
-pub const SITE_BLOCKS: &str = "site-blocks.bin";
-/// The count's summary, in the work directory.
-pub const OWN_SUMMARY: &str = "own-content.json";
-
 impl Plan {
     /// The plan in `work`.
     pub fn read(work: &Path) -> anyhow::Result<Plan> {
         let p = work.join("plan.json");
         let text = std::fs::read_to_string(&p).map_err(|e| crate::Error::io(&p, e))?;
         Ok(serde_json::from_str(&text)?)
-    }
-
-    /// The site blocks the planner counted (`--site-blocks aside` over stores with block
-    /// keys), if it did.
-    pub fn site_blocks(&self) -> anyhow::Result<Option<crate::fingerprint::own::SiteBlocks>> {
-        let p = self.work.join(SITE_BLOCKS);
-        let bytes = match std::fs::read(&p) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(crate::Error::io(&p, e).into()),
-        };
-        match crate::fingerprint::own::SiteBlocks::from_bytes(&bytes) {
-            Some(s) => Ok(Some(s)),
-            None => anyhow::bail!("{}: not a file of site blocks", p.display()),
-        }
-    }
-
-    /// What the planner's count of site blocks found, for the summary.
-    pub fn own_summary(&self) -> anyhow::Result<Option<crate::report::summary::OwnContentSummary>> {
-        let p = self.work.join(OWN_SUMMARY);
-        match std::fs::read_to_string(&p) {
-            Ok(t) => Ok(Some(serde_json::from_str(&t)?)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(crate::Error::io(&p, e).into()),
-        }
     }
 
     /// The dedup options, validated.
@@ -157,17 +135,26 @@ pub fn memory_per_task(plan: &Plan, batch: u64) -> Vec<(&'static str, u64, Strin
     let n = plan.documents;
     let keys = u64::from(plan.bands) + 3;
     let share = (n * keys).div_ceil(p);
+    // With own content, two more partitioned files (blocks with their titles and with their
+    // hosts), and each block of a page twice in a partition's share.
+    let files = if plan.own { 2 } else { 1 };
+    let blocks = (2 * plan.block_keys).div_ceil(p);
     vec![
         (
             "scatter",
-            BYTES_FIXED + p * records::BUFFER as u64,
-            format!("96 MB + partitions x {} KB of buffers", records::BUFFER >> 10),
+            BYTES_FIXED + files * p * records::BUFFER as u64,
+            format!(
+                "96 MB + partitions x {} KB of buffers{}",
+                records::BUFFER >> 10,
+                if plan.own { " x 2 (own content's files)" } else { "" }
+            ),
         ),
         (
             "groups",
-            BYTES_FIXED + 48 * share,
+            BYTES_FIXED + 48 * (share + blocks),
             format!(
-                "96 MB + 48 B x (bands + 3) x documents / partitions = 48 B x {share} keys"
+                "96 MB + 48 B x ((bands + 3) x documents + 2 x block keys) / partitions = 48 B x {} keys",
+                share + blocks
             ),
         ),
         (

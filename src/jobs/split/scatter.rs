@@ -33,6 +33,22 @@ pub fn ids(plan: &Plan, s: usize) -> PathBuf {
     dir(plan, s).join("ids.bin")
 }
 
+/// The file of store `s`'s counted blocks with their pages' titles, partitioned by (host,
+/// block) key (own content).
+pub fn block_titles(plan: &Plan, s: usize) -> PathBuf {
+    dir(plan, s).join("blocks.bin")
+}
+
+/// The file of store `s`'s counted blocks with their hosts, partitioned as [`block_titles`].
+pub fn block_hosts(plan: &Plan, s: usize) -> PathBuf {
+    dir(plan, s).join("block-hosts.bin")
+}
+
+/// The file of the pages each host counts in store `s` (one partition).
+pub fn host_pages(plan: &Plan, s: usize) -> PathBuf {
+    dir(plan, s).join("hosts.bin")
+}
+
 /// Store `s`'s documents whose id could clash with a name made for a repeated id.
 pub fn suspects(plan: &Plan, s: usize) -> PathBuf {
     dir(plan, s).join("suspects.json")
@@ -97,11 +113,58 @@ pub fn run(plan: &Plan, s: usize, stats: &mut TaskStats) -> anyhow::Result<()> {
     }
     keyed.commit()?;
     ids_out.commit()?;
+    if plan.own {
+        own_blocks(plan, s, &store, stats)?;
+    }
     crate::base::atomic::write_unscanned(
         &suspects(plan, s),
         serde_json::to_string(&suspect_ids)?.as_bytes(),
     )?;
     stats.counts.insert("keys".into(), sent.into());
     stats.counts.insert("documents".into(), ps.docs.into());
+    Ok(())
+}
+
+/// Sends every counted page's blocks (a page with a host and a title; every page of the
+/// store, as one box counts them) to the partitions owning their (host, block) keys, twice:
+/// with the page's title, and with its host; and writes the pages each host counts here.
+fn own_blocks(
+    plan: &Plan,
+    s: usize,
+    store: &crate::fingerprint::store::Store,
+    stats: &mut TaskStats,
+) -> anyhow::Result<()> {
+    use crate::fingerprint::own;
+    let parts = plan.partitions;
+    let mut titles = Buckets::create(parts, &block_titles(plan, s))?;
+    let mut hosts = Buckets::create(parts, &block_hosts(plan, s))?;
+    let mut pages: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    let mut sent = 0u64;
+    if let Some(blocks) = store.blocks() {
+        for i in 0..store.len() {
+            let h = own::host_of(store.url(i), store.id(i));
+            let Some((title, keys)) = own::counted(h, blocks.doc(i)) else {
+                continue;
+            };
+            *pages.entry(h).or_insert(0) += 1;
+            for b in keys {
+                let k = own::site_key(h, *b);
+                let p = KeyRange::part_of(k, parts);
+                titles.push(p, [k, title])?;
+                hosts.push(p, [k, h])?;
+                sent += 1;
+            }
+        }
+    }
+    titles.commit()?;
+    hosts.commit()?;
+    let mut counts = Buckets::create(1, &host_pages(plan, s))?;
+    let mut pages: Vec<[u64; 2]> = pages.into_iter().map(|(h, n)| [h, n]).collect();
+    pages.sort_unstable();
+    for x in pages {
+        counts.push(0, x)?;
+    }
+    counts.commit()?;
+    stats.counts.insert("blocks".into(), sent.into());
     Ok(())
 }

@@ -43,9 +43,7 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
     drop(edges);
     let mut spec = plan.spec()?;
     if let Some(v) = spec.verify.as_mut().filter(|v| v.own_content) {
-        v.spec.own = plan
-            .site_blocks()?
-            .map(|s| OwnContent(std::sync::Arc::new(s)));
+        v.spec.own = super::own::site_blocks(plan)?.map(|s| OwnContent(std::sync::Arc::new(s)));
     }
     let v = spec.verify.as_ref().expect("planned verified");
     // Batches of whole components, in the order of their smallest documents.
