@@ -164,6 +164,7 @@ def main():
     ap.add_argument("warc", nargs="+")
     ap.add_argument("--neardup", default="target/release/neardup")
     ap.add_argument("--runs", default="aside,keep")
+    ap.add_argument("--missed", metavar="PREFIX", help="write the truth pairs no removal touched to PREFIX.CRAWL.RUN.tsv")
     a = ap.parse_args()
     print("| crawl | pages | truth pairs | run | removed | precision | recall |")
     print("|---|---|---|---|---|---|---|")
@@ -184,6 +185,11 @@ def main():
             name = os.path.basename(warc)
             print(f"| {name} | {len(pages)} | {len(pairs)} | {mode} | {len(removals)} | {prec:.3f} | {rec:.3f} |")
             sys.stdout.flush()
+            if a.missed:
+                with open(f"{a.missed}.{name}.{mode}.tsv", "w") as f:
+                    for i, j in sorted(pairs):
+                        if i not in removed and j not in removed:
+                            f.write(f"{pages[i]['id']}\t{pages[j]['id']}\n")
 
 
 if __name__ == "__main__":

@@ -252,7 +252,8 @@ def dedup(
 def dedup_dataset(ds, *, text: str = "text", id: Optional[str] = "id", url: Optional[str] = None, **options: Any):
     """``neardup.dedup`` of a Ray Dataset's rows, read a batch at a time, twice (fingerprints,
     then the texts compared), on the driver: the dataset may be larger than the driver's
-    memory; blocks stream in their order each time. Returns a ``pyarrow.Table`` aligned with
+    memory; blocks stream in their order each time (Ray Data's ``preserve_order`` is set for
+    the two passes). Returns a ``pyarrow.Table`` aligned with
     the dataset's rows (``cluster``, ``kept``, ``kept_id``, ``score``, as ``neardup.dedup``);
     ``ds.filter`` on its rows, or a zip with it, applies it."""
     import pyarrow as pa
@@ -275,4 +276,15 @@ def dedup_dataset(ds, *, text: str = "text", id: Optional[str] = "id", url: Opti
         )
 
     table = neardup.Scanned(make, rows=ds.count(), ids=ids if id in names else None)
-    return neardup.dedup(table, text=text, id=id if id in names else None, url=url, **options)
+    # Both passes must see the rows in one order: Ray Data streams blocks in the order they
+    # finish unless told to keep it (a repartitioned dataset on a busy machine came back in
+    # another order the second time, and every text read again was another row's).
+    import ray.data
+
+    context = ray.data.DataContext.get_current()
+    kept = context.execution_options.preserve_order
+    context.execution_options.preserve_order = True
+    try:
+        return neardup.dedup(table, text=text, id=id if id in names else None, url=url, **options)
+    finally:
+        context.execution_options.preserve_order = kept

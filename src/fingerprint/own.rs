@@ -32,6 +32,10 @@ pub const RULE: &str = "a block (a line of the page's text) is its site's when p
 /// The fewest distinct pages (titles) of a host on which a block is the site's.
 pub const MIN_REPEAT: u32 = 5;
 
+/// Words of an own line that makes the pages carrying it candidates of one another (a line
+/// of at least one word 8-gram).
+pub const OWN_LINE_WORDS: u32 = 8;
+
 /// Below this many words of its own, a page has no own content: it is a near-duplicate only
 /// as a near-identical copy of a page's whole text ([`crate::verify::measure::WHOLE_MIN`]).
 pub const MIN_OWN_WORDS: u32 = 20;
@@ -236,6 +240,34 @@ impl SiteBlocks {
             .into_par_iter()
             .filter(|d| self.any_site(host_key(stores, *d), keys(stores, *d)))
             .count() as u64
+    }
+
+    /// Groups of the documents `docs` (ascending) that share an own line of at least
+    /// [`OWN_LINE_WORDS`] words with another page of their host (a line that is not the
+    /// site's), each group once, in order: candidates that the main content's band keys miss
+    /// when pages alike in their own content differ in what their site repeats inside it.
+    pub fn own_groups(&self, stores: &StoreSet, docs: &[u32]) -> Vec<Vec<u32>> {
+        let mut pairs: Vec<(u64, u32)> = docs
+            .par_iter()
+            .flat_map_iter(|&d| {
+                let h = host_key(stores, d);
+                let k: &[u64] = if h == 0 { &[] } else { keys(stores, d) };
+                k.iter()
+                    .skip(1)
+                    .filter(move |b| blocks::words(**b) >= OWN_LINE_WORDS && !self.is_site(h, **b))
+                    .map(move |b| (site_key(h, *b), d))
+            })
+            .collect();
+        pairs.par_sort_unstable();
+        pairs.dedup();
+        let mut groups: Vec<Vec<u32>> = pairs
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|r| r.len() > 1)
+            .map(|r| r.iter().map(|x| x.1).collect())
+            .collect();
+        groups.par_sort_unstable();
+        groups.dedup();
+        groups
     }
 
     /// Whether block `key` of a page of host `host` is the site's.

@@ -699,7 +699,8 @@ pub(super) fn linear_verify(
     quiet: bool,
 ) -> anyhow::Result<Linear> {
     let started = Instant::now();
-    let g = generate(stores, Generator::Minhash, canonical_links, quiet)?;
+    let own = spec.own.as_ref().map(|o| &*o.0);
+    let g = generate(stores, Generator::Minhash, canonical_links, own, quiet)?;
     let mut ran = g.ran;
     ran.plan += ", runs verified against their kept texts";
     if !quiet {
@@ -774,7 +775,12 @@ pub(super) fn all_pairs(
         },
         Candidates::Minhash => Generator::Minhash,
     };
-    let generated = generate(stores, generator, cfg.canonical, quiet)?;
+    let own = cfg
+        .verify
+        .as_ref()
+        .and_then(|v| v.spec.own.as_ref())
+        .map(|o| &*o.0);
+    let generated = generate(stores, generator, cfg.canonical, own, quiet)?;
     let (graph, ran, canonical_stats) = listed(stores, generated, quiet);
     let mut out = Loaded {
         graph,

@@ -13,6 +13,7 @@ use super::spec::{JoinConfig, Thresholds};
 use super::Outcome;
 use crate::cluster::leaders::StoreBands;
 use crate::fingerprint::build::{build, BuildConfig, BuildReport};
+use crate::fingerprint::own::SiteBlocks;
 use crate::fingerprint::store::StoreSet;
 use crate::join::candidates::CandidateGraph;
 use crate::join::canonical::{self, CanonicalStats};
@@ -209,9 +210,10 @@ pub fn generate(
     stores: &StoreSet,
     generator: Generator,
     canonical: bool,
+    own: Option<&SiteBlocks>,
     quiet: bool,
 ) -> anyhow::Result<Generated> {
-    generate_among(stores, &stores.joinable(), generator, canonical, quiet)
+    generate_among(stores, &stores.joinable(), generator, canonical, own, quiet)
 }
 
 /// [`generate`] with the MinHash runs and canonical classes among the joinable documents
@@ -223,6 +225,7 @@ pub fn generate_among(
     docs: &[u32],
     generator: Generator,
     canonical: bool,
+    own: Option<&SiteBlocks>,
     quiet: bool,
 ) -> anyhow::Result<Generated> {
     let (mut graph, ran) = match generator {
@@ -280,6 +283,22 @@ pub fn generate_among(
         }
         st
     });
+    if let Some(own) = own {
+        // Pages sharing an own line: candidates whatever their site repeats inside them.
+        let t = Instant::now();
+        let groups = own.own_groups(stores, docs);
+        if !quiet {
+            say!(
+                "      own content: {} groups of pages sharing a line of their own ({} pages) in {:.2} s",
+                groups.len(),
+                groups.iter().map(Vec::len).sum::<usize>(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if !groups.is_empty() {
+            graph.add_document_groups(&groups, canonical::ALL_PAIRS);
+        }
+    }
     Ok(Generated {
         graph,
         ran,

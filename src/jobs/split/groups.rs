@@ -20,6 +20,34 @@ pub fn repeated(plan: &Plan, p: u32) -> PathBuf {
     plan.work.join("groups").join(format!("ids-p{p:05}.json"))
 }
 
+/// With own content: which of partition `p`'s (host, block) keys are their site's (written
+/// for the verify tasks and the gather), and the keys of the lines that are not, with their
+/// documents, as keys of the forest (pages sharing an own line are one box's candidates).
+fn own_lines(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<Vec<[u64; 2]>> {
+    let stores = plan.stores.len();
+    let paths =
+        |f: fn(&Plan, usize) -> PathBuf| (0..stores).map(|s| f(plan, s)).collect::<Vec<_>>();
+    let titles = read_parts(&paths(scatter::block_titles), p)?;
+    let hosts = read_parts(&paths(scatter::block_hosts), p)?;
+    stats.counts.insert("blocks".into(), titles.len().into());
+    let aside = crate::fingerprint::own::site_keys(titles, hosts, &super::own::host_pages(plan)?);
+    stats
+        .counts
+        .insert("site_blocks".into(), aside.len().into());
+    records::dir(plan.work.join("groups"))?;
+    let mut out = records::Buckets::create(1, &super::own::site_keys(plan, p))?;
+    for k in &aside {
+        out.push(0, [*k, 0])?;
+    }
+    out.commit()?;
+    let mut lines = read_parts(&paths(scatter::block_docs), p)?;
+    lines.retain(|x| aside.binary_search(&x[0]).is_err());
+    for x in &mut lines {
+        x[0] = records::mix(scatter::OWN_LINE, x[0]);
+    }
+    Ok(lines)
+}
+
 /// The spanning forest of the documents that share a key in `keyed` (pairs of key and
 /// document), as edges (the smallest document of a tree, another of its documents).
 pub fn forest(mut keyed: Vec<[u64; 2]>) -> Vec<[u64; 2]> {
@@ -57,13 +85,16 @@ pub fn forest(mut keyed: Vec<[u64; 2]>) -> Vec<[u64; 2]> {
 /// Groups partition `p`.
 pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
     let stores = plan.stores.len();
-    let keyed = read_parts(
+    let mut keyed = read_parts(
         &(0..stores)
             .map(|s| scatter::keys(plan, s))
             .collect::<Vec<_>>(),
         p,
     )?;
     stats.counts.insert("keys".into(), keyed.len().into());
+    if plan.own {
+        keyed.extend(own_lines(plan, p, stats)?);
+    }
     let edges = forest(keyed);
     stats.counts.insert("edges".into(), edges.len().into());
     components::send(plan, 0, p, edges.iter().copied())?;
@@ -103,24 +134,6 @@ pub fn run(plan: &Plan, p: u32, stats: &mut TaskStats) -> anyhow::Result<()> {
         &repeated(plan, p),
         serde_json::to_string(&groups)?.as_bytes(),
     )?;
-    if plan.own {
-        // The partition's (host, block) keys: which are their site's.
-        let paths =
-            |f: fn(&Plan, usize) -> PathBuf| (0..stores).map(|s| f(plan, s)).collect::<Vec<_>>();
-        let titles = read_parts(&paths(scatter::block_titles), p)?;
-        let hosts = read_parts(&paths(scatter::block_hosts), p)?;
-        stats.counts.insert("blocks".into(), titles.len().into());
-        let aside =
-            crate::fingerprint::own::site_keys(titles, hosts, &super::own::host_pages(plan)?);
-        stats
-            .counts
-            .insert("site_blocks".into(), aside.len().into());
-        let mut out = records::Buckets::create(1, &super::own::site_keys(plan, p))?;
-        for k in aside {
-            out.push(0, [k, 0])?;
-        }
-        out.commit()?;
-    }
     Ok(())
 }
 

@@ -135,10 +135,10 @@ pub fn memory_per_task(plan: &Plan, batch: u64) -> Vec<(&'static str, u64, Strin
     let n = plan.documents;
     let keys = u64::from(plan.bands) + 3;
     let share = (n * keys).div_ceil(p);
-    // With own content, two more partitioned files (blocks with their titles and with their
-    // hosts), and each block of a page twice in a partition's share.
+    // With own content, three more partitioned files (blocks with their titles, their hosts
+    // and their documents), and each block of a page up to three times in a partition's share.
     let files = if plan.own { 2 } else { 1 };
-    let blocks = (2 * plan.block_keys).div_ceil(p);
+    let blocks = (3 * plan.block_keys).div_ceil(p);
     vec![
         (
             "scatter",
@@ -153,7 +153,7 @@ pub fn memory_per_task(plan: &Plan, batch: u64) -> Vec<(&'static str, u64, Strin
             "groups",
             BYTES_FIXED + 48 * (share + blocks),
             format!(
-                "96 MB + 48 B x ((bands + 3) x documents + 2 x block keys) / partitions = 48 B x {} keys",
+                "96 MB + 48 B x ((bands + 3) x documents + 3 x block keys) / partitions = 48 B x {} keys",
                 share + blocks
             ),
         ),

@@ -17,6 +17,8 @@ use crate::text::canonical::normal_url;
 /// Kinds of keys, mixed into them (bands take 0..bands).
 const FINGERPRINT: u64 = 1 << 32;
 const CANONICAL: u64 = (1 << 32) + 1;
+/// Own lines, mixed into their (host, block) keys in the groups stage.
+pub const OWN_LINE: u64 = (1 << 32) + 2;
 
 /// Store `s`'s directory of the stage.
 pub fn dir(plan: &Plan, s: usize) -> PathBuf {
@@ -42,6 +44,15 @@ pub fn block_titles(plan: &Plan, s: usize) -> PathBuf {
 /// The file of store `s`'s counted blocks with their hosts, partitioned as [`block_titles`].
 pub fn block_hosts(plan: &Plan, s: usize) -> PathBuf {
     dir(plan, s).join("block-hosts.bin")
+}
+
+/// The file of store `s`'s joinable pages' lines of [`own::OWN_LINE_WORDS`] words or more,
+/// as (host, block) keys with their documents, partitioned as [`block_titles`]: the lines
+/// that are not their site's make candidates (decided in the groups stage).
+///
+/// [`own::OWN_LINE_WORDS`]: crate::fingerprint::own::OWN_LINE_WORDS
+pub fn block_docs(plan: &Plan, s: usize) -> PathBuf {
+    dir(plan, s).join("block-docs.bin")
 }
 
 /// The file of the pages each host counts in store `s` (one partition).
@@ -138,6 +149,9 @@ fn own_blocks(
     let parts = plan.partitions;
     let mut titles = Buckets::create(parts, &block_titles(plan, s))?;
     let mut hosts = Buckets::create(parts, &block_hosts(plan, s))?;
+    let mut docs = Buckets::create(parts, &block_docs(plan, s))?;
+    let fl = store.flags();
+    let first = plan.stores[s].first;
     let mut pages: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
     let mut sent = 0u64;
     if let Some(blocks) = store.blocks() {
@@ -147,17 +161,22 @@ fn own_blocks(
                 continue;
             };
             *pages.entry(h).or_insert(0) += 1;
+            let joinable = fl[i] & (flags::SHORT | flags::NO_FEATURES) == 0;
             for b in keys {
                 let k = own::site_key(h, *b);
                 let p = KeyRange::part_of(k, parts);
                 titles.push(p, [k, title])?;
                 hosts.push(p, [k, h])?;
+                if joinable && crate::text::blocks::words(*b) >= own::OWN_LINE_WORDS {
+                    docs.push(p, [k, first + i as u64])?;
+                }
                 sent += 1;
             }
         }
     }
     titles.commit()?;
     hosts.commit()?;
+    docs.commit()?;
     let mut counts = Buckets::create(1, &host_pages(plan, s))?;
     let mut pages: Vec<[u64; 2]> = pages.into_iter().map(|(h, n)| [h, n]).collect();
     pages.sort_unstable();

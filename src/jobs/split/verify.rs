@@ -107,8 +107,15 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
         let protect = stores.old_from();
         let rank = crate::jobs::dedup::store_rank(&paths, &spec.prefer);
         let policy = KeepPolicy::new(&stores, &rank, spec.keep_by.as_ref().map(|k| k.1));
-        let generated =
-            generate_among(&stores, &joinable, Generator::Minhash, spec.canonical, true)?;
+        let own = v.spec.own.as_ref().map(|o| &*o.0);
+        let generated = generate_among(
+            &stores,
+            &joinable,
+            Generator::Minhash,
+            spec.canonical,
+            own,
+            true,
+        )?;
         let rules = LeaderRules {
             tau: spec.at.tau,
             tau128: spec.at.tau128,
