@@ -223,3 +223,65 @@ fn a_few_pages_of_a_host_set_nothing_aside_and_full_text_never_does() {
     let summary = fs::read_to_string(full.join("summary.json")).unwrap();
     assert!(!summary.contains("own_content"), "{summary}");
 }
+
+/// A site section of its own kind: `n` paragraphs of words no other section has.
+fn section(kind: usize) -> String {
+    (0..14)
+        .map(|m| {
+            format!(
+                "<h3>fn k{kind}m{m}</h3><p>{}</p>",
+                (0..24)
+                    .map(|i| format!("kind{kind}p{m}x{i}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        })
+        .collect()
+}
+
+/// Two pages whose own content is one text but whose main regions carry different sections
+/// of their site share no MinHash band key; the line of their own they share makes them
+/// candidates, and verification on their own content finds them near-duplicates.
+#[test]
+fn pages_alike_in_their_own_content_are_candidates_whatever_their_site_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = Vec::new();
+    // 40 pages of one site, half repeating section 1, half section 2, each with its own text.
+    for i in 0..40 {
+        let html = format!(
+            "<html><head><title>Page {i}</title></head><body><main><h1>Page {i}</h1><p>{}</p>{}</main></body></html>",
+            own_words(i, 30),
+            section(1 + i % 2)
+        );
+        data.extend(response(
+            &format!("p{i:02}"),
+            &format!("https://docs.example/p{i}.html"),
+            &html,
+        ));
+    }
+    // The same own text as page 0 (section 1), under another title and with section 2.
+    let twin = format!(
+        "<html><head><title>Page 0 moved</title></head><body><main><h1>Page 0 moved</h1><p>{}</p>{}</main></body></html>",
+        own_words(0, 30),
+        section(2)
+    );
+    data.extend(response(
+        "twin",
+        "https://docs.example/moved/p0.html",
+        &twin,
+    ));
+    let warc = dir.path().join("site.warc");
+    fs::write(&warc, data).unwrap();
+    let aside = dir.path().join("aside");
+    let said = nd("dedup {} -o {}", &[&warc, &aside]).ok();
+    let r = removed(&aside);
+    assert!(r == ["p00"] || r == ["twin"], "{r:?}\n{said}");
+    // explain says how they became candidates: not by a band key (their main regions are
+    // mostly different sections), by the line of their own.
+    let out = nd("explain {} {}", &[&aside, &std::path::PathBuf::from(&r[0])]).ok();
+    assert!(
+        out.contains("0 of 40 MinHash band keys shared")
+            && out.contains("1 lines of their own shared"),
+        "{out}"
+    );
+}

@@ -158,9 +158,13 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                 ),
                 _ => String::new(),
             };
+            let own_lines = match c.own_lines_shared {
+                Some(n) if n > 0 => format!("{n} lines of their own shared; "),
+                _ => String::new(),
+            };
             writeln!(
                 o,
-                "candidates: {bands}SimHash distance {}{}",
+                "candidates: {bands}{own_lines}SimHash distance {}{}",
                 c.simhash64_distance,
                 hamming64.map_or(String::new(), |h| format!(" (the list's: {h})"))
             )?;

@@ -270,6 +270,25 @@ impl SiteBlocks {
         groups
     }
 
+    /// The lines of their own ([`OWN_LINE_WORDS`] words or more, not their site's) that
+    /// documents `a` and `b` of one host share: one makes them candidates
+    /// ([`own_groups`](Self::own_groups)).
+    pub fn own_lines_shared(&self, stores: &StoreSet, a: u32, b: u32) -> u32 {
+        let h = host_key(stores, a);
+        if h == 0 || h != host_key(stores, b) {
+            return 0;
+        }
+        let own = |d: u32| -> HashSet<u64> {
+            keys(stores, d)
+                .iter()
+                .skip(1)
+                .filter(|k| blocks::words(**k) >= OWN_LINE_WORDS && !self.is_site(h, **k))
+                .copied()
+                .collect()
+        };
+        own(a).intersection(&own(b)).count() as u32
+    }
+
     /// Whether block `key` of a page of host `host` is the site's.
     #[inline]
     pub fn is_site(&self, host: u64, key: u64) -> bool {

@@ -28,6 +28,9 @@ pub struct Candidates {
     pub simhash64_distance: u32,
     /// The run's candidate plan, as `summary.json` names it.
     pub plan: String,
+    /// Lines of their own (of at least 8 words, not their site's) the two pages share, where
+    /// the run compared own content: one makes them candidates.
+    pub own_lines_shared: Option<u32>,
 }
 
 /// A page removed for another, in a kept page's answer.
@@ -204,6 +207,7 @@ fn removed(
             .ran
             .as_ref()
             .map_or_else(String::new, |r| r.plan.clone()),
+        own_lines_shared: own.zip(b).map(|(o, b)| o.own_lines_shared(stores, a, b)),
     };
     let mut own_content = None;
     let (diff, note) = match b {

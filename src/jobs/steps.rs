@@ -228,7 +228,7 @@ pub fn generate_among(
     own: Option<&SiteBlocks>,
     quiet: bool,
 ) -> anyhow::Result<Generated> {
-    let (mut graph, ran) = match generator {
+    let (mut graph, mut ran) = match generator {
         Generator::Simhash {
             join: cfg,
             backend,
@@ -298,6 +298,7 @@ pub fn generate_among(
         if !groups.is_empty() {
             graph.add_document_groups(&groups, canonical::ALL_PAIRS);
         }
+        ran.plan += ", and pages of a host sharing a line of their own";
     }
     Ok(Generated {
         graph,
