@@ -155,13 +155,13 @@ fn own_blocks(
     let mut pages: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
     let mut sent = 0u64;
     if let Some(blocks) = store.blocks() {
-        for i in 0..store.len() {
+        for (i, f) in fl.iter().enumerate() {
             let h = own::host_of(store.url(i), store.id(i));
             let Some((title, keys)) = own::counted(h, blocks.doc(i)) else {
                 continue;
             };
             *pages.entry(h).or_insert(0) += 1;
-            let joinable = fl[i] & (flags::SHORT | flags::NO_FEATURES) == 0;
+            let joinable = f & (flags::SHORT | flags::NO_FEATURES) == 0;
             for b in keys {
                 let k = own::site_key(h, *b);
                 let p = KeyRange::part_of(k, parts);
