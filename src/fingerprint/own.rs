@@ -95,6 +95,34 @@ pub fn site_keys(
     out
 }
 
+/// Groups of the documents `docs` that share a key of `keys_of`, each group once, in order;
+/// the (key, document) pairs sorted in `passes` passes over ranges of the keys.
+fn groups_sharing<I: Iterator<Item = u64>>(
+    docs: &[u32],
+    keys_of: impl Fn(u32) -> I + Sync,
+    passes: u64,
+) -> Vec<Vec<u32>> {
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    for p in 0..passes {
+        let in_pass = move |k: &u64| ((u128::from(*k) * u128::from(passes)) >> 64) as u64 == p;
+        let mut pairs: Vec<(u64, u32)> = docs
+            .par_iter()
+            .flat_map_iter(|&d| keys_of(d).filter(in_pass).map(move |k| (k, d)))
+            .collect();
+        pairs.par_sort_unstable();
+        pairs.dedup();
+        groups.extend(
+            pairs
+                .chunk_by(|a, b| a.0 == b.0)
+                .filter(|r| r.len() > 1)
+                .map(|r| r.iter().map(|x| x.1).collect::<Vec<u32>>()),
+        );
+    }
+    groups.par_sort_unstable();
+    groups.dedup();
+    groups
+}
+
 /// A block of a host, as one key.
 #[inline]
 pub fn site_key(host: u64, block: u64) -> u64 {
@@ -125,6 +153,8 @@ pub struct SiteBlocks {
     aside: HashSet<u64>,
     /// What the count found.
     pub stats: OwnStats,
+    /// The memory budget the count had, bytes: the own-line groups keep to it too.
+    memory: u64,
 }
 
 impl std::fmt::Debug for SiteBlocks {
@@ -206,6 +236,7 @@ impl SiteBlocks {
         }
         let mut own = SiteBlocks {
             aside,
+            memory,
             stats: OwnStats {
                 hosts: limit.len() as u64,
                 passes: passes as u32,
@@ -221,9 +252,11 @@ impl SiteBlocks {
     }
 
     /// The set a partitioned count decided ([`site_keys`] over every share), for a run over
-    /// `hosts` hosts of [`MIN_REPEAT`] pages or more; pages with site blocks not counted (0).
-    pub fn from_keys(aside: HashSet<u64>, hosts: u64, passes: u32) -> SiteBlocks {
+    /// `hosts` hosts of [`MIN_REPEAT`] pages or more, with a memory budget of `memory` bytes;
+    /// pages with site blocks not counted (0).
+    pub fn from_keys(aside: HashSet<u64>, hosts: u64, passes: u32, memory: u64) -> SiteBlocks {
         SiteBlocks {
+            memory,
             stats: OwnStats {
                 hosts,
                 site_blocks: aside.len() as u64,
@@ -246,28 +279,22 @@ impl SiteBlocks {
     /// [`OWN_LINE_WORDS`] words with another page of their host (a line that is not the
     /// site's), each group once, in order: candidates that the main content's band keys miss
     /// when pages alike in their own content differ in what their site repeats inside it.
+    ///
+    /// The (line, page) pairs are sorted in passes over ranges of the (host, line) key, each
+    /// within the memory budget the count had (16 bytes a pair), as the count's are.
     pub fn own_groups(&self, stores: &StoreSet, docs: &[u32]) -> Vec<Vec<u32>> {
-        let mut pairs: Vec<(u64, u32)> = docs
-            .par_iter()
-            .flat_map_iter(|&d| {
-                let h = host_key(stores, d);
-                let k: &[u64] = if h == 0 { &[] } else { keys(stores, d) };
-                k.iter()
-                    .skip(1)
-                    .filter(move |b| blocks::words(**b) >= OWN_LINE_WORDS && !self.is_site(h, **b))
-                    .map(move |b| (site_key(h, *b), d))
-            })
-            .collect();
-        pairs.par_sort_unstable();
-        pairs.dedup();
-        let mut groups: Vec<Vec<u32>> = pairs
-            .chunk_by(|a, b| a.0 == b.0)
-            .filter(|r| r.len() > 1)
-            .map(|r| r.iter().map(|x| x.1).collect())
-            .collect();
-        groups.par_sort_unstable();
-        groups.dedup();
-        groups
+        let lines = |d: u32| {
+            let h = host_key(stores, d);
+            let k: &[u64] = if h == 0 { &[] } else { keys(stores, d) };
+            k.iter()
+                .skip(1)
+                .filter(move |b| blocks::words(**b) >= OWN_LINE_WORDS && !self.is_site(h, **b))
+                .map(move |b| site_key(h, *b))
+        };
+        let total: u64 = docs.par_iter().map(|&d| lines(d).count() as u64).sum();
+        const PAIR: u64 = 16;
+        let passes = (total * PAIR).div_ceil(self.memory.max(1 << 20)).max(1);
+        groups_sharing(docs, lines, passes)
     }
 
     /// The lines of their own ([`OWN_LINE_WORDS`] words or more, not their site's) that
@@ -328,5 +355,44 @@ impl SiteBlocks {
     pub fn own_text(&self, stores: &StoreSet, d: u32, text: &str, out: &mut String) -> blocks::Own {
         let h = host_key(stores, d);
         blocks::own_text(text, |k| self.is_site(h, k), out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::rng::SplitMix64;
+
+    /// Groups found in many passes over key ranges are those of one pass, and each is the
+    /// documents that share a key, ascending, once.
+    #[test]
+    fn groups_in_passes_equal_groups_in_one() {
+        let mut rng = SplitMix64(9);
+        // 2 000 documents, 6 keys each from a pool of 3 000 (many shared), spread over u64.
+        let pool: Vec<u64> = (0..3000).map(|_| rng.next_u64()).collect();
+        let keys: Vec<Vec<u64>> = (0..2000)
+            .map(|_| (0..6).map(|_| pool[rng.below(3000) as usize]).collect())
+            .collect();
+        let docs: Vec<u32> = (0..2000).collect();
+        let of = |d: u32| keys[d as usize].clone().into_iter();
+        let one = groups_sharing(&docs, of, 1);
+        assert!(one.len() > 500);
+        for passes in [2, 7, 64] {
+            assert_eq!(groups_sharing(&docs, of, passes), one, "{passes} passes");
+        }
+        // Plainly: every key carried by two documents or more gives its documents.
+        let mut want: Vec<Vec<u32>> = pool
+            .iter()
+            .map(|k| {
+                docs.iter()
+                    .copied()
+                    .filter(|d| keys[*d as usize].contains(k))
+                    .collect::<Vec<u32>>()
+            })
+            .filter(|g| g.len() > 1)
+            .collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(one, want);
     }
 }

@@ -34,6 +34,7 @@ pub fn site_blocks(plan: &Plan) -> anyhow::Result<Option<crate::fingerprint::own
         aside,
         hosts,
         plan.partitions,
+        plan.verify_memory,
     )))
 }
 
