@@ -47,6 +47,23 @@ pub fn threshold(pages: u64) -> u32 {
     t.max(MIN_REPEAT)
 }
 
+/// The distinct titles a block needs to be its site's on a host of `pages` pages: None for a
+/// host of fewer than [`MIN_REPEAT`] pages (it sets nothing aside), else [`threshold`].
+fn limit_of(pages: u64) -> Option<u32> {
+    (pages >= u64::from(MIN_REPEAT)).then(|| threshold(pages))
+}
+
+/// Passes over key ranges that keep `total` pairs of `pair` bytes within `memory` (at least
+/// 1 MiB), and whether key `k` falls in pass `p` of `passes`.
+fn passes_for(total: u64, pair: u64, memory: u64) -> u64 {
+    (total * pair).div_ceil(memory.max(1 << 20)).max(1)
+}
+
+#[inline]
+fn in_pass(k: u64, passes: u64, p: u64) -> bool {
+    ((u128::from(k) * u128::from(passes)) >> 64) as u64 == p
+}
+
 /// The key of a document's host (0: no host: its URL, or its id when that is a URL, has none).
 pub fn host_key(stores: &StoreSet, d: u32) -> u64 {
     host_of(stores.url(d), stores.raw_id(d))
@@ -88,7 +105,7 @@ pub fn site_keys(
             continue;
         };
         let p = pages.get(&hosts[at][1]).copied().unwrap_or(0);
-        if p >= u64::from(MIN_REPEAT) && run.len() as u64 >= u64::from(threshold(p)) {
+        if limit_of(p).is_some_and(|l| run.len() as u64 >= u64::from(l)) {
             out.push(key);
         }
     }
@@ -104,10 +121,13 @@ fn groups_sharing<I: Iterator<Item = u64>>(
 ) -> Vec<Vec<u32>> {
     let mut groups: Vec<Vec<u32>> = Vec::new();
     for p in 0..passes {
-        let in_pass = move |k: &u64| ((u128::from(*k) * u128::from(passes)) >> 64) as u64 == p;
         let mut pairs: Vec<(u64, u32)> = docs
             .par_iter()
-            .flat_map_iter(|&d| keys_of(d).filter(in_pass).map(move |k| (k, d)))
+            .flat_map_iter(|&d| {
+                keys_of(d)
+                    .filter(move |k| in_pass(*k, passes, p))
+                    .map(move |k| (k, d))
+            })
             .collect();
         pairs.par_sort_unstable();
         pairs.dedup();
@@ -184,44 +204,40 @@ impl SiteBlocks {
         // Pages per host: a host's threshold.
         let mut pages: HashMap<u64, u64> = HashMap::new();
         for (d, h) in hosts.iter().enumerate() {
-            if *h != 0 && keys(stores, d as u32).first().is_some_and(|t| *t != 0) {
+            if counted(*h, keys(stores, d as u32)).is_some() {
                 *pages.entry(*h).or_default() += 1;
             }
         }
         let limit: HashMap<u64, u32> = pages
             .iter()
-            .filter(|(_, p)| **p >= u64::from(MIN_REPEAT))
-            .map(|(h, p)| (*h, threshold(*p)))
+            .filter_map(|(h, p)| Some((*h, limit_of(*p)?)))
             .collect();
-        let counted = |d: u32| -> Option<(u32, u64, &[u64])> {
+        let of_doc = |d: u32| -> Option<(u32, u64, &[u64])> {
             let h = hosts[d as usize];
-            let k = keys(stores, d);
             let limit = *limit.get(&h)?;
-            let (title, blocks) = k.split_first()?;
-            (*title != 0).then_some((limit, *title, blocks))
+            let (title, blocks) = counted(h, keys(stores, d))?;
+            Some((limit, title, blocks))
         };
         let total: u64 = (0..n)
             .into_par_iter()
-            .map(|d| counted(d).map_or(0, |c| c.2.len() as u64))
+            .map(|d| of_doc(d).map_or(0, |c| c.2.len() as u64))
             .sum();
-        const PAIR: u64 = 24;
-        let passes = (total * PAIR).div_ceil(memory.max(1 << 20)).max(1);
+        let passes = passes_for(total, 24, memory);
         let mut aside = HashSet::new();
         for p in 0..passes {
-            let in_pass = move |k: u64| ((u128::from(k) * u128::from(passes)) >> 64) as u64 == p;
             // Collected in pieces and copied once into one vector of the exact size (a fold
             // and a reduce of vectors copied the growing halves again at every join).
             let mut pairs: Vec<(u64, u64, u32)> = (0..n)
                 .into_par_iter()
                 .flat_map_iter(|d| {
                     let h = hosts[d as usize];
-                    counted(d)
+                    of_doc(d)
                         .into_iter()
                         .flat_map(move |(limit, title, blocks)| {
                             blocks
                                 .iter()
                                 .map(move |b| site_key(h, *b))
-                                .filter(move |k| in_pass(*k))
+                                .filter(move |k| in_pass(*k, passes, p))
                                 .map(move |k| (k, title, limit))
                         })
                 })
@@ -285,16 +301,11 @@ impl SiteBlocks {
     pub fn own_groups(&self, stores: &StoreSet, docs: &[u32]) -> Vec<Vec<u32>> {
         let lines = |d: u32| {
             let h = host_key(stores, d);
-            let k: &[u64] = if h == 0 { &[] } else { keys(stores, d) };
-            k.iter()
-                .skip(1)
-                .filter(move |b| blocks::words(**b) >= OWN_LINE_WORDS && !self.is_site(h, **b))
-                .map(move |b| site_key(h, *b))
+            self.own_lines(h, keys(stores, d))
+                .map(move |b| site_key(h, b))
         };
         let total: u64 = docs.par_iter().map(|&d| lines(d).count() as u64).sum();
-        const PAIR: u64 = 16;
-        let passes = (total * PAIR).div_ceil(self.memory.max(1 << 20)).max(1);
-        groups_sharing(docs, lines, passes)
+        groups_sharing(docs, lines, passes_for(total, 16, self.memory))
     }
 
     /// The lines of their own ([`OWN_LINE_WORDS`] words or more, not their site's) that
@@ -305,15 +316,19 @@ impl SiteBlocks {
         if h == 0 || h != host_key(stores, b) {
             return 0;
         }
-        let own = |d: u32| -> HashSet<u64> {
-            keys(stores, d)
-                .iter()
-                .skip(1)
-                .filter(|k| blocks::words(**k) >= OWN_LINE_WORDS && !self.is_site(h, **k))
-                .copied()
-                .collect()
-        };
+        let own = |d: u32| -> HashSet<u64> { self.own_lines(h, keys(stores, d)).collect() };
         own(a).intersection(&own(b)).count() as u32
+    }
+
+    /// The block keys among `k` (a title key, then blocks) of a page of host `h` that make it
+    /// a candidate of the pages sharing one: lines of [`OWN_LINE_WORDS`] words or more that
+    /// are not the site's (none for a page without a host).
+    fn own_lines<'k>(&'k self, h: u64, k: &'k [u64]) -> impl Iterator<Item = u64> + 'k {
+        let k = if h == 0 { &[] } else { k };
+        k.iter()
+            .skip(1)
+            .filter(move |b| blocks::words(**b) >= OWN_LINE_WORDS && !self.is_site(h, **b))
+            .copied()
     }
 
     /// Whether block `key` of a page of host `host` is the site's.
