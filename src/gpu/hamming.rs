@@ -106,40 +106,6 @@ impl HammingJoin<'_> {
         b
     }
 
-    /// Waits until `buf` is mapped for `mode` over `range` (after `after`, when given).
-    fn map(
-        &self,
-        buf: &wgpu::Buffer,
-        mode: wgpu::MapMode,
-        range: std::ops::Range<u64>,
-        after: Option<wgpu::SubmissionIndex>,
-    ) -> Result<(), GpuError> {
-        let (tx, rx) = std::sync::mpsc::channel();
-        buf.map_async(mode, range, move |r| {
-            let _ = tx.send(r);
-        });
-        self.gpu
-            .device
-            .poll(wgpu::PollType::Wait {
-                submission_index: after,
-                timeout: None,
-            })
-            .map_err(|e| GpuError::Map(e.to_string()))?;
-        // The callback may come with a later poll when `after` is an older submission.
-        loop {
-            match rx.try_recv() {
-                Ok(r) => return r.map_err(|e| GpuError::Map(e.to_string())),
-                Err(std::sync::mpsc::TryRecvError::Empty) => {
-                    self.gpu
-                        .device
-                        .poll(wgpu::PollType::wait_indefinitely())
-                        .map_err(|e| GpuError::Map(e.to_string()))?;
-                }
-                Err(e) => return Err(GpuError::Map(e.to_string())),
-            }
-        }
-    }
-
     /// Copies `bytes` (a multiple of 4) into `dst` from `offset` through the staging buffers.
     fn upload(
         &self,
@@ -158,7 +124,7 @@ impl HammingJoin<'_> {
                 wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
             );
             let len = piece.len() as u64;
-            self.map(
+            self.gpu.map(
                 &staging,
                 wgpu::MapMode::Write,
                 0..len,
@@ -348,7 +314,8 @@ impl HammingJoin<'_> {
             })??;
         drop(b);
         // The counter first; then only the pairs it says were written.
-        self.map(&readback, wgpu::MapMode::Read, 0..8, Some(submitted))?;
+        self.gpu
+            .map(&readback, wgpu::MapMode::Read, 0..8, Some(submitted))?;
         let count = {
             let view = readback
                 .slice(0..8)
@@ -362,7 +329,8 @@ impl HammingJoin<'_> {
         let mut pairs = Vec::with_capacity(kept as usize);
         if kept > 0 {
             let range = 8..8 + kept * 8;
-            self.map(&readback, wgpu::MapMode::Read, range.clone(), None)?;
+            self.gpu
+                .map(&readback, wgpu::MapMode::Read, range.clone(), None)?;
             {
                 let view = readback
                     .slice(range)

@@ -345,6 +345,38 @@ impl Gpu {
         })
     }
 
+    /// Waits until `buf` is mapped for `mode` over `range` (after `after`, when given).
+    pub(super) fn map(
+        &self,
+        buf: &wgpu::Buffer,
+        mode: wgpu::MapMode,
+        range: std::ops::Range<u64>,
+        after: Option<wgpu::SubmissionIndex>,
+    ) -> Result<(), GpuError> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        buf.map_async(mode, range, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: after,
+                timeout: None,
+            })
+            .map_err(|e| GpuError::Map(e.to_string()))?;
+        // The callback may come with a later poll when `after` is an older submission.
+        loop {
+            match rx.try_recv() {
+                Ok(r) => return r.map_err(|e| GpuError::Map(e.to_string())),
+                Err(std::sync::mpsc::TryRecvError::Empty) => {
+                    self.device
+                        .poll(wgpu::PollType::wait_indefinitely())
+                        .map_err(|e| GpuError::Map(e.to_string()))?;
+                }
+                Err(e) => return Err(GpuError::Map(e.to_string())),
+            }
+        }
+    }
+
     /// Runs `f` inside validation and out-of-memory error scopes; any error raised inside, or
     /// uncaptured since, becomes a [`GpuError::Validation`].
     fn scoped<T>(&self, stage: &'static str, f: impl FnOnce() -> T) -> Result<T, GpuError> {

@@ -131,7 +131,7 @@ impl Gpu {
         })
     }
 
-    /// Waits for `submitted` and reads `size` bytes of `buf` from `offset` back.
+    /// Reads `size` bytes of `buf` from `offset` back, once the work submitted before is done.
     fn read_back(&self, buf: &wgpu::Buffer, offset: u64, size: u64) -> Result<Vec<u8>, GpuError> {
         if size == 0 {
             return Ok(Vec::new());
@@ -148,31 +148,7 @@ impl Gpu {
             });
         enc.copy_buffer_to_buffer(buf, offset, &staging, 0, size);
         let submitted = self.queue.submit([enc.finish()]);
-        let (tx, rx) = std::sync::mpsc::channel();
-        staging
-            .slice(0..size)
-            .map_async(wgpu::MapMode::Read, move |r| {
-                let _ = tx.send(r);
-            });
-        self.device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(submitted),
-                timeout: None,
-            })
-            .map_err(|e| GpuError::Map(e.to_string()))?;
-        loop {
-            match rx.try_recv() {
-                Ok(r) => r.map_err(|e| GpuError::Map(e.to_string()))?,
-                Err(std::sync::mpsc::TryRecvError::Empty) => {
-                    self.device
-                        .poll(wgpu::PollType::wait_indefinitely())
-                        .map_err(|e| GpuError::Map(e.to_string()))?;
-                    continue;
-                }
-                Err(e) => return Err(GpuError::Map(e.to_string())),
-            }
-            break;
-        }
+        self.map(&staging, wgpu::MapMode::Read, 0..size, Some(submitted))?;
         let out = staging
             .slice(0..size)
             .get_mapped_range()

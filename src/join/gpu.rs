@@ -110,6 +110,17 @@ fn halves(vals: &[u64]) -> std::borrow::Cow<'_, [[u32; 2]]> {
     }
 }
 
+/// The fingerprints at places `i` and `j` of `vals` (a pair the device wrote) with their
+/// distance.
+fn value_pair(vals: &[u64], [i, j]: [u32; 2]) -> ValuePair {
+    let (x, y) = (vals[i as usize], vals[j as usize]);
+    ValuePair {
+        x,
+        y,
+        d64: (x ^ y).count_ones() as u8,
+    }
+}
+
 /// The GPU backend: one kernel, its batch and buffer sizes, and its counters.
 struct Driver<'a, 'g> {
     kernel: &'a HammingJoin<'g>,
@@ -169,14 +180,7 @@ impl Driver<'_, '_> {
                 self.kernel
                     .dispatch(self.tau, self.earlier.len() as u32, tiles, self.capacity)?;
             if count <= self.capacity {
-                found.extend(pairs.iter().map(|&[i, j]| {
-                    let (x, y) = (vals[i as usize], vals[j as usize]);
-                    ValuePair {
-                        x,
-                        y,
-                        d64: (x ^ y).count_ones() as u8,
-                    }
-                }));
+                found.extend(pairs.iter().map(|p| value_pair(vals, *p)));
                 return Ok(());
             }
             self.stats.reruns += 1;
@@ -408,14 +412,7 @@ fn resident_graph(
         Ok(out
             .pairs
             .par_iter()
-            .map(|&[i, j]| {
-                let (x, y) = (values[i as usize], values[j as usize]);
-                ValuePair {
-                    x,
-                    y,
-                    d64: (x ^ y).count_ones() as u8,
-                }
-            })
+            .map(|p| value_pair(values, *p))
             .collect())
     })?;
     Ok((graph, stats, g))
