@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The figures of issue 55's target table on one GPU machine, side by side in one run: the
-# resident GPU join, the batched GPU join (--batched) and the machine's CPU cores, each
+# resident GPU join (its comparisons one and four columns a step: --unroll), the batched GPU
+# join (--batched) and the machine's CPU cores, each
 # `neardup bench` line at most LIMIT seconds; then the tau sweep on both backends.
 #
 # On an H100/H200 machine, after `bash ../shared/gpu/prepare.sh` here (which puts the
@@ -40,6 +41,7 @@ for spec in "exact_tau6 $MID --tau 6" "exact_tau8 $MID --tau 8" "exact_tau3 $BIG
             "random_tau6 $BIG --tau 6 --method random --bits 16 --iterations 20"; do
   set -- $spec; name=$1; docs=$2; shift 2
   bench "resident_$name" --docs "$docs" "$@" --backend gpu
+  bench "unrolled_$name" --docs "$docs" "$@" --backend gpu --unroll
   bench "batched_$name" --docs "$docs" "$@" --backend gpu --batched
   bench "cpu_$name" --docs "$docs" "$@" --backend cpu
 done

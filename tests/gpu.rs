@@ -304,8 +304,8 @@ fn a_binding_over_the_adapters_limit_is_an_error_not_a_panic() {
 
 /// The resident join's configurations: the default, a pair buffer of one slot (every table
 /// with pairs rerun alone), a largest buffer of four slots (tables run over windows of
-/// items of one comparison each, so that a window can always shrink to fit), and items of
-/// one comparison.
+/// items of one comparison each, so that a window can always shrink to fit), items of one
+/// comparison, and the comparisons four columns a step (alone and through windows).
 fn resident_configs() -> Vec<(&'static str, GpuConfig)> {
     let with = |r: ResidentConfig| GpuConfig {
         resident: Some(r),
@@ -333,6 +333,22 @@ fn resident_configs() -> Vec<(&'static str, GpuConfig)> {
             "resident, chunk 1",
             with(ResidentConfig {
                 chunk: 1,
+                ..ResidentConfig::default()
+            }),
+        ),
+        (
+            "resident, unrolled",
+            with(ResidentConfig {
+                unroll: true,
+                ..ResidentConfig::default()
+            }),
+        ),
+        (
+            "resident, unrolled, chunk 7, one slot",
+            with(ResidentConfig {
+                unroll: true,
+                chunk: 7,
+                capacity: Some(1),
                 ..ResidentConfig::default()
             }),
         ),

@@ -756,6 +756,10 @@ pub struct BenchArgs {
     /// of the join resident on the device, to compare the two.
     #[arg(long)]
     pub batched: bool,
+    /// On the GPU backend, the resident join's comparisons four columns a step (unrolled)
+    /// instead of one, to compare the two on one device.
+    #[arg(long, conflicts_with = "batched")]
+    pub unroll: bool,
     /// Plan and backend.
     #[command(flatten)]
     pub join: JoinOpts,

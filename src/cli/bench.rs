@@ -34,6 +34,9 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
     if a.batched {
         backend = backend.batched();
     }
+    if a.unroll {
+        backend = backend.unrolled();
+    }
     let spec = steps::spec(&cfg, a.docs, at, &backend, quiet)?;
     let run = join::run(JoinInput::all(&fp64, &fp128), &spec, &backend)?;
     let (p, stats, gpu) = (spec.plan(), &run.stats, backend.gpu());
@@ -85,7 +88,13 @@ pub fn run(a: BenchArgs, quiet: bool) -> anyhow::Result<Outcome> {
         a.tau,
         cfg.plan.method.name(),
         cfg.backend.name(),
-        if a.batched { " --batched" } else { "" }
+        if a.batched {
+            " --batched"
+        } else if a.unroll {
+            " --unroll"
+        } else {
+            ""
+        }
     );
     Ok(Outcome::Clean)
 }

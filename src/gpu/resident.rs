@@ -44,6 +44,8 @@ pub struct ResidentConfig {
     /// Largest binding, bytes, when below the adapter's (tests force the fallback to the
     /// batched join with it).
     pub max_binding: Option<u64>,
+    /// Compare four columns a step (`table_join`'s unrolled entries) instead of one.
+    pub unroll: bool,
 }
 
 impl Default for ResidentConfig {
@@ -53,6 +55,7 @@ impl Default for ResidentConfig {
             capacity: None,
             max_capacity: None,
             max_binding: None,
+            unroll: false,
         }
     }
 }
@@ -202,6 +205,8 @@ fn stage<'e>(
 /// `table_join`'s entry points, in its spec's order.
 const PLACES: usize = 0;
 const ITEMS: usize = 1;
+/// How far `table_join`'s unrolled entries are from the plain ones in its spec's entries.
+const UNROLLED: usize = 2;
 
 /// The stages of a table, as its passes are named and timed.
 pub const STAGES: [&str; 4] = [
@@ -245,6 +250,8 @@ struct Session<'r, 'g> {
     count_scan: ScanChain,
     item_scan: ScanChain,
     max_dim: u32,
+    /// `table_join`'s entries that compare four columns a step.
+    unroll: bool,
 }
 
 /// A table rerun alone: its bind groups, its parameters with the rerun's capacity, its join's
@@ -359,7 +366,7 @@ impl<'g> Resident<'g> {
             return Ok(out);
         }
         let started = std::time::Instant::now();
-        let s = self.session(vals, masks, cfg.max_binding)?;
+        let s = self.session(vals, masks, cfg.max_binding, cfg.unroll)?;
         let max_cap = self.max_capacity(cfg);
         let capacity = cfg
             .capacity
@@ -480,7 +487,7 @@ impl<'g> Resident<'g> {
         if vals.is_empty() {
             return Ok((Vec::new(), Vec::new()));
         }
-        let s = self.session(vals, masks, None)?;
+        let s = self.session(vals, masks, None, false)?;
         let b = s.table_binds(TableParams {
             max_dim: s.max_dim,
             ..table::params(vals.len(), masks, t, 0, 1, 1)
@@ -522,6 +529,7 @@ impl<'g> Resident<'g> {
         vals: &[[u32; 2]],
         masks: &[u64],
         max_binding: Option<u64>,
+        unroll: bool,
     ) -> Result<Session<'r, 'g>, GpuError> {
         let gpu = self.gpu;
         let n = vals.len();
@@ -581,6 +589,7 @@ impl<'g> Resident<'g> {
                 count_scan,
                 item_scan,
                 max_dim: gpu.max_workgroups_per_dim().max(1),
+                unroll,
             }
         })
     }
@@ -647,6 +656,11 @@ impl<'g> Resident<'g> {
 }
 
 impl Session<'_, '_> {
+    /// `table_join`'s entry for `PLACES` or `ITEMS`, in the form this join compares with.
+    fn entry(&self, plain: usize) -> usize {
+        plain + if self.unroll { UNROLLED } else { 0 }
+    }
+
     /// Table parameters on the device, and the bind groups of every kernel but the join's.
     fn table_binds(&self, params: TableParams) -> TableBinds {
         let r = self.r;
@@ -738,8 +752,8 @@ impl Session<'_, '_> {
         }
         if let Some(join) = join {
             let mut pass = stage(enc, ts, 3);
-            dispatch(&mut pass, &r.join, PLACES, join, per_value);
-            pass.set_pipeline(&r.join.pipelines[ITEMS]);
+            dispatch(&mut pass, &r.join, self.entry(PLACES), join, per_value);
+            pass.set_pipeline(&r.join.pipelines[self.entry(ITEMS)]);
             pass.set_bind_group(0, join, &[]);
             pass.dispatch_workgroups_indirect(&self.args, 12 * u64::from(b.params.table));
         }
@@ -806,7 +820,10 @@ impl Session<'_, '_> {
             join: &join,
             pairs: &pairs,
         };
-        for (entry, count) in [(PLACES, self.n as u32), (ITEMS, items)] {
+        for (entry, count) in [
+            (self.entry(PLACES), self.n as u32),
+            (self.entry(ITEMS), items),
+        ] {
             self.windows(&rerun, (entry, count), timing, &mut out)?;
         }
         Ok(out)

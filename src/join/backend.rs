@@ -166,6 +166,17 @@ impl Backend {
         self
     }
 
+    /// The resident GPU join comparing four columns a step, for comparing the two forms on
+    /// one device.
+    pub fn unrolled(mut self) -> Backend {
+        if let Backend::Gpu { config, .. } = &mut self {
+            if let Some(r) = &mut config.resident {
+                r.unroll = true;
+            }
+        }
+        self
+    }
+
     /// The GPU, when this is one.
     pub fn gpu(&self) -> Option<&Gpu> {
         match self {

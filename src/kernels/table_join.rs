@@ -5,7 +5,8 @@
 //! entry `items` takes the further chunks of long buckets, item `g` belonging to the last place
 //! `r` whose first item is at or before it (the exclusive prefix sums of the items, searched)
 //! and comparing `r` with its `(g - starts[r] + 1)`-th span of `chunk` places, up to `r`'s end
-//! of bucket. A pair is kept when within tau, equal on the table's key bits, and equal on no
+//! of bucket. `places_unrolled` and `items_unrolled` are the same passes comparing four
+//! columns a step (the same pairs, in another order). A pair is kept when within tau, equal on the table's key bits, and equal on no
 //! earlier table's. [`reference()`] is both passes on the CPU, invocation by invocation.
 
 use super::table::TableParams;
@@ -17,7 +18,7 @@ pub const WORKGROUP_SIZE: u32 = super::table::JOIN_WORKGROUP;
 /// The shader's contract.
 pub const SPEC: KernelSpec = KernelSpec {
     shader: "table_join.wgsl",
-    entries: &["places", "items"],
+    entries: &["places", "items", "places_unrolled", "items_unrolled"],
     workgroup_size: WORKGROUP_SIZE,
     bindings: &[
         (0, "params", BindingKind::Uniform),
