@@ -1,5 +1,5 @@
-//! Which AVX-512 paths this process takes: found once, for the SimHash counters and the join's
-//! popcounts alike, so that one switch (`NEARDUP_NO_AVX512`) turns every one of them off for
+//! Which AVX-512 paths this process takes: found once, for the SimHash counters, the band
+//! keys' densification and the join's popcounts alike, so that one switch (`NEARDUP_NO_AVX512`) turns every one of them off for
 //! measuring them against the portable paths.
 
 /// The AVX-512 extensions the fast paths use.
@@ -9,6 +9,8 @@ pub struct Avx512 {
     pub bytes: bool,
     /// AVX-512F and AVX-512 VPOPCNTDQ: eight 64-bit popcounts (the join's comparisons).
     pub popcount: bool,
+    /// AVX-512F: sixteen 32-bit minimums (fast densification's table of first throws).
+    pub dwords: bool,
 }
 
 /// What the CPU offers, unless `NEARDUP_NO_AVX512` is set or Miri is running (which has no
@@ -30,6 +32,7 @@ fn detect() -> Avx512 {
     Avx512 {
         bytes: f && is_x86_feature_detected!("avx512bw"),
         popcount: f && is_x86_feature_detected!("avx512vpopcntdq"),
+        dwords: f,
     }
 }
 

@@ -13,8 +13,14 @@
 //! candidates when they share a key in any band, with probability 1 - (1 - J^rows)^bands
 //! ([`candidate_probability`]).
 
+use std::sync::{Arc, Mutex, OnceLock};
+
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
+
+/// Most bins for which fast densification's outcome is read from a [`FirstThrows`] table
+/// (4 bytes a bin squared: 1 MiB at 512 bins); more bins are densified by throwing.
+const MAX_TABLE_BINS: usize = 512;
 
 /// How empty bins are filled; recorded in the store's manifest (stores of different schemes
 /// have different band keys, and are not joined together).
@@ -88,6 +94,191 @@ pub struct Minhasher {
     /// one's stream of throws.
     sources: Vec<u64>,
     streams: Vec<u64>,
+    /// Fast densification's throws, made once for the parameters (None past
+    /// [`MAX_TABLE_BINS`] or for optimal densification).
+    first: Option<Arc<FirstThrows>>,
+    /// Each bin's earliest throw among the page's sources, while one is chosen.
+    best: Vec<u32>,
+}
+
+/// Fast densification's throws made once for a seed and a number of bins `n`: for source bin
+/// `j` and target bin `t`, the first throw of `j`'s stream that lands on `t`, as
+/// `round << 10 | j` (rounds below 16 n, bins below 1 024; `u32::MAX` when none does). Throws within a round come
+/// from sources in ascending order, so the smallest entry among a page's sources names the
+/// throw that fills `t` when `t` is empty: the page's densification is a minimum over its
+/// sources' rows, n operations a source that vectorise, instead of about n ln n throws one
+/// after another. The same keys as [`Minhasher::throw`] (a test holds the two equal).
+///
+/// The same throws, by target: `order[t * n..(t + 1) * n]` lists the sources in the order
+/// their first throws reach `t` ([`NO_SOURCE`] after the last that does), so an empty bin of
+/// a page with many sources finds its source after about n / sources steps.
+#[derive(Debug)]
+struct FirstThrows {
+    n: usize,
+    rows: Vec<u32>,
+    order: Vec<u16>,
+}
+
+/// The end of a target's list in [`FirstThrows::order`].
+const NO_SOURCE: u16 = u16::MAX;
+
+impl FirstThrows {
+    /// The table of `n` bins under `seed`, made once a process and shared.
+    fn shared(seed: u64, n: usize) -> Arc<FirstThrows> {
+        type Cache = Mutex<Vec<(u64, usize, Arc<FirstThrows>)>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, t)) = c.iter().find(|(s, m, _)| *s == seed && *m == n) {
+            return t.clone();
+        }
+        let t = Arc::new(FirstThrows::new(seed, n));
+        c.push((seed, n, t.clone()));
+        t
+    }
+
+    fn new(seed: u64, n: usize) -> FirstThrows {
+        let mut rows = vec![u32::MAX; n * n];
+        let seed = seed ^ THROW_SEED;
+        for (j, row) in rows.chunks_mut(n).enumerate() {
+            let mut state = stream_start(seed, j);
+            let mut left = n;
+            for round in 0..(16 * n) as u32 {
+                state = next_throw(state);
+                let t = bin_of(state, n);
+                if row[t] == u32::MAX {
+                    row[t] = round << SOURCE_BITS | j as u32;
+                    left -= 1;
+                    if left == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut order = vec![NO_SOURCE; n * n];
+        let mut column: Vec<u32> = Vec::with_capacity(n);
+        for (t, out) in order.chunks_mut(n).enumerate() {
+            column.clear();
+            column.extend((0..n).map(|j| rows[j * n + t]).filter(|e| *e != u32::MAX));
+            column.sort_unstable();
+            for (o, e) in out.iter_mut().zip(&column) {
+                *o = source_of(*e) as u16;
+            }
+        }
+        FirstThrows { n, rows, order }
+    }
+
+    /// [`Minhasher::throw`]'s outcome for a page whose bins before densification are `filled`
+    /// (`empty` of them empty), into `bins`: each empty bin takes the value of the source whose
+    /// throw reaches it first; a bin no throw reaches is left empty for the probes, as there.
+    /// Returns how many are left. `best` is scratch.
+    fn fill(&self, bins: &mut [u64], filled: &[u64], best: &mut Vec<u32>, empty: usize) -> usize {
+        let n = self.n;
+        let sources = n - empty;
+        let mut left = 0;
+        // Walking a target's list costs about n / sources steps an empty bin; the rows'
+        // minimum n / 16 vector steps a source: the walk when 48 x empty < sources^2
+        // (measured on short and long pages).
+        if 48 * empty < sources * sources {
+            for (t, bin) in bins.iter_mut().enumerate() {
+                if *bin == u64::MAX {
+                    for &j in &self.order[t * n..(t + 1) * n] {
+                        if j == NO_SOURCE {
+                            break;
+                        }
+                        let v = filled[usize::from(j)];
+                        if v != u64::MAX {
+                            *bin = v;
+                            break;
+                        }
+                    }
+                    left += usize::from(*bin == u64::MAX);
+                }
+            }
+            return left;
+        }
+        // Many empty bins (a short page): the sources' rows, a minimum a bin at a time.
+        best.clear();
+        best.resize(n, u32::MAX);
+        for (j, v) in filled.iter().enumerate() {
+            if *v != u64::MAX {
+                min_into(best, &self.rows[j * n..(j + 1) * n]);
+            }
+        }
+        for (bin, &b) in bins.iter_mut().zip(best.iter()) {
+            if *bin == u64::MAX {
+                if b != u32::MAX {
+                    *bin = filled[source_of(b)];
+                } else {
+                    left += 1;
+                }
+            }
+        }
+        left
+    }
+}
+
+/// Bits of a [`FirstThrows`] entry that name its source bin (below them, the round).
+const SOURCE_BITS: u32 = 10;
+const _: () = assert!(MAX_TABLE_BINS <= 1 << SOURCE_BITS);
+
+/// The source bin a [`FirstThrows`] entry names.
+fn source_of(entry: u32) -> usize {
+    (entry & ((1 << SOURCE_BITS) - 1)) as usize
+}
+
+/// `best[i] = min(best[i], row[i])` for every i (equal lengths): with AVX-512F sixteen at a
+/// time (chosen at run time), else as the compiler vectorises the plain loop. The same result.
+fn min_into(best: &mut [u32], row: &[u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::base::simd::avx512().dwords {
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        unsafe { min_into_avx512(best, row) };
+        return;
+    }
+    for (b, r) in best.iter_mut().zip(row) {
+        *b = (*b).min(*r);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn min_into_avx512(best: &mut [u32], row: &[u32]) {
+    use std::arch::x86_64::*;
+    let n = best.len().min(row.len());
+    let whole = n - n % 16;
+    for i in (0..whole).step_by(16) {
+        // SAFETY: i + 16 <= whole <= both lengths: sixteen readable 32-bit values of each
+        // slice from i, and sixteen writable ones of `best` (unaligned loads and store).
+        unsafe {
+            let b = _mm512_loadu_si512(best.as_ptr().add(i).cast());
+            let r = _mm512_loadu_si512(row.as_ptr().add(i).cast());
+            _mm512_storeu_si512(best.as_mut_ptr().add(i).cast(), _mm512_min_epu32(b, r));
+        }
+    }
+    for (b, r) in best[whole..n].iter_mut().zip(&row[whole..n]) {
+        *b = (*b).min(*r);
+    }
+}
+
+/// Mixed into the seed of fast densification's streams.
+const THROW_SEED: u64 = 0x7468_726f_7773_0000;
+
+/// The state source bin `j`'s stream of throws starts from.
+fn stream_start(seed: u64, j: usize) -> u64 {
+    mix(seed ^ ((j as u64) << 32))
+}
+
+/// The next state of a stream of throws (a 64-bit linear congruential generator).
+fn next_throw(state: u64) -> u64 {
+    state
+        .wrapping_mul(0x5851_f42d_4c95_7f2d)
+        .wrapping_add(0x1405_7b7e_f767_814f)
+}
+
+/// The bin of `n` a state's high bits pick.
+fn bin_of(state: u64, n: usize) -> usize {
+    ((u128::from(state) * n as u128) >> 64) as usize
 }
 
 impl Minhasher {
@@ -100,6 +291,10 @@ impl Minhasher {
             filled: Vec::new(),
             sources: Vec::new(),
             streams: Vec::new(),
+            first: (p.densification == Densification::Fast
+                && (p.bands * p.rows) as usize <= MAX_TABLE_BINS)
+                .then(|| FirstThrows::shared(p.seed, (p.bands * p.rows) as usize)),
+            best: Vec::new(),
         }
     }
 
@@ -125,15 +320,34 @@ impl Minhasher {
         }
         // Sources are read as they were before any filling, from a buffer kept between
         // documents (no allocation per document); most long pages have no empty bin at all.
-        if self.bins.contains(&u64::MAX) {
+        let empty = self.bins.iter().filter(|b| **b == u64::MAX).count();
+        if empty > 0 {
             self.filled.clear();
             self.filled.extend_from_slice(&self.bins);
-            if self.p.densification == Densification::Fast {
-                self.throw();
+            let left = match (self.p.densification, &self.first) {
+                (Densification::Fast, Some(first)) => {
+                    first.fill(&mut self.bins, &self.filled, &mut self.best, empty)
+                }
+                (Densification::Fast, None) => {
+                    self.throw();
+                    self.bins.iter().filter(|b| **b == u64::MAX).count()
+                }
+                (Densification::Optimal, _) => empty,
+            };
+            if left > 0 {
+                self.probe();
             }
         }
-        // Optimal densification (and fast densification's last resort): an empty bin borrows
-        // from bins drawn by (bin, attempt).
+        let rows = self.p.rows as usize;
+        for (band, chunk) in self.bins.chunks(rows).enumerate() {
+            out.push(xxh3_64_with_seed(bytemuck::cast_slice(chunk), band as u64));
+        }
+    }
+
+    /// Optimal densification (and fast densification's last resort): an empty bin borrows
+    /// from bins drawn by (bin, attempt).
+    fn probe(&mut self) {
+        let n = self.bins.len() as u64;
         let filled = &self.filled;
         for (i, b) in self.bins.iter_mut().enumerate() {
             let mut attempt = 1u64;
@@ -143,10 +357,6 @@ impl Minhasher {
                 *b = filled[j];
                 attempt += 1;
             }
-        }
-        let rows = self.p.rows as usize;
-        for (band, chunk) in self.bins.chunks(rows).enumerate() {
-            out.push(xxh3_64_with_seed(bytemuck::cast_slice(chunk), band as u64));
         }
     }
 
@@ -166,20 +376,18 @@ impl Minhasher {
         let n = self.bins.len();
         self.sources.clear();
         self.streams.clear();
-        let seed = self.p.seed ^ 0x7468_726f_7773_0000;
+        let seed = self.p.seed ^ THROW_SEED;
         for j in 0..n {
             if self.filled[j] != u64::MAX {
                 self.sources.push(self.filled[j]);
-                self.streams.push(mix(seed ^ ((j as u64) << 32)));
+                self.streams.push(stream_start(seed, j));
             }
         }
         let mut empty = n - self.sources.len();
         for _ in 0..16 * n {
             for (&value, state) in self.sources.iter().zip(self.streams.iter_mut()) {
-                *state = state
-                    .wrapping_mul(0x5851_f42d_4c95_7f2d)
-                    .wrapping_add(0x1405_7b7e_f767_814f);
-                let t = ((u128::from(*state) * n as u128) >> 64) as usize;
+                *state = next_throw(*state);
+                let t = bin_of(*state, n);
                 // Without a branch: whether a throw lands on an empty bin is a coin the
                 // predictor cannot call while the bins fill.
                 let bin = &mut self.bins[t];
@@ -262,6 +470,35 @@ mod tests {
             );
         }
         assert!((candidate_probability(0.695, 20, 5) - 0.97).abs() < 0.01);
+    }
+
+    /// The table of first throws gives the keys the throws give, on sets of every size from
+    /// one shingle to more than the bins (both of its ways: few and many empty bins), and for
+    /// bins past and within a round's reach (few bins: some are reached by no throw).
+    #[test]
+    fn first_throws_give_the_keys_of_the_throws() {
+        let mut rng = SplitMix64(17);
+        for (bands, rows) in [(40u32, 7u32), (3, 1), (16, 2), (64, 8)] {
+            let p = MinhashParams {
+                bands,
+                rows,
+                ..MinhashParams::default()
+            };
+            let mut table = Minhasher::new(p);
+            let mut thrown = Minhasher::new(p);
+            assert!(table.first.is_some());
+            thrown.first = None;
+            let n = (bands * rows) as usize;
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for len in (1..n + n / 2).step_by((n / 60).max(1)) {
+                for _ in 0..3 {
+                    let set: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
+                    table.sign(&set, &mut a);
+                    thrown.sign(&set, &mut b);
+                    assert_eq!(a, b, "{bands} x {rows} bins, {len} shingles");
+                }
+            }
+        }
     }
 
     /// Short sets (1 to 50 shingles in 280 bins: nearly every bin densified) under both
