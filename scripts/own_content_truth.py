@@ -165,6 +165,12 @@ def main():
     ap.add_argument("--neardup", default="target/release/neardup")
     ap.add_argument("--runs", default="aside,keep")
     ap.add_argument("--missed", metavar="PREFIX", help="write the truth pairs no removal touched to PREFIX.CRAWL.RUN.tsv")
+    ap.add_argument(
+        "--wrong",
+        metavar="PREFIX",
+        help="write the removals that are not truth pairs to PREFIX.CRAWL.RUN.tsv, with the truth's"
+        " own S3, whole S3, words S3 and own shingle counts of the pair",
+    )
     a = ap.parse_args()
     print("| crawl | pages | truth pairs | run | removed | precision | recall |")
     print("|---|---|---|---|---|---|---|")
@@ -185,6 +191,16 @@ def main():
             name = os.path.basename(warc)
             print(f"| {name} | {len(pages)} | {len(pairs)} | {mode} | {len(removals)} | {prec:.3f} | {rec:.3f} |")
             sys.stdout.flush()
+            if a.wrong:
+                with open(f"{a.wrong}.{name}.{mode}.tsv", "w") as f:
+                    f.write("removed\tkept\town_s3\twhole_s3\twords_s3\town_removed\town_kept\n")
+                    for r, k in removals:
+                        if r in at and k in at and not is_pair(pages[at[r]], pages[at[k]]):
+                            x, y = pages[at[r]], pages[at[k]]
+                            f.write(
+                                f"{r}\t{k}\t{s3(x['own'], y['own']):.3f}\t{s3(x['whole'], y['whole']):.3f}"
+                                f"\t{s3(x['words'], y['words']):.3f}\t{len(x['own'])}\t{len(y['own'])}\n"
+                            )
             if a.missed:
                 with open(f"{a.missed}.{name}.{mode}.tsv", "w") as f:
                     for i, j in sorted(pairs):

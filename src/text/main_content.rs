@@ -1168,15 +1168,15 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             }
         }
     }
-    // Inside a `main` the author declared, a choice holding under a fifth of its text is one
-    // section of many (an API page's constructor summary, of its description, summaries and
-    // details): the declared `main` is the content. (An article holding a third of a `main`
-    // of sidebars and related stories stays the content.)
+    // Inside a `main` the author declared, a choice holding under a quarter of its text is one
+    // section of many (an API page's constructor or method summary, of its description,
+    // summaries and details): the declared `main` is the content. (An article holding a third
+    // of a `main` of sidebars and related stories stays the content.)
     if let Some(m) = ancestors(top)
         .into_iter()
         .find(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
     {
-        if nodes[top].text * 5 < nodes[m].text && link_density(&nodes[m]) < 0.5 {
+        if nodes[top].text * 4 < nodes[m].text && link_density(&nodes[m]) < 0.5 {
             top = m;
         }
     }
@@ -1457,6 +1457,42 @@ mod tests {
         let text = main_text(&html);
         assert!(text.contains("indicate a problem"), "{text}");
         assert!(text.contains("Returns the cause"), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
+    }
+
+    /// An interface's page whose method summary holds between a fifth and a quarter of the
+    /// declared `main` (its description, summary and details): the `main` is the content, not
+    /// the summary the interface shares with every class that implements it.
+    #[test]
+    fn a_method_summary_of_under_a_quarter_of_the_main_brings_the_main() {
+        let methods = [
+            ("addLayoutComponent", "If the layout manager uses a per-component string, adds the component comp to the layout, associating it with the string given."),
+            ("layoutContainer", "Lays out the specified container, placing each of its components where the manager says."),
+            ("minimumLayoutSize", "Calculates the minimum size dimensions for the specified container, given the components it contains."),
+        ];
+        let summary: String = methods
+            .iter()
+            .map(|(m, d)| format!("<div class=col-first><code>void</code></div><div class=col-second><code><a href=#{m}>{m}</a></code></div><div class=col-last><div class=block>{d}</div></div>"))
+            .collect();
+        // Each method's details: short notes (none long enough to score), much text in all.
+        let notes: String = (0..16)
+            .map(|k| format!("<dt>Note {k}:</dt><dd>see the manual</dd>"))
+            .collect();
+        let details: String = methods
+            .iter()
+            .map(|(m, _)| format!("<section class=detail><h3>{m}</h3><div class=block>Lays it out.</div><dl class=notes>{notes}</dl></section>"))
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=/>Overview</a><a href=/p>Package</a></nav><main role=main>\
+             <div class=header><h1>Interface LayoutManager</h1></div>\
+             <section class=class-description><div class=type-signature>public interface LayoutManager</div>\
+             <div class=block>Defines the interface for classes that know how to lay out Containers.</div></section>\
+             <section class=summary><div class=summary-table>{summary}</div></section>\
+             <section class=details>{details}</section></main></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("know how to lay out"), "{text}");
+        assert!(text.contains("see the manual"), "{text}");
         assert!(!text.contains("Overview"), "{text}");
     }
 
