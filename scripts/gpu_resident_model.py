@@ -140,7 +140,7 @@ def chunked(n, card_binding=2047 * 2**20):
 
 def gpu_join(n, bits_list, card):
     """Modelled seconds of the resident join end to end (upload to pairs on the host)."""
-    total, comp_all, parts = 0.0, 0.0, {}
+    comp_all, parts = 0.0, {}
     for size, count in chunked(n):
         st, comp = stages(size, bits_list, card)
         for k, v in st.items():

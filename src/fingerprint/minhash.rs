@@ -328,10 +328,7 @@ impl Minhasher {
                 (Densification::Fast, Some(first)) => {
                     first.fill(&mut self.bins, &self.filled, &mut self.best, empty)
                 }
-                (Densification::Fast, None) => {
-                    self.throw();
-                    self.bins.iter().filter(|b| **b == u64::MAX).count()
-                }
+                (Densification::Fast, None) => self.throw(),
                 (Densification::Optimal, _) => empty,
             };
             if left > 0 {
@@ -367,12 +364,12 @@ impl Minhasher {
     /// alone (by round, then by bin), as optimal densification's probe order is: two
     /// documents agree on an empty bin with the probability that bin's first source filled
     /// in either holds their shared minimum. Stops when no bin is empty, or after 16 x bins
-    /// rounds (left to the probes).
+    /// rounds (left to the probes). Returns how many bins are left empty.
     ///
     /// Each source's throws are a stream of its own: a 64-bit linear congruential generator
     /// started from a hash of (seed, bin), its high bits picking the target, so that a throw
     /// costs two multiplications rather than a hash.
-    fn throw(&mut self) {
+    fn throw(&mut self) -> usize {
         let n = self.bins.len();
         self.sources.clear();
         self.streams.clear();
@@ -396,9 +393,10 @@ impl Minhasher {
                 empty -= usize::from(landed);
             }
             if empty == 0 {
-                return;
+                return 0;
             }
         }
+        empty
     }
 }
 
