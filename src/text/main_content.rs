@@ -99,6 +99,9 @@ struct Scratch {
     stack: Vec<Open>,
     /// Per node: whether its blocks are in the chosen region.
     region: Vec<bool>,
+    /// The first shown `h1` inside a declared `main` or `article`: the page's title, kept
+    /// with whatever region is chosen.
+    title: Option<u32>,
     /// Attribute sets judged on this thread's earlier pages too: a site's template repeats
     /// its attributes on every page. Cleared when it reaches [`JUDGED_MAX`] sets.
     judged: Judged,
@@ -111,6 +114,7 @@ impl Scratch {
         self.blocks.clear();
         self.stack.clear();
         self.region.clear();
+        self.title = None;
     }
 }
 
@@ -154,6 +158,9 @@ struct State {
     frame: bool,
     frame_tag: bool,
     link: bool,
+    /// Inside a declared `main` or `article`, where a header is its section's (its title),
+    /// not the page's banner.
+    in_main: bool,
 }
 
 /// A run of text between block boundaries.
@@ -163,6 +170,8 @@ struct Block {
     end: u32,
     owner: u32,
     links: u32,
+    /// Word bytes of the link text ([`word_bytes`]).
+    link_words: u32,
     frame: bool,
     frame_tag: bool,
 }
@@ -475,6 +484,9 @@ struct Marks {
     frame_role: bool,
     main: bool,
     article: bool,
+    /// Every frame word of the marks names a header (`header`, `page-header`): inside a
+    /// declared `main` or `article` that is the section's title, not the frame.
+    header: bool,
     /// Readability's class weight: +25 for content words, -25 for negative ones.
     weight: f32,
 }
@@ -523,6 +535,7 @@ fn judge(attrs: &[u8]) -> Marks {
     let mut m = Marks::default();
     let mut frame_tokens = 0;
     let mut footer_tokens = 0;
+    let mut header_tokens = 0;
     let mut content_tokens = 0;
     let mut lower: Vec<u8> = Vec::new();
     html::attributes(attrs, |name, value| {
@@ -558,6 +571,10 @@ fn judge(attrs: &[u8]) -> Marks {
                 let content = parts_of(token).any(is_content_word);
                 if frame {
                     frame_tokens += 1;
+                    header_tokens += usize::from(
+                        parts_of(token).last() == Some(b"header")
+                            || parts_of(token).next() == Some(b"header"),
+                    );
                     // A page's footer or its legal lines (`copyright-footer`, `site-footer`,
                     // `copyright`): kept out by the retry too, which would otherwise give a
                     // page of short sections its copyright notice.
@@ -608,6 +625,7 @@ fn judge(attrs: &[u8]) -> Marks {
         }
     });
     m.frame = frame_tokens > 0 && content_tokens == 0 && !m.main && !m.article;
+    m.header = m.frame && header_tokens == frame_tokens;
     m.frame_role |= m.frame && footer_tokens > 0;
     m.frame_role &= !m.main;
     m
@@ -632,6 +650,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         blocks,
         stack,
         judged,
+        title,
         ..
     } = s;
     if judged.len() >= JUDGED_MAX {
@@ -655,8 +674,10 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         nodes,
         blocks,
         stack,
+        title,
         block_start: 0,
         block_links: 0,
+        block_link_words: 0,
     };
     let mut i = 0;
     while i < n {
@@ -748,9 +769,12 @@ struct Pass<'a, 'o> {
     nodes: &'a mut Vec<Node>,
     blocks: &'a mut Vec<Block>,
     stack: &'a mut Vec<Open>,
+    title: &'a mut Option<u32>,
     /// Where the current block's text starts, and its link bytes so far.
     block_start: usize,
     block_links: u32,
+    /// Word bytes ([`word_bytes`]) of the current block's link text.
+    block_link_words: u32,
 }
 
 impl Pass<'_, '_> {
@@ -772,6 +796,7 @@ impl Pass<'_, '_> {
         html::append_text(html_text, from, to, &mut self.tb);
         if state.link {
             self.block_links += (self.tb.len() - before) as u32;
+            self.block_link_words += word_bytes(&self.tb.as_str()[before..]);
         }
     }
 
@@ -783,6 +808,7 @@ impl Pass<'_, '_> {
             let owner = self.owner();
             let len = (end - self.block_start) as u32;
             let links = self.block_links.min(len);
+            let link_words = self.block_link_words;
             let State {
                 frame, frame_tag, ..
             } = self.state();
@@ -791,6 +817,7 @@ impl Pass<'_, '_> {
                 end: end as u32,
                 owner,
                 links,
+                link_words,
                 frame,
                 frame_tag,
             });
@@ -804,6 +831,7 @@ impl Pass<'_, '_> {
         }
         self.block_start = end;
         self.block_links = 0;
+        self.block_link_words = 0;
     }
 
     /// Adds a block's score to its owner's ancestors, as Readability does for a paragraph.
@@ -888,15 +916,6 @@ impl Pass<'_, '_> {
         }
         let parent_state = self.state();
         let parent = self.stack.last().map_or(0, |o| o.node);
-        let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
-        let state = State {
-            // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
-            // read inline with it.
-            hidden: parent_state.hidden || marks.hidden || matches!(nb, b"rt" | b"rp"),
-            frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
-            frame_tag: parent_state.frame_tag || by_tag,
-            link: parent_state.link || nb == b"a",
-        };
         let tag = if marks.main && tag != Tag::Body {
             Tag::Main
         } else if marks.article && tag != Tag::Body {
@@ -904,7 +923,28 @@ impl Pass<'_, '_> {
         } else {
             tag
         };
+        // A header inside a declared `main` or `article` is its section's header (as HTML
+        // has it: only a header outside them is the page's banner): it holds the title.
+        let section_header = false && parent_state.in_main && (nb == b"header" || marks.header);
+        let by_tag = ((is_frame_tag(nb) && !(section_header && nb == b"header"))
+            || marks.frame_role)
+            && tag != Tag::Body;
+        let state = State {
+            // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
+            // read inline with it.
+            hidden: parent_state.hidden || marks.hidden || matches!(nb, b"rt" | b"rp"),
+            frame: parent_state.frame
+                || by_tag
+                || (marks.frame && !section_header && tag != Tag::Body),
+            frame_tag: parent_state.frame_tag || by_tag,
+            link: parent_state.link || nb == b"a",
+            in_main: parent_state.in_main || matches!(tag, Tag::Main | Tag::Article),
+        };
         let id = self.nodes.len() as u32;
+        if nb == b"h1" && state.in_main && !state.hidden && !state.frame_tag && self.title.is_none()
+        {
+            *self.title = Some(id);
+        }
         self.nodes[parent as usize].children += 1;
         self.nodes.push(Node {
             parent,
@@ -980,6 +1020,18 @@ fn link_density(n: &Node) -> f32 {
 /// sometimes sits in an element marked `related` or `sidebar`.
 const MIN_MAIN_BYTES: usize = 500;
 
+/// A block that is mostly links is still text when this many bytes of words (letters and
+/// digits: not the commas and bars between links) are not links: `Packages that use X`, not
+/// `a, b, c` or `Home | About`.
+const PLAIN_IN_LINKED: u32 = 12;
+
+/// The bytes of `s` that are letters or digits (every byte of a non-ASCII character counts).
+fn word_bytes(s: &str) -> u32 {
+    s.bytes()
+        .filter(|c| c.is_ascii_alphanumeric() || *c >= 0x80)
+        .count() as u32
+}
+
 /// The second pass: the chosen containers' blocks into `out`.
 fn write(s: &mut Scratch, out: &mut String) -> Found {
     let from = out.len();
@@ -1016,6 +1068,7 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
         nodes,
         blocks,
         region,
+        title,
         ..
     } = s;
     let Some(chosen) = choose(nodes, strict) else {
@@ -1026,6 +1079,9 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
     for &c in &chosen {
         region[c as usize] = true;
     }
+    if let Some(t) = *title {
+        region[t as usize] = true;
+    }
     for i in 1..nodes.len() {
         if region[nodes[i].parent as usize] {
             region[i] = true;
@@ -1035,7 +1091,13 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
     let mut tb = TextBuilder::new(out);
     for b in blocks.iter() {
         let len = b.end - b.start;
-        if !region[b.owner as usize] || b.frame_tag || (strict && b.frame) || b.links * 2 > len {
+        // The title is kept where its header carries a frame word (`div class="header"`).
+        let framed = strict && b.frame && *title != Some(b.owner);
+        let link_list = b.links * 2 > len && {
+            let block = &text[b.start as usize..b.end as usize];
+            word_bytes(block).saturating_sub(b.link_words) < PLAIN_IN_LINKED
+        };
+        if !region[b.owner as usize] || b.frame_tag || framed || link_list {
             continue;
         }
         tb.text(&visible(&text[b.start as usize..b.end as usize]), true);
@@ -1176,7 +1238,13 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         .into_iter()
         .find(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
     {
-        if nodes[top].text * 4 < nodes[m].text && link_density(&nodes[m]) < 0.5 {
+        let in_article = nodes[top].tag == Tag::Article
+            || ancestors(top)
+                .iter()
+                .take_while(|&&a| a != m)
+                .any(|&a| nodes[a].tag == Tag::Article);
+        let share = if in_article { 4 } else { 2 };
+        if nodes[top].text * share < nodes[m].text && link_density(&nodes[m]) < 0.5 {
             top = m;
         }
     }
@@ -1494,6 +1562,49 @@ mod tests {
         assert!(text.contains("know how to lay out"), "{text}");
         assert!(text.contains("see the manual"), "{text}");
         assert!(!text.contains("Overview"), "{text}");
+    }
+
+    /// A class-use page of an API site: its title sits in a header marked as such, its
+    /// captions name the class in a link, and its table is what scores. The title and the
+    /// captions are the page's own (what tells it from the same page of a sibling class);
+    /// a line of links with commas between them is not.
+    #[test]
+    fn a_declared_mains_title_and_its_linked_captions_are_kept() {
+        let rows: String = (0..3)
+            .map(|k| format!("<div class=col-first><code>abstract void</code></div><div class=col-second><code><a href=#m{k}>check{k}</a>()</code></div><div class=col-last><div class=block>Checks that the certificate is currently valid, given the date {k}.</div></div>"))
+            .collect();
+        let html = format!(
+            "<html><body><header class=flex-header><nav><a href=/>Overview</a></nav></header>\
+             <main role=main><div class=header><h1 title=x class=title>Uses of Class<br>java.security.cert.CertificateExpiredException</h1></div>\
+             <div class=caption><span>Methods in <a href=p.html>java.security.cert</a> that throw <a href=c.html>CertificateExpiredException</a></span></div>\
+             <div class=summary-table>{rows}</div>\
+             <div class=inherited><a href=a>addNotify</a>, <a href=b>addAncestorListener</a>, <a href=c>computeVisibleRect</a>, <a href=d>createToolTip</a></div></main>\
+             <footer><p>Copyright the site, all rights reserved.</p></footer></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("CertificateExpiredException\n"), "{text}");
+        assert!(
+            text.contains("Methods in java.security.cert that throw"),
+            "{text}"
+        );
+        assert!(text.contains("currently valid"), "{text}");
+        assert!(!text.contains("addNotify"), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
+        assert!(!text.contains("Copyright"), "{text}");
+        // A site's header outside any `main` is its banner still.
+        let banner = format!(
+            "<html><body><div class=header><h1>The Site</h1></div><div class=post><p>{P1}</p><p>{P2}</p></div></body></html>"
+        );
+        let text = main_text(&banner);
+        assert!(!text.contains("The Site"), "{text}");
+        assert!(text.contains(&P1[..40]), "{text}");
+    }
+
+    #[test]
+    fn word_bytes_counts_letters_and_digits_not_separators() {
+        assert_eq!(word_bytes("a, b | c9"), 4);
+        assert_eq!(word_bytes(" , | "), 0);
+        assert_eq!(word_bytes("Grüße"), 7);
     }
 
     #[test]
