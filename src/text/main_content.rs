@@ -25,7 +25,12 @@
 //! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
 //! author declared is never passed over for a sibling outside it.
 //! Every visible `article` is kept when the content is one. Within the chosen containers,
-//! blocks that are mostly links are dropped. A page where nothing scores, or where nothing
+//! blocks that are mostly links are dropped, unless they have words of their own besides
+//! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
+//! is about, not a list of links with commas between them). The first shown `h1` of a
+//! declared `main` or `article` is the page's title, kept with whatever region is chosen
+//! (even where its `div class="header"` reads as the frame): pages of sibling classes whose
+//! descriptions are alike differ there. A page where nothing scores, or where nothing
 //! is left, gives its full text (hidden parts excepted): never nothing.
 //!
 //! Time is linear in the page: end tags look at most 64 elements down the stack,
@@ -158,8 +163,7 @@ struct State {
     frame: bool,
     frame_tag: bool,
     link: bool,
-    /// Inside a declared `main` or `article`, where a header is its section's (its title),
-    /// not the page's banner.
+    /// Inside a declared `main` or `article` (where an `h1` is the page's title).
     in_main: bool,
 }
 
@@ -484,9 +488,6 @@ struct Marks {
     frame_role: bool,
     main: bool,
     article: bool,
-    /// Every frame word of the marks names a header (`header`, `page-header`): inside a
-    /// declared `main` or `article` that is the section's title, not the frame.
-    header: bool,
     /// Readability's class weight: +25 for content words, -25 for negative ones.
     weight: f32,
 }
@@ -535,7 +536,6 @@ fn judge(attrs: &[u8]) -> Marks {
     let mut m = Marks::default();
     let mut frame_tokens = 0;
     let mut footer_tokens = 0;
-    let mut header_tokens = 0;
     let mut content_tokens = 0;
     let mut lower: Vec<u8> = Vec::new();
     html::attributes(attrs, |name, value| {
@@ -571,10 +571,6 @@ fn judge(attrs: &[u8]) -> Marks {
                 let content = parts_of(token).any(is_content_word);
                 if frame {
                     frame_tokens += 1;
-                    header_tokens += usize::from(
-                        parts_of(token).last() == Some(b"header")
-                            || parts_of(token).next() == Some(b"header"),
-                    );
                     // A page's footer or its legal lines (`copyright-footer`, `site-footer`,
                     // `copyright`): kept out by the retry too, which would otherwise give a
                     // page of short sections its copyright notice.
@@ -625,7 +621,6 @@ fn judge(attrs: &[u8]) -> Marks {
         }
     });
     m.frame = frame_tokens > 0 && content_tokens == 0 && !m.main && !m.article;
-    m.header = m.frame && header_tokens == frame_tokens;
     m.frame_role |= m.frame && footer_tokens > 0;
     m.frame_role &= !m.main;
     m
@@ -923,19 +918,12 @@ impl Pass<'_, '_> {
         } else {
             tag
         };
-        // A header inside a declared `main` or `article` is its section's header (as HTML
-        // has it: only a header outside them is the page's banner): it holds the title.
-        let section_header = false && parent_state.in_main && (nb == b"header" || marks.header);
-        let by_tag = ((is_frame_tag(nb) && !(section_header && nb == b"header"))
-            || marks.frame_role)
-            && tag != Tag::Body;
+        let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
         let state = State {
             // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
             // read inline with it.
             hidden: parent_state.hidden || marks.hidden || matches!(nb, b"rt" | b"rp"),
-            frame: parent_state.frame
-                || by_tag
-                || (marks.frame && !section_header && tag != Tag::Body),
+            frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
             frame_tag: parent_state.frame_tag || by_tag,
             link: parent_state.link || nb == b"a",
             in_main: parent_state.in_main || matches!(tag, Tag::Main | Tag::Article),
