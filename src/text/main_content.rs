@@ -1218,10 +1218,12 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             }
         }
     }
-    // Inside a `main` the author declared, a choice holding under a quarter of its text is one
+    // Inside a `main` the author declared, a choice holding under half of its text is one
     // section of many (an API page's constructor or method summary, of its description,
-    // summaries and details): the declared `main` is the content. (An article holding a third
-    // of a `main` of sidebars and related stories stays the content.)
+    // summaries and details; a class-use page's table beside its captions): the declared
+    // `main` is the content. A choice that is or sits in an `article` gives way only under a
+    // quarter (an article holding a third of a `main` of sidebars and related stories stays
+    // the content).
     if let Some(m) = ancestors(top)
         .into_iter()
         .find(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
