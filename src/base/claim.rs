@@ -509,8 +509,37 @@ fn remove_owned(p: &Path) -> Result<()> {
         let _ = fs::remove_dir(p);
         return Ok(());
     }
+    if claim_leftover(p) {
+        // What a run killed while claiming the directory left: its lock, nothing else.
+        for n in entries(p)? {
+            let _ = fs::remove_file(p.join(n));
+        }
+        return fs::remove_dir(p).map_err(|e| Error::io(p, e));
+    }
     removable(p)?;
     fs::remove_dir_all(p).map_err(|e| Error::io(p, e))
+}
+
+/// Whether `p` is a directory without a record that holds nothing but what a claim makes
+/// before its record (the lock of a process that runs no more, the record's temporary): what
+/// a run killed as it claimed the directory leaves. Removing it loses nothing of a user's.
+fn claim_leftover(p: &Path) -> bool {
+    if p.join(RECORD).exists() || is_store(p) {
+        return false;
+    }
+    entries(p).is_ok_and(|names| {
+        names.iter().all(|n| {
+            if n == LOCK {
+                let holder = fs::read_to_string(p.join(n)).unwrap_or_default();
+                holder
+                    .trim()
+                    .parse::<u32>()
+                    .map_or(true, |pid| !super::stale::alive(pid))
+            } else {
+                record_temporary(n)
+            }
+        })
+    })
 }
 
 /// Removes the temporaries a killed run left in `dir` beside the entries `record` names (and
@@ -540,7 +569,7 @@ fn remove_temporaries(dir: &Path, record: &BTreeSet<String>) -> Result<()> {
 /// user's (at any depth).
 fn removable(p: &Path) -> Result<()> {
     match fs::symlink_metadata(p) {
-        Ok(m) if m.is_dir() && !is_temporary(p) => {
+        Ok(m) if m.is_dir() && !is_temporary(p) && !claim_leftover(p) => {
             if !p.join(RECORD).is_file() && !is_store(p) {
                 return Err(Error::Config(format!(
                     "{} is a directory, and not one neardup made there (neither a store nor an output with its own record): it is left as it is; move it, or choose another output directory",
@@ -760,6 +789,43 @@ mod tests {
         assert_eq!(fs::read_to_string(d.join("keep.txt")).unwrap(), "mine");
         out.finish().unwrap();
         assert!(read_record(&d).unwrap().is_empty());
+    }
+
+    /// A run killed after it made a recorded directory (a corpus) and took its lock, before it
+    /// wrote anything there, leaves a directory with a dead run's lock and no record: the next
+    /// run removes it; one that holds a user's file, or the lock of a live run, is refused.
+    #[test]
+    fn a_directory_left_by_a_claim_killed_before_its_record_is_replaced() {
+        let t = tempfile::tempdir().unwrap();
+        let out = t.path().join("out");
+        let corpus = out.join("corpus");
+        let c = OutDir::claim(&out, &[]).unwrap();
+        admit(&corpus).unwrap();
+        fs::create_dir(&corpus).unwrap();
+        c.finish().unwrap();
+        // No process has this id (above Linux's pid_max); the empty lock of a kill between
+        // its making and its writing is a dead run's too.
+        for lock in ["4194999", ""] {
+            fs::write(corpus.join(LOCK), lock).unwrap();
+            let c = OutDir::claim(&out, &[]).unwrap();
+            c.replace_previous(&[], "summary.json").unwrap();
+            assert!(!corpus.exists(), "lock {lock:?}");
+            admit(&corpus).unwrap();
+            fs::create_dir(&corpus).unwrap();
+            c.finish().unwrap();
+        }
+        // A live run's lock, or a user's file, and the directory is left as it is.
+        for (name, body) in [
+            (LOCK, std::process::id().to_string()),
+            ("mine.txt", "mine".into()),
+        ] {
+            fs::write(corpus.join(name), &body).unwrap();
+            let c = OutDir::claim(&out, &[]).unwrap();
+            assert!(c.replace_previous(&[], "summary.json").is_err(), "{name}");
+            assert_eq!(fs::read_to_string(corpus.join(name)).unwrap(), body);
+            fs::remove_file(corpus.join(name)).unwrap();
+            drop(c);
+        }
     }
 
     #[test]
