@@ -23,7 +23,10 @@
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`) or the characters a reader never sees (soft hyphens,
 //! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
-//! author declared is never passed over for a sibling outside it.
+//! author declared is never passed over for a sibling outside it, and a choice inside one
+//! that holds under half of its text is one section of many (an API page's method summary):
+//! the `main` is taken; a choice that is an article, by its tag or by a class or id that
+//! names one (`yom-article`, `story-body`), gives way only under a quarter.
 //! Every visible `article` is kept when the content is one. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
@@ -144,6 +147,8 @@ struct Node {
     /// role), what the retry without the frame's class and id marks looks at.
     visible: bool,
     shown: bool,
+    /// Its class or id names one piece of writing (see [`is_story_word`]).
+    story: bool,
 }
 
 /// An element on the stack.
@@ -423,6 +428,12 @@ fn is_content_word(w: &[u8]) -> bool {
     )
 }
 
+/// Content words that name one piece of writing, not a layout's region (`content`, `main`,
+/// `page`): an element so marked is an article by its author's word.
+fn is_story_word(w: &[u8]) -> bool {
+    matches!(w, b"article" | b"entry" | b"hentry" | b"post" | b"story")
+}
+
 /// Words that lower a container's score (Readability's negative weights).
 fn is_negative_word(w: &[u8]) -> bool {
     // A literal match compiles to a switch on the length and a few compares.
@@ -490,6 +501,9 @@ struct Marks {
     article: bool,
     /// Readability's class weight: +25 for content words, -25 for negative ones.
     weight: f32,
+    /// A class or id names one piece of writing (`yom-article`, `story-body`, `post`,
+    /// `hentry`): marked as an article is, by the author's words rather than the tag.
+    story: bool,
 }
 
 /// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
@@ -583,6 +597,7 @@ fn judge(attrs: &[u8]) -> Marks {
                 }
                 if content {
                     m.weight += 25.0;
+                    m.story |= parts_of(token).any(is_story_word);
                 }
                 if frame || parts_of(token).any(is_negative_word) {
                     m.weight -= 25.0;
@@ -663,6 +678,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         links: 0,
         visible: true,
         shown: true,
+        story: false,
     });
     let mut p = Pass {
         tb: TextBuilder::new(text),
@@ -946,6 +962,7 @@ impl Pass<'_, '_> {
             links: 0,
             visible: !state.hidden && !state.frame,
             shown: !state.hidden && !state.frame_tag,
+            story: marks.story,
         });
         if self_closed {
             return;
@@ -1221,18 +1238,20 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
     // Inside a `main` the author declared, a choice holding under half of its text is one
     // section of many (an API page's constructor or method summary, of its description,
     // summaries and details; a class-use page's table beside its captions): the declared
-    // `main` is the content. A choice that is or sits in an `article` gives way only under a
+    // `main` is the content. A choice that is or sits in an article gives way only under a
     // quarter (an article holding a third of a `main` of sidebars and related stories stays
-    // the content).
+    // the content): an `article` element, or an element whose class or id names one
+    // (`yom-article`, `story-body`: [`is_story_word`]).
     if let Some(m) = ancestors(top)
         .into_iter()
         .find(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
     {
-        let in_article = nodes[top].tag == Tag::Article
+        let article = |a: usize| nodes[a].tag == Tag::Article || nodes[a].story;
+        let in_article = article(top)
             || ancestors(top)
                 .iter()
                 .take_while(|&&a| a != m)
-                .any(|&a| nodes[a].tag == Tag::Article);
+                .any(|&a| article(a));
         let share = if in_article { 4 } else { 2 };
         if nodes[top].text * share < nodes[m].text && link_density(&nodes[m]) < 0.5 {
             top = m;
@@ -1595,6 +1614,35 @@ mod tests {
         assert_eq!(word_bytes("a, b | c9"), 4);
         assert_eq!(word_bytes(" , | "), 0);
         assert_eq!(word_bytes("Grüße"), 7);
+    }
+
+    /// A news site's `main` holds its story in a section its class calls an article
+    /// (`yom-article`), beside listings of other stories with their blurbs: the story holds
+    /// a third of the `main`, and it is the content, as an `article` element would be.
+    #[test]
+    fn a_story_marked_by_its_class_holds_its_place_in_a_main_of_listings() {
+        let story =
+            format!("<p>{P1}</p><p>{P2}</p><p>{P1} Once more, in the words of the veteran.</p>");
+        let listing = |name: &str| -> String {
+            let items: String = (0..3)
+                .map(|k| format!("<li><h3><a href=/s{k}>Headline {k} of {name}</a></h3><p>Blurb {k} of {name}: what the other story says, told in a line or two for readers of the front page.</p></li>"))
+                .collect();
+            format!("<section class=\"yom-mod\"><ul>{items}</ul></section>")
+        };
+        let page = |class: &str| {
+            format!(
+                "<html><body><nav><a href=/>Home</a></nav><div role=main>\
+                 <section class=\"yom-mod {class}\" id=mediacontentstory>{story}</section>{}{}</div></body></html>",
+                listing("top"),
+                listing("featured")
+            )
+        };
+        let t = main_text(&page("yom-article"));
+        assert!(t.contains("veteran"), "{t}");
+        assert!(!t.contains("Blurb"), "{t}");
+        // Without the author's word the story is one section of the `main` among others.
+        let t = main_text(&page("yom-card"));
+        assert!(t.contains("veteran") && t.contains("Blurb"), "{t}");
     }
 
     #[test]
