@@ -26,7 +26,10 @@
 //! author declared is never passed over for a sibling outside it, and a choice inside one
 //! that holds under half of its text is one section of many (an API page's method summary):
 //! the `main` is taken; a choice that is an article, by its tag or by a class or id that
-//! names one (`yom-article`, `story-body`), gives way only under a quarter.
+//! names one (`yom-article`, `story-body`), gives way only under a quarter. The choice comes
+//! with what introduces it: its preceding siblings back to the nearest heading, when they
+//! hold under 200 bytes in all (a section's heading and the caption that names what its
+//! table lists; an article's headline and dateline).
 //! Every visible `article` is kept when the content is one. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
@@ -1020,6 +1023,9 @@ fn link_density(n: &Node) -> f32 {
     }
 }
 
+/// The most text (bytes) of the siblings that introduce the chosen container.
+const MAX_INTRO: u32 = 200;
+
 /// Main content shorter than this (bytes) is looked for again with the frame's marks
 /// ignored, as Readability retries without its "unlikely candidates": a page's content
 /// sometimes sits in an element marked `related` or `sidebar`.
@@ -1279,6 +1285,27 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             || (n.tag == Tag::Para && ((n.text > 80 && ld < 0.25) || (n.text > 0 && ld == 0.0)));
         if keep {
             chosen.push(i as u32);
+        }
+    }
+    // What introduces the choice: its preceding siblings up to the nearest heading, when
+    // short (a section's heading and the caption that names what its table lists).
+    if parent != 0 {
+        let mut intro = Vec::new();
+        let mut bytes = 0;
+        for i in (parent as usize + 1..top).rev() {
+            let n = &nodes[i];
+            if n.parent != parent || !visible(n) || chosen.contains(&(i as u32)) {
+                continue;
+            }
+            bytes += n.text;
+            if bytes > MAX_INTRO {
+                break;
+            }
+            intro.push(i as u32);
+            if n.tag == Tag::Heading {
+                chosen.extend(intro);
+                break;
+            }
         }
     }
     // A visible `main` or `article` the author declared never loses to a sibling blurb (a
@@ -1607,6 +1634,52 @@ mod tests {
         let text = main_text(&banner);
         assert!(!text.contains("The Site"), "{text}");
         assert!(text.contains(&P1[..40]), "{text}");
+    }
+
+    /// A class-use page of an API site, as its generator writes it: the table of subclasses
+    /// is the choice, and the section's heading and the caption before it name the class the
+    /// page is about. Pages of sibling classes list the same subclasses with the same
+    /// descriptions; their headings and captions differ.
+    #[test]
+    fn the_heading_and_caption_before_the_choice_come_with_it() {
+        let row = |parity: &str, k: u32| {
+            format!(
+                "<div class=\"col-first {parity}-row-color\"><code>class&nbsp;</code></div>\n\
+                 <div class=\"col-second {parity}-row-color\"><code><a href=\"../Walker{k}.html\" class=\"type-name-link\">Walker{k}</a>&lt;R,<wbr>P&gt;</code></div>\n\
+                 <div class=\"col-last {parity}-row-color\">\n<div class=\"block\">A walker of syntax trees sorted by their <a href=\"../../tree/Kind.html\">kind</a> with default behavior suited to the <a href=\"../../Level.html#LEVEL_{k}\"><code>LEVEL_{k}</code></a> language level.</div>\n</div>\n"
+            )
+        };
+        let page = |name: &str| {
+            format!(
+                "<html><body><header><nav><a href=/>Overview</a><a href=/p>Package</a></nav></header>\n\
+                 <main role=\"main\">\n<div class=\"header\">\n<h1 title=\"Uses of Class x.{name}\" class=\"title\">Uses of Class<br>x.{name}</h1>\n</div>\n\
+                 <div class=\"caption\"><span>Packages that use <a href=\"../{name}.html\">{name}</a></span></div>\n\
+                 <div class=\"summary-table two-column-summary\">\n<div class=\"table-header col-first\">Package</div>\n<div class=\"table-header col-last\">Description</div>\n\
+                 <div class=\"col-first even-row-color\"><a href=\"#x.walk\">x.walk</a></div>\n<div class=\"col-last even-row-color\">\n\
+                 <div class=\"block\">Helpers for walking <a href=\"../../tree/package-summary.html\">syntax trees</a> and <a href=\"../../sym/package-summary.html\">symbols</a>.</div>\n</div>\n</div>\n\
+                 <section class=\"class-uses\">\n<ul class=\"block-list\">\n<li>\n<section class=\"detail\" id=\"x.walk\">\n\
+                 <h2>Uses of <a href=\"../{name}.html\">{name}</a> in <a href=\"../package-summary.html\">x.walk</a></h2>\n\
+                 <div class=\"caption\"><span>Subclasses of <a href=\"../{name}.html\">{name}</a> in <a href=\"../package-summary.html\">x.walk</a></span></div>\n\
+                 <div class=\"summary-table three-column-summary\">\n<div class=\"table-header col-first\">Modifier and Type</div>\n\
+                 <div class=\"table-header col-second\">Class</div>\n<div class=\"table-header col-last\">Description</div>\n{}{}{}</div>\n\
+                 </section>\n</li>\n</ul>\n</section>\n</main></body></html>",
+                row("even", 14),
+                row("odd", 8),
+                row("even", 9)
+            )
+        };
+        let text = main_text(&page("Walker7"));
+        assert!(text.contains("Subclasses of Walker7 in x.walk"), "{text}");
+        assert!(text.contains("suited to the LEVEL_8"), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
+        // Without a heading before it, a caption is not an introduction the rule knows.
+        let text = main_text(
+            &page("Walker7")
+                .replace("<h2>", "<div class=uses>")
+                .replace("</h2>", "</div>"),
+        );
+        assert!(!text.contains("Subclasses of"), "{text}");
+        assert!(text.contains("suited to the LEVEL_8"), "{text}");
     }
 
     #[test]
