@@ -569,8 +569,11 @@ fn remove_temporaries(dir: &Path, record: &BTreeSet<String>) -> Result<()> {
 /// user's (at any depth).
 fn removable(p: &Path) -> Result<()> {
     match fs::symlink_metadata(p) {
-        Ok(m) if m.is_dir() && !is_temporary(p) && !claim_leftover(p) => {
+        Ok(m) if m.is_dir() && !is_temporary(p) => {
             if !p.join(RECORD).is_file() && !is_store(p) {
+                if claim_leftover(p) {
+                    return Ok(());
+                }
                 return Err(Error::Config(format!(
                     "{} is a directory, and not one neardup made there (neither a store nor an output with its own record): it is left as it is; move it, or choose another output directory",
                     p.display()
