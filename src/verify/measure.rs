@@ -136,19 +136,10 @@ impl Overlap {
 
     /// The overlap of two sorted, deduplicated sets.
     fn merge(a: &[u64], b: &[u64]) -> Overlap {
-        // A branch-free merge: which side advances is data, not control flow (a merge of two
-        // random sets mispredicts every other branch otherwise); about twice as fast.
-        let (mut i, mut j, mut common) = (0usize, 0usize, 0u32);
-        while i < a.len() && j < b.len() {
-            let (x, y) = (a[i], b[j]);
-            common += u32::from(x == y);
-            i += usize::from(x <= y);
-            j += usize::from(y <= x);
-        }
         Overlap {
             a: a.len() as u32,
             b: b.len() as u32,
-            common,
+            common: common(a, b),
             whole: false,
         }
     }
@@ -167,6 +158,74 @@ impl Overlap {
             0.0
         }
     }
+}
+
+/// How many elements two sorted, deduplicated sets share: eight against eight at a time
+/// where the CPU has AVX-512F, one against one otherwise (the same count).
+fn common(a: &[u64], b: &[u64]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if a.len() >= BLOCK && b.len() >= BLOCK && crate::base::simd::avx512().dwords {
+        // SAFETY: the CPU has AVX-512F (checked just above).
+        return unsafe { common_avx512(a, b) };
+    }
+    common_from(a, b, 0, 0, 0)
+}
+
+/// Elements a block intersection compares at once.
+const BLOCK: usize = 8;
+
+/// `common` plus the elements `a[i..]` and `b[j..]` share: a branch-free merge, in which
+/// which side advances is data, not control flow (a merge of two random sets mispredicts
+/// every other branch otherwise; about twice as fast as the branching merge).
+fn common_from(a: &[u64], b: &[u64], mut i: usize, mut j: usize, mut common: u32) -> u32 {
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        common += u32::from(x == y);
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+    common
+}
+
+/// [`common`] eight elements of each set at a time: a block of `a` is compared with the
+/// eight rotations of a block of `b` (all 64 pairs), and the block with the smaller last
+/// element is passed (both when they end alike), so every pair of blocks that can share an
+/// element meets exactly once; the last blocks, under eight elements, are merged one by one
+/// from where the blocks stopped. A merge step is a dependent load, compare and add; a block
+/// step is 16 independent vector operations for 8 to 16 elements.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn common_avx512(a: &[u64], b: &[u64]) -> u32 {
+    use std::arch::x86_64::*;
+    let (mut i, mut j, mut common) = (0usize, 0usize, 0u32);
+    while i + BLOCK <= a.len() && j + BLOCK <= b.len() {
+        // SAFETY: `i + 8 <= a.len()` and `j + 8 <= b.len()`: two unaligned loads of eight
+        // `u64` each, in bounds.
+        let (x, y) = unsafe {
+            (
+                _mm512_loadu_si512(a.as_ptr().add(i).cast()),
+                _mm512_loadu_si512(b.as_ptr().add(j).cast()),
+            )
+        };
+        // Lane k of `x` against every lane of `y`: the eight rotations of `y`. Within a set
+        // the elements are distinct, so a lane of `x` meets at most one equal lane.
+        let mut hit = _mm512_cmpeq_epi64_mask(x, y);
+        hit |= _mm512_cmpeq_epi64_mask(x, _mm512_alignr_epi64::<1>(y, y));
+        hit |= _mm512_cmpeq_epi64_mask(x, _mm512_alignr_epi64::<2>(y, y));
+        hit |= _mm512_cmpeq_epi64_mask(x, _mm512_alignr_epi64::<3>(y, y));
+        hit |= _mm512_cmpeq_epi64_mask(x, _mm512_alignr_epi64::<4>(y, y));
+        hit |= _mm512_cmpeq_epi64_mask(x, _mm512_alignr_epi64::<5>(y, y));
+        hit |= _mm512_cmpeq_epi64_mask(x, _mm512_alignr_epi64::<6>(y, y));
+        hit |= _mm512_cmpeq_epi64_mask(x, _mm512_alignr_epi64::<7>(y, y));
+        common += hit.count_ones();
+        let (last_a, last_b) = (a[i + BLOCK - 1], b[j + BLOCK - 1]);
+        i += BLOCK * usize::from(last_a <= last_b);
+        j += BLOCK * usize::from(last_b <= last_a);
+    }
+    // What the blocks did not compare: the rest of each set against the other's rest. An
+    // element of `a[i..]` equal to one of `b[..j]` was counted already (the block of `b`
+    // that held it was passed against `a`'s block `i`, or ended below it).
+    common_from(a, b, i, j, common)
 }
 
 #[cfg(test)]
@@ -219,6 +278,38 @@ mod tests {
                 whole: self.whole,
             }
         }
+    }
+
+    /// The block intersection counts what the one-by-one merge and a naive count count, on
+    /// sets of every size around the block's (dense values, so that blocks end alike and
+    /// interleave, and sparse ones); `common` takes the blocks where the CPU has AVX-512F,
+    /// and the blocks are also called directly there.
+    #[test]
+    fn the_block_intersection_counts_what_the_merge_counts() {
+        let mut rng = crate::base::rng::SplitMix64(5);
+        for round in 0..20_000 {
+            let spread = [20u64, 60, 400, 1 << 40][round % 4];
+            let set = |rng: &mut crate::base::rng::SplitMix64| -> Vec<u64> {
+                let n = rng.below(70) as usize;
+                let s: BTreeSet<u64> = (0..n).map(|_| rng.below(spread)).collect();
+                s.into_iter().collect()
+            };
+            let (a, b) = (set(&mut rng), set(&mut rng));
+            let want = common_from(&a, &b, 0, 0, 0);
+            let naive = a.iter().filter(|x| b.contains(x)).count() as u32;
+            assert_eq!(want, naive);
+            assert_eq!(common(&a, &b), want, "{a:?} {b:?}");
+            assert_eq!(common(&b, &a), want, "{a:?} {b:?}");
+            #[cfg(target_arch = "x86_64")]
+            if crate::base::simd::avx512().dwords && a.len() >= BLOCK && b.len() >= BLOCK {
+                // SAFETY: the CPU has AVX-512F (checked just above).
+                assert_eq!(unsafe { common_avx512(&a, &b) }, want, "{a:?} {b:?}");
+            }
+        }
+        // A set against itself and against a shifted copy of itself.
+        let s: Vec<u64> = (0..1000).map(|x| x * 3).collect();
+        assert_eq!(common(&s, &s), 1000);
+        assert_eq!(common(&s, &s[5..]), 995);
     }
 
     #[test]
