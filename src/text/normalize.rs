@@ -56,25 +56,30 @@ impl<'a> TextBuilder<'a> {
     pub fn text(&mut self, s: &str, newline_breaks: bool) {
         let bytes = s.as_bytes();
         let wide = bytes.len() >= WIDE && crate::base::simd::avx512().bytes;
+        // Whether to try the 64-byte skip here: at first, and again only after an eight-byte
+        // window needed no look, so that text where every character needs one (non-ASCII
+        // scripts) does not try it at every character.
+        let mut try_wide = wide;
         let (mut i, mut run) = (0, 0);
         while i < bytes.len() {
             // Skip 64 bytes at a time while none needs a look (see `needs_look`), then eight.
             #[cfg(target_arch = "x86_64")]
-            if wide && i + WIDE <= bytes.len() {
-                // SAFETY: `wide` holds only where the CPU has AVX-512F and AVX-512BW.
+            if try_wide && i + WIDE <= bytes.len() {
+                try_wide = false;
+                // SAFETY: `wide` (which `try_wide` implies) holds only where the CPU has
+                // AVX-512F and AVX-512BW.
                 let to = unsafe { skip_wide(bytes, i, i == run) };
                 if to > i {
                     i = to;
                     continue;
                 }
             }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = wide;
             if let Some(w) = bytes.get(i..i + 8) {
                 let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
                 let look = needs_look(w, i == run);
                 if look == 0 {
                     i += 8;
+                    try_wide = wide;
                     continue;
                 }
                 i += look.trailing_zeros() as usize / 8;
