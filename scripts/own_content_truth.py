@@ -11,7 +11,12 @@ content chosen), and its host's repeated blocks are set aside by counting pages:
   truth pair   own S3 >= 0.82 (both with 20 words of their own or more), or whole texts
                S3 >= 0.95 with own words alike (S3 of their sets of words >= 0.8)
 
-S3 = |A and B| / ((|A| + |B|) / 2) over word 8-grams (lowercase word tokens).
+S3 = |A and B| / ((|A| + |B|) / 2) over word 8-grams. With `--analysis copycat` (the default)
+the words are analysed as CopyCat's S3 analyses them (the paper's preprocessing: Lucene's default
+English stop words removed, Porter stemming, lowercase), by implementations of this script's own
+(the `snowballstemmer` package's Porter stemmer, Lucene's list written out here), so the plural
+and the singular of a word are one term as they are in the definition; `--analysis raw` keeps
+every lowercase word token as it is (the truth of the figures before 2026-11-29).
 
 Precision: the removal pairs of `remove.tsv` (removed page, the kept page it names) that are
 truth pairs. Recall: the truth pairs of which the run removed at least one page (either may
@@ -81,6 +86,34 @@ def lines_of(html):
     return p.lines
 
 
+# Lucene's default English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), as CopyCat's
+# preprocessing removes them.
+LUCENE_STOP = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then"
+    " there these they this to was will with".split()
+)
+ANALYSIS = {"mode": "copycat"}
+
+
+def analysed(text):
+    words = tokens(text)
+    if ANALYSIS["mode"] == "raw":
+        return words
+    import snowballstemmer
+
+    stem = ANALYSIS.setdefault("stemmer", snowballstemmer.stemmer("porter"))
+    memo = ANALYSIS.setdefault("memo", {})
+    out = []
+    for w in words:
+        if w in LUCENE_STOP:
+            continue
+        t = memo.get(w)
+        if t is None:
+            t = memo[w] = stem.stemWord(w)
+        out.append(t)
+    return out
+
+
 def host(url):
     rest = url.split("://", 1)[-1]
     return rest.split("/", 1)[0].split("@")[-1].split(":")[0].lower()
@@ -107,8 +140,8 @@ def truth_pages(warc):
     for (rid, _, _), h, ls in zip(pages, hosts, lines):
         t = max(5, math.ceil(math.sqrt(per[h]) / 2))
         own = [l for l in ls if count[(h, l)] < t or per[h] < 5]
-        ow = tokens("\n".join(own))
-        ww = tokens("\n".join(ls))
+        ow = analysed("\n".join(own))
+        ww = analysed("\n".join(ls))
         out.append(
             {
                 "id": rid,
@@ -164,6 +197,12 @@ def main():
     ap.add_argument("warc", nargs="+")
     ap.add_argument("--neardup", default="target/release/neardup")
     ap.add_argument("--runs", default="aside,keep")
+    ap.add_argument(
+        "--analysis",
+        choices=["copycat", "raw"],
+        default="copycat",
+        help="the truth's terms: CopyCat's (stop words out, Porter stems; needs snowballstemmer) or raw lowercase tokens",
+    )
     ap.add_argument("--missed", metavar="PREFIX", help="write the truth pairs no removal touched to PREFIX.CRAWL.RUN.tsv")
     ap.add_argument(
         "--wrong",
@@ -172,6 +211,7 @@ def main():
         " own S3, whole S3, words S3 and own shingle counts of the pair",
     )
     a = ap.parse_args()
+    ANALYSIS["mode"] = a.analysis
     print("| crawl | pages | truth pairs | run | removed | precision | recall |")
     print("|---|---|---|---|---|---|---|")
     for warc in a.warc:

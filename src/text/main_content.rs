@@ -26,10 +26,11 @@
 //! author declared is never passed over for a sibling outside it, and a choice inside one
 //! that holds under half of its text is one section of many (an API page's method summary):
 //! the `main` is taken; a choice that is an article, by its tag or by a class or id that
-//! names one (`yom-article`, `story-body`), gives way only under a quarter. The choice comes
-//! with what introduces it: its preceding siblings back to the nearest heading, when they
-//! hold under 200 bytes in all (a section's heading and the caption that names what its
-//! table lists; an article's headline and dateline).
+//! names one (`yom-article`, `story-body`), gives way only under a quarter. Each chosen part
+//! comes with what introduces it: its preceding siblings back to the nearest heading, or
+//! back to the chosen part before it, when they hold under 200 bytes in all (a section's
+//! heading and the caption that names what its table lists; the caption between a class-use
+//! page's two tables; an article's headline and dateline).
 //! Every visible `article` is kept when the content is one. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
@@ -1287,26 +1288,40 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             chosen.push(i as u32);
         }
     }
-    // What introduces the choice: its preceding siblings up to the nearest heading, when
-    // short (a section's heading and the caption that names what its table lists).
+    // What introduces each chosen container: its preceding siblings back to the nearest
+    // heading, or back to the chosen sibling before it, when short (a section's heading and
+    // the caption that names what its table lists; the caption between two tables of a
+    // class-use page, naming what the second lists).
     if parent != 0 {
-        let mut intro = Vec::new();
-        let mut bytes = 0;
-        for i in (parent as usize + 1..top).rev() {
-            let n = &nodes[i];
-            if n.parent != parent || !visible(n) || chosen.contains(&(i as u32)) {
-                continue;
+        let mut picked = chosen.clone();
+        picked.sort_unstable();
+        let mut intros = Vec::new();
+        for (k, &c) in picked.iter().enumerate() {
+            let stop = if k == 0 { parent } else { picked[k - 1] } as usize;
+            let mut intro = Vec::new();
+            let mut bytes = 0;
+            let mut bounded = k > 0;
+            for i in (stop + 1..c as usize).rev() {
+                let n = &nodes[i];
+                if n.parent != parent || !visible(n) {
+                    continue;
+                }
+                bytes += n.text;
+                if bytes > MAX_INTRO {
+                    bounded = false;
+                    break;
+                }
+                intro.push(i as u32);
+                if n.tag == Tag::Heading {
+                    bounded = true;
+                    break;
+                }
             }
-            bytes += n.text;
-            if bytes > MAX_INTRO {
-                break;
-            }
-            intro.push(i as u32);
-            if n.tag == Tag::Heading {
-                chosen.extend(intro);
-                break;
+            if bounded {
+                intros.extend(intro);
             }
         }
+        chosen.extend(intros);
     }
     // A visible `main` or `article` the author declared never loses to a sibling blurb (a
     // welcome text of short comma-heavy sentences outscores two short news articles): where
@@ -1680,6 +1695,93 @@ mod tests {
         );
         assert!(!text.contains("Subclasses of"), "{text}");
         assert!(text.contains("suited to the LEVEL_8"), "{text}");
+    }
+
+    /// A class-use page as an API site's generator writes it, whose section holds two
+    /// tables (the classes that implement an interface; the constructors taking it, the
+    /// larger): both are the content, and the caption between them, naming the interface,
+    /// comes with the second, as the heading and caption before the first come with the first
+    /// (all three together are over the 200 bytes of one introduction). Pages of two
+    /// interfaces taken by the same constructors differ only there.
+    #[test]
+    fn the_caption_between_two_chosen_tables_comes_with_the_second() {
+        let link = |to: &str| {
+            format!("<a href=\"../{to}.html\" title=\"interface in javax.management.openbean\">{to}</a>")
+        };
+        let signature = |extra: &str| {
+            format!(
+                "<code><a href=\"../Support.html#init\" class=\"member-name-link\">OpenBeanInfoSupport</a><wbr>(\
+                 {s}&nbsp;className, {s}&nbsp;description, {}[]&nbsp;openAttributes, {}[]&nbsp;openConstructors, \
+                 {}[]&nbsp;openOperations{extra})</code>",
+                link("OpenBeanAttributeInfo"),
+                link("OpenBeanConstructorInfo"),
+                link("OpenBeanOperationInfo"),
+                s = "<a href=\"../../String.html\" title=\"class in x.lang\">String</a>"
+            )
+        };
+        let header = |cols: &[&str]| -> String {
+            cols.iter()
+                .map(|c| format!("<div class=\"table-header col-first\">{c}</div>\n"))
+                .collect()
+        };
+        let page = |name: &str, between: &str| {
+            format!(
+                "<html><body><header><nav><a href=/>Overview</a> <a href=/p>Package</a></nav></header>\n\
+                 <main role=\"main\">\n<div class=\"header\"><h1 class=\"title\">Uses of Interface<br>javax.management.openbean.{name}</h1></div>\n\
+                 <div class=\"caption\"><span>Packages that use {l}</span></div>\n\
+                 <div class=\"summary-table two-column-summary\">{h2}<div class=\"col-first\"><a href=\"#javax.management.openbean\">javax.management.openbean</a></div>\n\
+                 <div class=\"col-last\"><div class=\"block\">Provides the open data types and open bean descriptor classes.</div></div></div>\n\
+                 <section class=\"class-uses\"><ul class=\"block-list\"><li><section class=\"detail\" id=\"javax.management.openbean\">\n\
+                 <h2>Uses of {l} in <a href=\"../package-summary.html\">javax.management.openbean</a></h2>\n\
+                 <div class=\"caption\"><span>Classes in <a href=\"../package-summary.html\">javax.management.openbean</a> that implement {l}</span></div>\n\
+                 <div class=\"summary-table three-column-summary\">{h3}<div class=\"col-first\"><code>class&nbsp;</code></div>\n\
+                 <div class=\"col-second\"><code><a href=\"../{name}Support.html\">{name}Support</a></code></div>\n\
+                 <div class=\"col-last\"><div class=\"block\">Describes one part of an open bean.</div></div></div>\n\
+                 {between}<div class=\"caption\"><span>Constructors in <a href=\"../package-summary.html\">javax.management.openbean</a> with parameters of type {l}</span></div>\n\
+                 <div class=\"summary-table three-column-summary\">{h3c}<div class=\"col-first\"><code>&nbsp;</code></div>\n\
+                 <div class=\"col-second\">{}</div>\n<div class=\"col-last\"><div class=\"block\">Constructs an <code>OpenBeanInfoSupport</code> instance, which describes a class of open beans with the specified <code>className</code>, <code>description</code>, <code>openAttributes</code>, <code>openConstructors</code> and <code>openOperations</code>.</div></div>\n\
+                 <div class=\"col-first\"><code>&nbsp;</code></div>\n<div class=\"col-second\">{}</div>\n<div class=\"col-last\"><div class=\"block\">Constructs an <code>OpenBeanInfoSupport</code> instance, which describes a class of open beans with the specified <code>className</code>, <code>description</code>, <code>openAttributes</code>, <code>openConstructors</code>, <code>openOperations</code>, and <code>descriptor</code>.</div></div></div>\n\
+                 </section></li></ul></section></main>\n<footer><p>Copyright the site, all rights reserved.</p></footer></body></html>",
+                signature(""),
+                signature(&format!(", {}&nbsp;descriptor", link("Descriptor"))),
+                l = link(name),
+                h2 = header(&["Package", "Description"]),
+                h3 = header(&["Modifier and Type", "Class", "Description"]),
+                h3c = header(&["Modifier", "Constructor", "Description"]),
+            )
+        };
+        let text = main_text(&page("OpenBeanAttributeInfo", ""));
+        assert!(
+            text.contains(
+                "Classes in javax.management.openbean that implement OpenBeanAttributeInfo"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Constructors in javax.management.openbean with parameters of type OpenBeanAttributeInfo"),
+            "{text}"
+        );
+        assert!(text.contains("Describes one part"), "{text}");
+        assert!(text.contains("and descriptor."), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
+        assert!(!text.contains("Copyright"), "{text}");
+        // A long line between the two tables (over 200 bytes, mostly links, so it is not a
+        // part of its own) is not an introduction.
+        let long: String = (0..12)
+            .map(|k| {
+                format!("<a href=\"../T{k}.html\">javax.management.openbean.SomeOtherType{k}</a> ")
+            })
+            .collect();
+        let text = main_text(&page(
+            "OpenBeanAttributeInfo",
+            &format!("<div class=\"caption\"><span>See also {long}</span></div>\n"),
+        ));
+        assert!(!text.contains("SomeOtherType"), "{text}");
+        assert!(
+            !text.contains("Constructors in javax.management.openbean"),
+            "{text}"
+        );
+        assert!(text.contains("and descriptor."), "{text}");
     }
 
     #[test]
