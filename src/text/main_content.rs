@@ -411,12 +411,15 @@ fn is_frame_modifier(w: &[u8]) -> bool {
 }
 
 /// Words that name the content: a value holding one (and not itself the frame) keeps its
-/// element out of the frame, and adds to its score.
+/// element out of the frame, and adds to its score. `refentry` is DocBook's reference page
+/// (a function's or a command's page: its name and purpose, synopsis and description, each a
+/// `div` of its own, none of which scores much alone on a short page).
 fn is_content_word(w: &[u8]) -> bool {
     // A literal match compiles to a switch on the length and a few compares.
     matches!(
         w,
         b"article"
+            | b"refentry"
             | b"body"
             | b"content"
             | b"entry"
@@ -1782,6 +1785,36 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("and descriptor."), "{text}");
+    }
+
+    /// A DocBook reference page (a constant of a units library, as its generator chunks one
+    /// per page): the name and purpose, the synopsis and the description are three `div`s of
+    /// a `refentry`, none of which scores much alone. The page is the `refentry`, not its
+    /// purpose line, which every constant of the family repeats.
+    #[test]
+    fn a_docbook_reference_page_is_its_refentry() {
+        let page = |name: &str, value: &str, what: &str| {
+            format!(
+                "<html><body><table width=\"100%\"><tr><td><img alt=\"Units\" src=u.png></td>\
+                 <td><a href=/index.html>Home</a></td><td><a href=/libs.html>Libraries</a></td><td><a href=/faq.html>FAQ</a></td></tr></table><hr>\
+                 <div class=\"spirit-nav\"><a href=prev.html><img alt=Prev src=p.png></a><a href=next.html><img alt=Next src=n.png></a></div>\
+                 <div class=\"refentry\"><a name=\"x\"></a><div class=\"titlepage\"></div>\
+                 <div class=\"refnamediv\"><h2><span class=\"refentrytitle\">Function PHYSICAL_CONSTANT</span></h2>\
+                 <p>units::si::constants::codata::PHYSICAL_CONSTANT — CODATA recommended values of the fundamental physical constants: NIST SP 961.</p></div>\
+                 <h2 class=\"refsynopsisdiv-title\">Synopsis</h2>\
+                 <div class=\"refsynopsisdiv\"><pre class=\"synopsis\"><span class=\"comment\">// In header: &lt;<a class=\"link\" href=\"ref.html#h\">units/systems/si/codata/alpha_constants.hpp</a>&gt;\n\n</span> \
+                 <span class=\"identifier\">PHYSICAL_CONSTANT</span>(<span class=\"identifier\">{name}</span>, quantity&lt; mass &gt;, {value} * kilograms, 3.3e-34 * kilograms);</pre></div>\
+                 <div class=\"refsect1\"><a name=\"d\"></a><h2>Description</h2><p>{what}</p></div></div>\
+                 <table width=\"100%\"><tr><td></td><td><div class=\"copyright-footer\">Copyright 2003-2008 the authors<p>Distributed under the Software License, Version 1.0. (See accompanying file LICENSE or copy at <a href=\"http://example.org/LICENSE\">http://example.org/LICENSE</a>)</p></div></td></tr></table>\
+                 </body></html>"
+            )
+        };
+        let text = main_text(&page("m_alpha", "6.64465620e-27", "alpha particle mass"));
+        assert!(text.contains("CODATA recommended values"), "{text}");
+        assert!(text.contains("m_alpha"), "{text}");
+        assert!(text.contains("alpha particle mass"), "{text}");
+        assert!(!text.contains("Libraries"), "{text}");
+        assert!(!text.contains("Distributed under"), "{text}");
     }
 
     #[test]
