@@ -1245,6 +1245,40 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             }
         }
     }
+    // A table of data chosen, or a wrapper holding little but one: the wrappers around it
+    // that hold little but the table (a `div class="table"` with its title, a
+    // `div class="table-contents"`) stand for it, so that the text that introduces the
+    // table, beside its wrapper, comes with it.
+    let inside = |i: usize, n: usize| {
+        let mut a = i;
+        for _ in 0..64 {
+            if a == n {
+                return true;
+            }
+            if a == 0 {
+                return false;
+            }
+            a = nodes[a].parent as usize;
+        }
+        false
+    };
+    let holds_table = nodes[top].tag == Tag::Table
+        || (top + 1..nodes.len())
+            .take_while(|&i| inside(i, top))
+            .any(|i| nodes[i].tag == Tag::Table && nodes[i].text * 10 >= nodes[top].text * 9);
+    if holds_table {
+        for _ in 0..4 {
+            let p = nodes[top].parent as usize;
+            if p == 0
+                || nodes[p].tag == Tag::Body
+                || !visible(&nodes[p])
+                || nodes[top].text * 10 < nodes[p].text * 9
+            {
+                break;
+            }
+            top = p;
+        }
+    }
     // Inside a `main` the author declared, a choice holding under half of its text is one
     // section of many (an API page's constructor or method summary, of its description,
     // summaries and details; a class-use page's table beside its captions): the declared
@@ -1815,6 +1849,59 @@ mod tests {
         assert!(text.contains("alpha particle mass"), "{text}");
         assert!(!text.contains("Libraries"), "{text}");
         assert!(!text.contains("Distributed under"), "{text}");
+    }
+
+    /// A database manual's page of one view (as a DocBook generator writes it): a paragraph
+    /// saying what the view is, then its columns in a table inside two wrappers (`div
+    /// class="table"` with the table's title, `div class="table-contents"`). The table is the
+    /// choice, and the paragraph beside its wrapper comes with it: two views of the same
+    /// columns differ only there.
+    #[test]
+    fn a_tables_wrappers_stand_for_it_so_its_introduction_comes_with_it() {
+        let row = |name: &str, what: &str| {
+            format!(
+                "<tr><td class=\"catalog_table_entry\"><p class=\"column_definition\"><code class=\"structfield\">{name}</code> <code class=\"type\">sql_identifier</code></p><p>{what}</p></td></tr>"
+            )
+        };
+        let rows: String = [
+            ("grantor", "Name of the role that granted the privilege"),
+            (
+                "grantee",
+                "Name of the role that the privilege was granted to",
+            ),
+            (
+                "specific_catalog",
+                "Name of the database containing the function (always the current database)",
+            ),
+            (
+                "specific_schema",
+                "Name of the schema containing the function",
+            ),
+            (
+                "routine_name",
+                "Name of the function (might be duplicated in case of overloading)",
+            ),
+            (
+                "is_grantable",
+                "YES if the privilege is grantable, NO if not",
+            ),
+        ]
+        .iter()
+        .map(|(n, w)| row(n, w))
+        .collect();
+        let html = format!(
+            "<html><body><div class=\"navheader\"><table width=\"100%\"><tr><th colspan=\"5\">36.36. role_routine_grants</th></tr>\
+             <tr><td><a href=p.html>Prev</a></td><td><a href=u.html>Up</a></td><th>Chapter 36. The Information Schema</th><td><a href=/>Home</a></td><td><a href=n.html>Next</a></td></tr></table><hr></div>\
+             <div class=\"sect1\" id=\"X\"><div class=\"titlepage\"><div><div><h2 class=\"title\">36.36. <code class=\"literal\">role_routine_grants</code></h2></div></div></div>\
+             <p>The view <code class=\"literal\">role_routine_grants</code> identifies all privileges granted on functions where the grantor or grantee is a currently enabled role. Further information can be found under <code class=\"literal\">routine_privileges</code>.</p>\
+             <div class=\"table\" id=\"t\"><p class=\"title\"><strong>Table 36.34. <code class=\"structname\">role_routine_grants</code> Columns</strong></p>\
+             <div class=\"table-contents\"><table class=\"table\" border=\"1\"><thead><tr><th class=\"catalog_table_entry\"><p class=\"column_definition\">Column Type</p><p>Description</p></th></tr></thead>\
+             <tbody>{rows}</tbody></table></div></div></div></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("identifies all privileges granted"), "{text}");
+        assert!(text.contains("Name of the schema containing"), "{text}");
+        assert!(!text.contains("Prev"), "{text}");
     }
 
     #[test]
