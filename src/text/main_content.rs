@@ -1249,22 +1249,11 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
     // that hold little but the table (a `div class="table"` with its title, a
     // `div class="table-contents"`) stand for it, so that the text that introduces the
     // table, beside its wrapper, comes with it.
-    let inside = |i: usize, n: usize| {
-        let mut a = i;
-        for _ in 0..64 {
-            if a == n {
-                return true;
-            }
-            if a == 0 {
-                return false;
-            }
-            a = nodes[a].parent as usize;
-        }
-        false
-    };
+    // Nodes are in document order, so `top`'s descendants are the nodes after it up to the
+    // first whose parent comes before it.
     let holds_table = nodes[top].tag == Tag::Table
         || (top + 1..nodes.len())
-            .take_while(|&i| inside(i, top))
+            .take_while(|&i| nodes[i].parent as usize >= top)
             .any(|i| nodes[i].tag == Tag::Table && nodes[i].text * 10 >= nodes[top].text * 9);
     if holds_table {
         for _ in 0..4 {
