@@ -74,6 +74,9 @@ impl<'a> TextBuilder<'a> {
                     continue;
                 }
             }
+            // Elsewhere there is no 64-byte skip to try.
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = try_wide;
             if let Some(w) = bytes.get(i..i + 8) {
                 let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
                 let look = needs_look(w, i == run);
