@@ -11,6 +11,7 @@
 
 use super::entities::{self, Decoded};
 use super::normalize::TextBuilder;
+use super::structure::Index;
 
 /// Elements whose content is not text (raw text up to the matching end tag). A literal match
 /// compiles to a switch on the length and word compares, not a call to `memcmp` a name.
@@ -98,25 +99,39 @@ pub(super) fn attributes(attrs: &[u8], mut f: impl FnMut(&[u8], &[u8])) {
     }
 }
 
+thread_local! {
+    /// This thread's structural index, kept for its next page.
+    static INDEX: std::cell::RefCell<Index> = std::cell::RefCell::new(Index::default());
+}
+
 /// One pass over `html` into `out`.
 fn scan(html: &str, out: &mut String, inert: bool) {
+    INDEX.with(|index| {
+        let mut index = index.borrow_mut();
+        index.build(html.as_bytes());
+        scan_indexed(html, out, inert, &index);
+    });
+}
+
+/// [`scan`] over `html` and its structural index.
+fn scan_indexed(html: &str, out: &mut String, inert: bool, index: &Index) {
     let mut tb = TextBuilder::new(out);
     let b = html.as_bytes();
     let n = b.len();
     let mut i = 0;
     while i < n {
-        let Some(p) = memchr::memchr(b'<', &b[i..]) else {
-            append_text(html, i, n, &mut tb);
+        let p = index.next_lt(i);
+        append_text(html, i, p, &mut tb, index);
+        if p >= n {
             break;
-        };
-        append_text(html, i, i + p, &mut tb);
-        i += p;
+        }
+        i = p;
         // b[i] == b'<'
         let next = b.get(i + 1).copied().unwrap_or(b' ');
         if b[i..].starts_with(b"<!--") {
             i = memchr::memmem::find(&b[i + 4..], b"-->").map_or(n, |e| i + 4 + e + 3);
         } else if next == b'!' || next == b'?' {
-            i = memchr::memchr(b'>', &b[i..]).map_or(n, |e| i + e + 1);
+            i = (index.next_gt(i) + 1).min(n);
         } else if next == b'/' || next.is_ascii_alphabetic() {
             let closing = next == b'/';
             let name_start = i + 1 + usize::from(closing);
@@ -144,7 +159,7 @@ fn scan(html: &str, out: &mut String, inert: bool) {
             {
                 // A self-closing `<svg/>` has no content to skip.
                 if !b[..end].ends_with(b"/>") {
-                    i = skip_raw_text(b, i, name);
+                    i = skip_raw_text(b, i, name, index);
                 }
                 tb.brk();
             } else if is_block(name) {
@@ -158,8 +173,14 @@ fn scan(html: &str, out: &mut String, inert: bool) {
     }
 }
 
-/// Appends html[from..to] with character references decoded.
-pub(super) fn append_text(html: &str, from: usize, to: usize, tb: &mut TextBuilder<'_>) {
+/// Appends html[from..to] with character references decoded (`index` is `html`'s).
+pub(super) fn append_text(
+    html: &str,
+    from: usize,
+    to: usize,
+    tb: &mut TextBuilder<'_>,
+    index: &Index,
+) {
     if from >= to {
         return;
     }
@@ -167,8 +188,11 @@ pub(super) fn append_text(html: &str, from: usize, to: usize, tb: &mut TextBuild
     let bytes = seg.as_bytes();
     let mut i = 0;
     let mut run = 0;
-    while let Some(p) = memchr::memchr(b'&', &bytes[i..]) {
-        let amp = i + p;
+    loop {
+        let amp = index.next_amp(from + i, to) - from;
+        if amp >= bytes.len() {
+            break;
+        }
         match entities::decode(&bytes[amp..]) {
             Some((d, used)) => {
                 tb.text(&seg[run..amp], false);
@@ -211,12 +235,19 @@ pub(super) fn tag_end(b: &[u8], from: usize) -> usize {
     n
 }
 
-/// Skips raw text up to and including `</name ...>`, case-insensitively.
-pub(super) fn skip_raw_text(b: &[u8], from: usize, name: &[u8]) -> usize {
+/// Skips raw text up to and including `</name ...>`, case-insensitively (`index` is `b`'s).
+pub(super) fn skip_raw_text(b: &[u8], from: usize, name: &[u8], index: &Index) -> usize {
     let mut i = from;
-    let finder = memchr::memmem::Finder::new(b"</");
-    while let Some(p) = finder.find(&b[i..]) {
-        let at = i + p + 2;
+    loop {
+        let lt = index.next_lt(i);
+        if lt >= b.len() {
+            return b.len();
+        }
+        i = lt + 1;
+        if b.get(i) != Some(&b'/') {
+            continue;
+        }
+        let at = lt + 2;
         let cand = &b[at..(at + name.len()).min(b.len())];
         if cand.eq_ignore_ascii_case(name) {
             let after = b.get(at + name.len()).copied().unwrap_or(b'>');
@@ -226,7 +257,6 @@ pub(super) fn skip_raw_text(b: &[u8], from: usize, name: &[u8]) -> usize {
         }
         i = at;
     }
-    b.len()
 }
 
 pub(super) fn is_block(name: &[u8]) -> bool {
@@ -307,6 +337,150 @@ mod tests {
         assert_eq!(text("a<style>never closed"), "a");
         assert_eq!(text("a<!-- never closed"), "a");
         assert_eq!(text("a<p class='never closed"), "a");
+    }
+
+    /// The scanner as it was before the structural index: a search from each position for
+    /// the next `<`, `&` and `>`, and `</` in raw text.
+    fn searched(html: &str, inert: bool) -> String {
+        use super::{is_block, is_skipped, tag_end, Decoded, TextBuilder};
+        fn append(seg: &str, tb: &mut TextBuilder<'_>) {
+            let bytes = seg.as_bytes();
+            let (mut i, mut run) = (0, 0);
+            while let Some(p) = memchr::memchr(b'&', &bytes[i..]) {
+                let amp = i + p;
+                match super::entities::decode(&bytes[amp..]) {
+                    Some((d, used)) => {
+                        tb.text(&seg[run..amp], false);
+                        let mut buf = [0u8; 4];
+                        let s = match d {
+                            Decoded::Char(c) => &*c.encode_utf8(&mut buf),
+                            Decoded::Str(s) => s,
+                        };
+                        tb.text(s, false);
+                        i = amp + used;
+                        run = i;
+                    }
+                    None => i = amp + 1,
+                }
+            }
+            tb.text(&seg[run..], false);
+        }
+        fn skip_raw(b: &[u8], from: usize, name: &[u8]) -> usize {
+            let mut i = from;
+            while let Some(p) = memchr::memmem::find(&b[i..], b"</") {
+                let at = i + p + 2;
+                let cand = &b[at..(at + name.len()).min(b.len())];
+                if cand.eq_ignore_ascii_case(name) {
+                    let after = b.get(at + name.len()).copied().unwrap_or(b'>');
+                    if after == b'>' || after.is_ascii_whitespace() || after == b'/' {
+                        return tag_end(b, at + name.len());
+                    }
+                }
+                i = at;
+            }
+            b.len()
+        }
+        let mut out = String::new();
+        let mut tb = TextBuilder::new(&mut out);
+        let b = html.as_bytes();
+        let n = b.len();
+        let mut i = 0;
+        while i < n {
+            let Some(p) = memchr::memchr(b'<', &b[i..]) else {
+                append(&html[i..], &mut tb);
+                break;
+            };
+            append(&html[i..i + p], &mut tb);
+            i += p;
+            let next = b.get(i + 1).copied().unwrap_or(b' ');
+            if b[i..].starts_with(b"<!--") {
+                i = memchr::memmem::find(&b[i + 4..], b"-->").map_or(n, |e| i + 4 + e + 3);
+            } else if next == b'!' || next == b'?' {
+                i = memchr::memchr(b'>', &b[i..]).map_or(n, |e| i + e + 1);
+            } else if next == b'/' || next.is_ascii_alphabetic() {
+                let closing = next == b'/';
+                let name_start = i + 1 + usize::from(closing);
+                let name_len = b[name_start..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
+                    .count();
+                let end = tag_end(b, name_start + name_len);
+                i = end;
+                if name_len == 0 {
+                    continue;
+                }
+                let name = b[name_start..name_start + name_len].to_ascii_lowercase();
+                let name = if name.len() <= 12 { &name[..] } else { &[][..] };
+                if !closing
+                    && is_skipped(name)
+                    && !(inert && matches!(name, b"noscript" | b"template"))
+                {
+                    if !b[..end].ends_with(b"/>") {
+                        i = skip_raw(b, i, name);
+                    }
+                    tb.brk();
+                } else if is_block(name) {
+                    tb.brk();
+                }
+            } else {
+                tb.text("<", false);
+                i += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_indexed_scan_equals_searching_on_random_html() {
+        // Tag soup: tags with quoted and bare values, comments, raw text with false end tags,
+        // character references, literal `<` and `&`, long text runs across 64-byte blocks.
+        let pieces = [
+            "<p>",
+            "</p>",
+            "<div class=\"a > b\">",
+            "<a href='x&amp;y'>",
+            "</a>",
+            "<br/>",
+            "<!-- c > d -->",
+            "<!doctype html>",
+            "<?pi x?>",
+            "<script>if (a < b) x = '</scr' + 'ipt>';</script>",
+            "<style>p{}</STYLE >",
+            "<noscript><p>ns</p></noscript>",
+            "<template>t</template>",
+            "<svg/>",
+            "&amp;",
+            "&lt;",
+            "&#x41;",
+            "&nbsp;",
+            "& ",
+            "&nosuch;",
+            " < 2 ",
+            "<3",
+            "word ",
+            "  \n\t",
+            "é ü ",
+            "<b>",
+            "</b>",
+            "<h1 title=\"x=y\">",
+            "</h1>",
+            "<li>",
+            "</ >",
+            "<p class=unterminated",
+            "<a title='never closed",
+            "a long run of text with no markup in it at all, to cross a block or two of the index ",
+        ];
+        let mut rng = crate::base::rng::SplitMix64(23);
+        for _ in 0..3000 {
+            let html: String = (0..rng.below(40))
+                .map(|_| pieces[rng.below(pieces.len() as u64) as usize])
+                .collect();
+            for inert in [false, true] {
+                let mut got = String::new();
+                super::scan(&html, &mut got, inert);
+                assert_eq!(got, searched(&html, inert), "{html:?} inert {inert}");
+            }
+        }
     }
 
     #[test]

@@ -49,6 +49,7 @@ use std::collections::HashMap;
 
 use super::html;
 use super::normalize::TextBuilder;
+use super::structure::Index;
 
 /// How far down the stack an end tag looks for its element; an end tag with no open
 /// element within that reach is ignored (as browsers ignore stray end tags).
@@ -117,6 +118,8 @@ struct Scratch {
     /// Attribute sets judged on this thread's earlier pages too: a site's template repeats
     /// its attributes on every page. Cleared when it reaches [`JUDGED_MAX`] sets.
     judged: Judged,
+    /// The page's structural index.
+    index: Index,
 }
 
 impl Scratch {
@@ -668,8 +671,11 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         stack,
         judged,
         title,
+        index,
         ..
     } = s;
+    index.build(b);
+    let index = &*index;
     if judged.len() >= JUDGED_MAX {
         judged.clear();
     }
@@ -699,23 +705,23 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
     };
     let mut i = 0;
     while i < n {
-        let Some(at) = memchr::memchr(b'<', &b[i..]) else {
-            p.text(html_text, i, n);
+        let at = index.next_lt(i);
+        p.text(html_text, i, at, index);
+        if at >= n {
             break;
-        };
-        p.text(html_text, i, i + at);
-        i += at;
+        }
+        i = at;
         let next = b.get(i + 1).copied().unwrap_or(b' ');
         if b[i..].starts_with(b"<!--") {
             i = memchr::memmem::find(&b[i + 4..], b"-->").map_or(n, |e| i + 4 + e + 3);
             continue;
         }
         if next == b'!' || next == b'?' {
-            i = memchr::memchr(b'>', &b[i..]).map_or(n, |e| i + e + 1);
+            i = (index.next_gt(i) + 1).min(n);
             continue;
         }
         if next != b'/' && !next.is_ascii_alphabetic() {
-            p.text("<", 0, 1);
+            p.append(|tb| tb.text("<", false));
             i += 1;
             continue;
         }
@@ -740,7 +746,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         let self_closed = attrs.ends_with(b"/>");
         if is_raw(nb) && !(noscript && nb == b"noscript") {
             if !self_closed {
-                i = html::skip_raw_text(b, i, nb);
+                i = html::skip_raw_text(b, i, nb, index);
             }
             if nb != b"button" {
                 p.boundary();
@@ -804,14 +810,22 @@ impl Pass<'_, '_> {
         self.stack.last().map_or(0, |o| o.owner)
     }
 
-    /// Text between tags.
-    fn text(&mut self, html_text: &str, from: usize, to: usize) {
+    /// Text between tags: `html_text[from..to]`, character references decoded.
+    fn text(&mut self, html_text: &str, from: usize, to: usize, index: &Index) {
+        if from < to {
+            self.append(|tb| html::append_text(html_text, from, to, tb, index));
+        }
+    }
+
+    /// Appends what `write` writes to the text, counted as link text inside a link, unless
+    /// the element it is in is hidden.
+    fn append(&mut self, write: impl FnOnce(&mut TextBuilder<'_>)) {
         let state = self.state();
-        if from >= to || state.hidden {
+        if state.hidden {
             return;
         }
         let before = self.tb.len();
-        html::append_text(html_text, from, to, &mut self.tb);
+        write(&mut self.tb);
         if state.link {
             self.block_links += (self.tb.len() - before) as u32;
             self.block_link_words += word_bytes(&self.tb.as_str()[before..]);

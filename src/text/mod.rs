@@ -18,6 +18,7 @@ pub mod normalize;
 pub mod paragraphs;
 pub mod porter;
 pub mod stop;
+pub mod structure;
 pub mod tokenize;
 
 pub use tokenize::TokenOptions;
