@@ -89,16 +89,6 @@ impl Index {
         }
     }
 
-    /// The bytes the index covers.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether it covers no bytes.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The first position at or after `from` whose bit `class` sets, or `len`.
     #[inline]
     fn next(&self, from: usize, class: impl Fn(&Masks) -> u64) -> usize {
