@@ -135,10 +135,7 @@ fn scan_indexed(html: &str, out: &mut String, inert: bool, index: &Index) {
         } else if next == b'/' || next.is_ascii_alphabetic() {
             let closing = next == b'/';
             let name_start = i + 1 + usize::from(closing);
-            let name_len = b[name_start..]
-                .iter()
-                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
-                .count();
+            let name_len = name_len(b, name_start);
             let end = tag_end(b, name_start + name_len);
             if name_len == 0 {
                 // `</ >` and friends are bogus comments.
@@ -184,12 +181,17 @@ pub(super) fn append_text(
     if from >= to {
         return;
     }
-    let seg = &html[from..to];
+    decode_into(&html[from..to], tb, |i| index.next_amp(from + i, to) - from);
+}
+
+/// Appends `seg` with character references decoded, `next_amp(i)` giving the first `&` of
+/// `seg` at or after `i` (or `seg.len()`).
+fn decode_into(seg: &str, tb: &mut TextBuilder<'_>, mut next_amp: impl FnMut(usize) -> usize) {
     let bytes = seg.as_bytes();
     let mut i = 0;
     let mut run = 0;
     loop {
-        let amp = index.next_amp(from + i, to) - from;
+        let amp = next_amp(i);
         if amp >= bytes.len() {
             break;
         }
@@ -209,6 +211,14 @@ pub(super) fn append_text(
         }
     }
     tb.text(&seg[run..], false);
+}
+
+/// The length of the element name at `b[from..]`: ASCII letters, digits, `-` and `:`.
+pub(super) fn name_len(b: &[u8], from: usize) -> usize {
+    b[from..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
+        .count()
 }
 
 /// Index just past the `>` that closes a tag whose attributes start at `from`. Quotes matter
@@ -342,28 +352,13 @@ mod tests {
     /// The scanner as it was before the structural index: a search from each position for
     /// the next `<`, `&` and `>`, and `</` in raw text.
     fn searched(html: &str, inert: bool) -> String {
-        use super::{is_block, is_skipped, tag_end, Decoded, TextBuilder};
+        use super::{is_block, is_skipped, tag_end, TextBuilder};
+        // References are decoded as the scanner decodes them; the `&` is searched for.
         fn append(seg: &str, tb: &mut TextBuilder<'_>) {
             let bytes = seg.as_bytes();
-            let (mut i, mut run) = (0, 0);
-            while let Some(p) = memchr::memchr(b'&', &bytes[i..]) {
-                let amp = i + p;
-                match super::entities::decode(&bytes[amp..]) {
-                    Some((d, used)) => {
-                        tb.text(&seg[run..amp], false);
-                        let mut buf = [0u8; 4];
-                        let s = match d {
-                            Decoded::Char(c) => &*c.encode_utf8(&mut buf),
-                            Decoded::Str(s) => s,
-                        };
-                        tb.text(s, false);
-                        i = amp + used;
-                        run = i;
-                    }
-                    None => i = amp + 1,
-                }
-            }
-            tb.text(&seg[run..], false);
+            super::decode_into(seg, tb, |i| {
+                memchr::memchr(b'&', &bytes[i..]).map_or(bytes.len(), |p| i + p)
+            });
         }
         fn skip_raw(b: &[u8], from: usize, name: &[u8]) -> usize {
             let mut i = from;
@@ -400,10 +395,7 @@ mod tests {
             } else if next == b'/' || next.is_ascii_alphabetic() {
                 let closing = next == b'/';
                 let name_start = i + 1 + usize::from(closing);
-                let name_len = b[name_start..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
-                    .count();
+                let name_len = super::name_len(b, name_start);
                 let end = tag_end(b, name_start + name_len);
                 i = end;
                 if name_len == 0 {

@@ -727,10 +727,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         }
         let closing = next == b'/';
         let name_start = i + 1 + usize::from(closing);
-        let name_len = b[name_start..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
-            .count();
+        let name_len = html::name_len(b, name_start);
         let end = html::tag_end(b, name_start + name_len);
         i = end;
         if name_len == 0 {
