@@ -1,7 +1,7 @@
 //! Criterion benches for each fingerprinting stage, on a synthetic crawl.
 //!
 //! Throughput is bytes of HTML payload (the unit of the 150 MB/s-per-core target), except for
-//! `read_warc_gz`, which is measured in compressed input bytes. Rerun with
+//! `read_warc_gz`, which is measured in compressed input bytes, and `band_keys`, in pages. Rerun with
 //! `cargo bench --bench fingerprint`; results and the machine go in BENCHMARKS.md.
 
 use std::path::PathBuf;
@@ -10,6 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use neardup::corpus::{self, Document, ReadOptions, Sink, Skip};
 use neardup::fingerprint::build::{build, BuildConfig, Silent};
+use neardup::fingerprint::minhash::{MinhashParams, Minhasher};
 use neardup::fingerprint::store::Filters;
 use neardup::fingerprint::{Fingerprinter, Params};
 use neardup::synth::{write_crawl, SynthConfig};
@@ -138,5 +139,39 @@ fn stages(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, stages);
+/// Band keys (`fingerprint --minhash`, the default's candidates) of pages of 5 to
+/// and 2 000 shingles: per page, since a short page pays the 280 bins as a long one does.
+fn band_keys(c: &mut Criterion) {
+    let params = MinhashParams::default();
+    let mut g = c.benchmark_group("band_keys");
+    for len in [5usize, 20, 60, 120, 200, 250, 300, 400, 2000] {
+        // 256 pages of `len` distinct shingles each (a splitmix stream: any hash values do).
+        let mut x = len as u64;
+        let pages: Vec<Vec<u64>> = (0..256)
+            .map(|_| {
+                (0..len)
+                    .map(|_| {
+                        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                        let z = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                        z ^ (z >> 27)
+                    })
+                    .collect()
+            })
+            .collect();
+        g.throughput(Throughput::Elements(pages.len() as u64));
+        g.bench_function(format!("sign_{len}_shingles"), |b| {
+            let mut m = Minhasher::new(params);
+            let mut out = Vec::new();
+            b.iter(|| {
+                pages.iter().fold(0u64, |a, p| {
+                    m.sign(p, &mut out);
+                    a ^ out[0]
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, stages, band_keys);
 criterion_main!(benches);

@@ -265,9 +265,7 @@ fn fingerprint_units<U: Sync>(
         for (i, r) in rx {
             pending.insert(i, r);
             while let Some(r) = pending.remove(&next) {
-                for row in &r.rows {
-                    writer.push(row)?;
-                }
+                writer.push_rows(&r.rows, &r.keys)?;
                 stats.other_records += r.other_records;
                 stats.length_repaired += r.length_repaired;
                 stats.skipped_bytes += r.skipped_bytes;
@@ -374,6 +372,10 @@ pub fn build_in_memory(
 #[derive(Default)]
 struct UnitResult {
     rows: Vec<Row>,
+    /// The rows' band keys, one row's after another (a store with signatures): kept in one
+    /// array rather than a vector a row, so that the writer reads them in order, not from
+    /// allocations gone cold while the unit was read.
+    keys: Vec<u64>,
     skips: SkipCounts,
     /// Where each skip was and why (kept only for a table's rows: see `UnitSink::positions`).
     skipped_at: Vec<(u64, Skip)>,
@@ -410,7 +412,8 @@ struct UnitSink<'a> {
     cfg: &'a BuildConfig,
     progress: &'a dyn Progress,
     fp: Fingerprinter,
-    sign: Option<(Minhasher, Vec<u64>)>,
+    /// The signer, with its shingles and band keys of the page.
+    sign: Option<(Minhasher, Vec<u64>, Vec<u64>)>,
     text: String,
     out: UnitResult,
     messages: usize,
@@ -436,7 +439,9 @@ impl<'a> UnitSink<'a> {
             cfg,
             progress,
             fp: Fingerprinter::new(cfg.params.clone()),
-            sign: cfg.minhash.map(|m| (Minhasher::new(m), Vec::new())),
+            sign: cfg
+                .minhash
+                .map(|m| (Minhasher::new(m), Vec::new(), Vec::new())),
             text: String::new(),
             out: UnitResult::default(),
             messages: 0,
@@ -538,18 +543,18 @@ impl Sink for UnitSink<'_> {
         }
         self.out.payload_bytes += doc.payload.len() as u64;
         self.out.text_bytes += self.text.len() as u64;
-        let mut minhash = Vec::new();
-        if let Some((m, shingles)) = &mut self.sign {
+        if let Some((m, shingles, keys)) = &mut self.sign {
             shingles.clear();
             features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
-            m.sign(shingles, &mut minhash);
+            m.sign(shingles, keys);
+            self.out.keys.extend_from_slice(keys);
         }
         // The set verification compares: the same shingles, sorted, without repeats
         // (computed again only where the band keys use another k).
         let mut shingle_set = Vec::new();
         if let Some(k) = self.cfg.shingles {
             match &self.sign {
-                Some((m, s)) if m.params().shingle as usize == k => {
+                Some((m, s, _)) if m.params().shingle as usize == k => {
                     shingle_set.extend_from_slice(s)
                 }
                 _ => features::shingles(self.fp.terms(), k, &mut shingle_set),
@@ -593,7 +598,7 @@ impl Sink for UnitSink<'_> {
             text_len: self.text.len().min(u32::MAX as usize) as u32,
             terms: fps.terms,
             loc: doc.loc,
-            minhash,
+            minhash: Vec::new(),
             chunks,
             shingles: shingle_set,
             blocks: block_keys,

@@ -88,7 +88,11 @@ fn mix(mut z: u64) -> u64 {
 pub struct Minhasher {
     p: MinhashParams,
     bins: Vec<u64>,
-    /// The bins before densification, read while empty bins are filled.
+    /// The bins the shingles filled, in the order they were first filled (the first `count`
+    /// entries; room for every bin and one more, so that one is recorded without a branch).
+    touched: Vec<u32>,
+    /// The bins before densification (empty but for the filled ones), made only where they are
+    /// read while empty bins are filled: the target lists' walk, the throws and the probes.
     filled: Vec<u64>,
     /// The values of the bins the shingles filled (fast densification's sources), and each
     /// one's stream of throws.
@@ -97,8 +101,10 @@ pub struct Minhasher {
     /// Fast densification's throws, made once for the parameters (None past
     /// [`MAX_TABLE_BINS`] or for optimal densification).
     first: Option<Arc<FirstThrows>>,
-    /// Each bin's earliest throw among the page's sources, while one is chosen.
-    best: Vec<u32>,
+    /// Each bin's earliest throw among the page's sources, as its rank in the bin's list of
+    /// sources, while one is chosen ([`FirstThrows::stride`] long), and the source.
+    best: Vec<u16>,
+    chosen: Vec<u16>,
 }
 
 /// Fast densification's throws made once for a seed and a number of bins `n`: for source bin
@@ -112,15 +118,36 @@ pub struct Minhasher {
 /// The same throws, by target: `order[t * n..(t + 1) * n]` lists the sources in the order
 /// their first throws reach `t` ([`NO_SOURCE`] after the last that does), so an empty bin of
 /// a page with many sources finds its source after about n / sources steps.
+///
+/// What is kept of the entries is their order: `ranks[j * stride + t]` is where source `j`
+/// stands in `t`'s list ([`NO_RANK`] if no throw of `j` reaches `t`), 16 bits where the entry
+/// takes 32, so that a page's minimum reads half the bytes, 32 bins an AVX-512 instruction;
+/// the source with the smallest rank among a page's sources is the one with the smallest
+/// entry. Each row is padded with [`NO_RANK`] to `stride`, a multiple of 32 bins, so the
+/// minimum has no partial step.
 #[derive(Debug)]
 struct FirstThrows {
     n: usize,
-    rows: Vec<u32>,
+    stride: usize,
+    ranks: Vec<u16>,
     order: Vec<u16>,
 }
 
+/// A page walks its empty bins' lists ([`FirstThrows::walk`]) when `WALK x empty <
+/// sources^2`, else takes its sources' earliest ranks ([`FirstThrows::fill`]): walking costs
+/// about n / sources steps an empty bin, the ranks n / 32 vector steps a source. Measured
+/// (`cargo bench --bench fingerprint -- band_keys`, 280 bins): the ranks are faster up to
+/// about 250 shingles (1.7 against 3.4 us at 120), the walk from about 300 (2.4 against 3.0).
+const WALK: usize = 250;
+
 /// The end of a target's list in [`FirstThrows::order`].
 const NO_SOURCE: u16 = u16::MAX;
+
+/// No throw of the source reaches the target, in [`FirstThrows::ranks`].
+const NO_RANK: u16 = u16::MAX;
+
+/// Bins an AVX-512 register holds as 16-bit ranks: [`FirstThrows::stride`] is a multiple.
+const RANK_LANES: usize = 32;
 
 impl FirstThrows {
     /// The table of `n` bins under `seed`, made once a process and shared.
@@ -156,65 +183,80 @@ impl FirstThrows {
             }
         }
         let mut order = vec![NO_SOURCE; n * n];
+        let stride = n.next_multiple_of(RANK_LANES);
+        let mut ranks = vec![NO_RANK; n * stride];
         let mut column: Vec<u32> = Vec::with_capacity(n);
         for (t, out) in order.chunks_mut(n).enumerate() {
             column.clear();
             column.extend((0..n).map(|j| rows[j * n + t]).filter(|e| *e != u32::MAX));
             column.sort_unstable();
-            for (o, e) in out.iter_mut().zip(&column) {
-                *o = source_of(*e) as u16;
+            for (rank, (o, e)) in out.iter_mut().zip(&column).enumerate() {
+                let j = source_of(*e);
+                *o = j as u16;
+                ranks[j * stride + t] = rank as u16;
             }
         }
-        FirstThrows { n, rows, order }
+        FirstThrows {
+            n,
+            stride,
+            ranks,
+            order,
+        }
     }
 
-    /// [`Minhasher::throw`]'s outcome for a page whose bins before densification are `filled`
-    /// (`empty` of them empty), into `bins`: each empty bin takes the value of the source whose
-    /// throw reaches it first; a bin no throw reaches is left empty for the probes, as there.
-    /// Returns how many are left. `best` is scratch.
-    fn fill(&self, bins: &mut [u64], filled: &[u64], best: &mut Vec<u32>, empty: usize) -> usize {
+    /// Whether a page with `empty` of the n bins empty has its empty bins filled by walking
+    /// their lists ([`Self::walk`]) rather than by its sources' ranks ([`Self::fill`]): see
+    /// [`WALK`].
+    fn walks(&self, empty: usize) -> bool {
+        let sources = self.n - empty;
+        WALK * empty < sources * sources
+    }
+
+    /// [`Minhasher::throw`]'s outcome for a page with few empty bins, whose bins before
+    /// densification are `filled`, into `bins`: each empty bin takes the value of the first
+    /// source in its list that the page filled; a bin no throw reaches is left empty for the
+    /// probes, as there. Returns how many are left.
+    fn walk(&self, bins: &mut [u64], filled: &[u64]) -> usize {
         let n = self.n;
-        let sources = n - empty;
         let mut left = 0;
-        // Walking a target's list costs about n / sources steps an empty bin; the rows'
-        // minimum n / 16 vector steps a source: the walk when 48 x empty < sources^2
-        // (measured on short and long pages).
-        if 48 * empty < sources * sources {
-            for (t, bin) in bins.iter_mut().enumerate() {
-                if *bin == u64::MAX {
-                    for &j in &self.order[t * n..(t + 1) * n] {
-                        if j == NO_SOURCE {
-                            break;
-                        }
-                        let v = filled[usize::from(j)];
-                        if v != u64::MAX {
-                            *bin = v;
-                            break;
-                        }
-                    }
-                    left += usize::from(*bin == u64::MAX);
-                }
-            }
-            return left;
-        }
-        // Many empty bins (a short page): the sources' rows, a minimum a bin at a time.
-        best.clear();
-        best.resize(n, u32::MAX);
-        for (j, v) in filled.iter().enumerate() {
-            if *v != u64::MAX {
-                min_into(best, &self.rows[j * n..(j + 1) * n]);
-            }
-        }
-        for (bin, &b) in bins.iter_mut().zip(best.iter()) {
+        for (t, bin) in bins.iter_mut().enumerate() {
             if *bin == u64::MAX {
-                if b != u32::MAX {
-                    *bin = filled[source_of(b)];
-                } else {
-                    left += 1;
+                for &j in &self.order[t * n..(t + 1) * n] {
+                    if j == NO_SOURCE {
+                        break;
+                    }
+                    let v = filled[usize::from(j)];
+                    if v != u64::MAX {
+                        *bin = v;
+                        break;
+                    }
                 }
+                left += usize::from(*bin == u64::MAX);
             }
         }
         left
+    }
+
+    /// [`Minhasher::throw`]'s outcome for a page with many empty bins (a short page), whose
+    /// filled bins are `sources`, into `bins`: each empty bin takes the value of the source
+    /// with the smallest rank in its list, found with the minimum over the sources' rows; a
+    /// bin no throw reaches is left empty for the probes. A source's bin is never written, so
+    /// its value is read from `bins` as it was filled. Returns how many bins are left empty.
+    /// `best` and `chosen` are scratch.
+    fn fill(
+        &self,
+        bins: &mut [u64],
+        sources: &[u32],
+        best: &mut Vec<u16>,
+        chosen: &mut Vec<u16>,
+    ) -> usize {
+        let stride = self.stride;
+        best.clear();
+        best.resize(stride, NO_RANK);
+        chosen.clear();
+        chosen.resize(stride, 0);
+        earliest(&self.ranks, stride, sources, best, chosen);
+        take_chosen(bins, best, chosen)
     }
 }
 
@@ -227,37 +269,151 @@ fn source_of(entry: u32) -> usize {
     (entry & ((1 << SOURCE_BITS) - 1)) as usize
 }
 
-/// `best[i] = min(best[i], row[i])` for every i (equal lengths): with AVX-512F sixteen at a
-/// time (chosen at run time), else as the compiler vectorises the plain loop. The same result.
-fn min_into(best: &mut [u32], row: &[u32]) {
+/// For each bin t below `stride`, the smallest rank among the rows of `sources` in `ranks`
+/// (`stride` ranks a source) into `best[t]`, and the source that has it into `chosen[t]`
+/// (both as they were where no source's rank is smaller: [`NO_RANK`] and 0 from
+/// [`FirstThrows::fill`]): with AVX-512BW 32 bins at a time, the sources' rows met with the
+/// 32 bins' minimum and choice held in registers (chosen at run time), else one source's row
+/// at a time as the compiler vectorises it. The same result: a bin's ranks differ from
+/// source to source, so its smallest names one source.
+fn earliest(ranks: &[u16], stride: usize, sources: &[u32], best: &mut [u16], chosen: &mut [u16]) {
+    assert!(stride % RANK_LANES == 0 && best.len() == stride && chosen.len() == stride);
+    assert!(sources
+        .iter()
+        .all(|&j| (j as usize + 1) * stride <= ranks.len()));
     #[cfg(target_arch = "x86_64")]
-    if crate::base::simd::avx512().dwords {
-        // SAFETY: the CPU has AVX-512F (checked just above).
-        unsafe { min_into_avx512(best, row) };
+    if crate::base::simd::avx512().bytes {
+        // SAFETY: the CPU has AVX-512F and AVX-512BW (checked just above); the lengths the
+        // function reads and writes within were asserted above.
+        unsafe { earliest_avx512(ranks, stride, sources, best, chosen) };
         return;
     }
-    for (b, r) in best.iter_mut().zip(row) {
-        *b = (*b).min(*r);
+    earliest_portable(ranks, stride, sources, best, chosen);
+}
+
+/// [`earliest`] one source's row at a time, as the compiler vectorises it.
+fn earliest_portable(
+    ranks: &[u16],
+    stride: usize,
+    sources: &[u32],
+    best: &mut [u16],
+    chosen: &mut [u16],
+) {
+    for &j in sources {
+        let row = &ranks[j as usize * stride..(j as usize + 1) * stride];
+        for ((b, c), &r) in best.iter_mut().zip(chosen.iter_mut()).zip(row) {
+            let earlier = r < *b;
+            *b = if earlier { r } else { *b };
+            *c = if earlier { j as u16 } else { *c };
+        }
     }
 }
 
+/// [`earliest`] with AVX-512BW. Safety: the CPU has AVX-512F and AVX-512BW; `stride` is a
+/// multiple of [`RANK_LANES`], `best` and `chosen` are `stride` long, and every source's row
+/// `ranks[j * stride..(j + 1) * stride]` is within `ranks`.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn min_into_avx512(best: &mut [u32], row: &[u32]) {
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn earliest_avx512(
+    ranks: &[u16],
+    stride: usize,
+    sources: &[u32],
+    best: &mut [u16],
+    chosen: &mut [u16],
+) {
     use std::arch::x86_64::*;
-    let n = best.len().min(row.len());
-    let whole = n - n % 16;
-    for i in (0..whole).step_by(16) {
-        // SAFETY: i + 16 <= whole <= both lengths: sixteen readable 32-bit values of each
-        // slice from i, and sixteen writable ones of `best` (unaligned loads and store).
+    for t in (0..stride).step_by(RANK_LANES) {
+        // SAFETY: t + 32 <= stride = both scratch lengths, and j * stride + t + 32 <=
+        // (j + 1) * stride <= ranks.len() for every source (the caller's promise): 32
+        // readable 16-bit values each load, 32 writable ones each store (unaligned).
         unsafe {
-            let b = _mm512_loadu_si512(best.as_ptr().add(i).cast());
-            let r = _mm512_loadu_si512(row.as_ptr().add(i).cast());
-            _mm512_storeu_si512(best.as_mut_ptr().add(i).cast(), _mm512_min_epu32(b, r));
+            let mut b = _mm512_loadu_si512(best.as_ptr().add(t).cast());
+            let mut c = _mm512_loadu_si512(chosen.as_ptr().add(t).cast());
+            for &j in sources {
+                let r = _mm512_loadu_si512(ranks.as_ptr().add(j as usize * stride + t).cast());
+                let earlier = _mm512_cmplt_epu16_mask(r, b);
+                b = _mm512_min_epu16(r, b);
+                c = _mm512_mask_mov_epi16(c, earlier, _mm512_set1_epi16(j as u16 as i16));
+            }
+            _mm512_storeu_si512(best.as_mut_ptr().add(t).cast(), b);
+            _mm512_storeu_si512(chosen.as_mut_ptr().add(t).cast(), c);
         }
     }
-    for (b, r) in best[whole..n].iter_mut().zip(&row[whole..n]) {
-        *b = (*b).min(*r);
+}
+
+/// Each empty bin of `bins` (`u64::MAX`) with a rank in `best` takes the value of the bin
+/// `chosen` names (a filled one, never written here); returns how many empty bins have none
+/// (left for the probes). `best` and `chosen` are at least as long as `bins`. With AVX-512F
+/// eight bins at a time, the chosen values gathered under a mask of the empty bins that have
+/// a rank (chosen at run time), else bin by bin. The same result.
+fn take_chosen(bins: &mut [u64], best: &[u16], chosen: &[u16]) -> usize {
+    assert!(best.len() >= bins.len() && chosen.len() >= bins.len());
+    #[cfg(target_arch = "x86_64")]
+    if crate::base::simd::avx512().dwords {
+        // SAFETY: the CPU has AVX-512F (checked just above); the lengths were asserted above.
+        return unsafe { take_chosen_avx512(bins, best, chosen) };
+    }
+    take_chosen_portable(bins, best, chosen, 0)
+}
+
+/// [`take_chosen`] bin by bin, from bin `from` on.
+fn take_chosen_portable(bins: &mut [u64], best: &[u16], chosen: &[u16], from: usize) -> usize {
+    let mut left = 0;
+    for t in from..bins.len() {
+        if bins[t] == u64::MAX {
+            if best[t] != NO_RANK {
+                bins[t] = bins[usize::from(chosen[t])];
+            } else {
+                left += 1;
+            }
+        }
+    }
+    left
+}
+
+/// [`take_chosen`] with AVX-512F. Safety: the CPU has AVX-512F; `best` and `chosen` are at
+/// least as long as `bins` (a chosen index past the bins is held to the last bin: the
+/// portable path's bounds check panics there instead).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn take_chosen_avx512(bins: &mut [u64], best: &[u16], chosen: &[u16]) -> usize {
+    use std::arch::x86_64::*;
+    let n = bins.len();
+    let whole = n - n % 8;
+    let last = _mm512_set1_epi64(n as i64 - 1);
+    let mut left = 0;
+    for t in (0..whole).step_by(8) {
+        // SAFETY: t + 8 <= whole <= n <= the lengths of `best` and `chosen`: eight readable
+        // and writable 64-bit bins, eight readable 16-bit ranks and choices from t; the
+        // gather reads `bins` at the chosen indices, each held below n first.
+        unsafe {
+            let v = _mm512_loadu_si512(bins.as_ptr().add(t).cast());
+            let empty = _mm512_cmpeq_epi64_mask(v, _mm512_set1_epi64(-1));
+            if empty == 0 {
+                continue;
+            }
+            let rank = _mm512_cvtepu16_epi64(_mm_loadu_si128(best.as_ptr().add(t).cast()));
+            let has = _mm512_cmpneq_epi64_mask(rank, _mm512_set1_epi64(i64::from(NO_RANK)));
+            let at = _mm512_min_epu64(
+                _mm512_cvtepu16_epi64(_mm_loadu_si128(chosen.as_ptr().add(t).cast())),
+                last,
+            );
+            let v = _mm512_mask_i64gather_epi64::<8>(v, empty & has, at, bins.as_ptr().cast());
+            _mm512_storeu_si512(bins.as_mut_ptr().add(t).cast(), v);
+            left += (empty & !has).count_ones() as usize;
+        }
+    }
+    left + take_chosen_portable(bins, best, chosen, whole)
+}
+
+/// The bins as the shingles filled them (the bins `touched` names), empty elsewhere, into
+/// `filled`: densification never writes a filled bin, so `bins` gives their values before,
+/// during and after it.
+fn keep_filled(filled: &mut Vec<u64>, bins: &[u64], touched: &[u32]) {
+    filled.clear();
+    filled.resize(bins.len(), u64::MAX);
+    for &j in touched {
+        filled[j as usize] = bins[j as usize];
     }
 }
 
@@ -288,6 +444,9 @@ impl Minhasher {
         Minhasher {
             p,
             bins: vec![u64::MAX; (p.bands * p.rows) as usize],
+            // One more than the bins: the slot a shingle is written to is the one past the last
+            // filled bin, also once every bin is filled.
+            touched: vec![0; (p.bands * p.rows) as usize + 1],
             filled: Vec::new(),
             sources: Vec::new(),
             streams: Vec::new(),
@@ -295,6 +454,7 @@ impl Minhasher {
                 && (p.bands * p.rows) as usize <= MAX_TABLE_BINS)
                 .then(|| FirstThrows::shared(p.seed, (p.bands * p.rows) as usize)),
             best: Vec::new(),
+            chosen: Vec::new(),
         }
     }
 
@@ -307,31 +467,51 @@ impl Minhasher {
     /// `out` (cleared first, `bands` keys). A document without shingles gets all keys 0.
     pub fn sign(&mut self, shingles: &[u64], out: &mut Vec<u64>) {
         out.clear();
+        out.reserve(self.p.bands as usize);
         if shingles.is_empty() {
             out.resize(self.p.bands as usize, 0);
             return;
         }
-        let n = self.bins.len() as u64;
+        let n = self.bins.len();
         self.bins.fill(u64::MAX);
+        // The bins filled, each recorded when first filled (without a branch: whether a
+        // shingle lands on an empty bin is a coin the predictor cannot call).
+        let mut count = 0;
         for s in shingles {
             let h = mix(s ^ self.p.seed);
-            let bin = ((u128::from(h) * u128::from(n)) >> 64) as usize;
-            self.bins[bin] = self.bins[bin].min(h);
+            let bin = bin_of(h, n);
+            let b = &mut self.bins[bin];
+            self.touched[count] = bin as u32;
+            count += usize::from(*b == u64::MAX);
+            *b = (*b).min(h);
         }
-        // Sources are read as they were before any filling, from a buffer kept between
-        // documents (no allocation per document); most long pages have no empty bin at all.
-        let empty = self.bins.iter().filter(|b| **b == u64::MAX).count();
+        // Most long pages have no empty bin at all.
+        let empty = n - count;
         if empty > 0 {
-            self.filled.clear();
-            self.filled.extend_from_slice(&self.bins);
+            let mut kept = false;
             let left = match (self.p.densification, &self.first) {
-                (Densification::Fast, Some(first)) => {
-                    first.fill(&mut self.bins, &self.filled, &mut self.best, empty)
+                (Densification::Fast, Some(first)) if first.walks(empty) => {
+                    keep_filled(&mut self.filled, &self.bins, &self.touched[..count]);
+                    kept = true;
+                    first.walk(&mut self.bins, &self.filled)
                 }
-                (Densification::Fast, None) => self.throw(),
+                (Densification::Fast, Some(first)) => first.fill(
+                    &mut self.bins,
+                    &self.touched[..count],
+                    &mut self.best,
+                    &mut self.chosen,
+                ),
+                (Densification::Fast, None) => {
+                    keep_filled(&mut self.filled, &self.bins, &self.touched[..count]);
+                    kept = true;
+                    self.throw()
+                }
                 (Densification::Optimal, _) => empty,
             };
             if left > 0 {
+                if !kept {
+                    keep_filled(&mut self.filled, &self.bins, &self.touched[..count]);
+                }
                 self.probe();
             }
         }
@@ -417,6 +597,13 @@ mod tests {
         m.sign(&r, &mut b);
         assert_eq!(a, b);
         assert_eq!(a.len(), 40);
+        // Every bin filled well before the last shingle.
+        let long: Vec<u64> = (0..20_000).map(|i| i * 7919).collect();
+        let mut back = long.clone();
+        back.reverse();
+        m.sign(&long, &mut a);
+        m.sign(&back, &mut b);
+        assert_eq!(a, b);
         m.sign(&[], &mut a);
         assert_eq!(a, vec![0; 40]);
     }
@@ -495,6 +682,52 @@ mod tests {
                     thrown.sign(&set, &mut b);
                     assert_eq!(a, b, "{bands} x {rows} bins, {len} shingles");
                 }
+            }
+        }
+    }
+
+    /// The vector paths of a short page's densification give what the portable ones give:
+    /// the earliest source of each bin over random rank rows (distinct ranks a bin, some
+    /// bins reached by no source), then the empty bins' values taken from the chosen ones.
+    #[test]
+    fn vector_densification_equals_the_portable_one() {
+        let mut rng = SplitMix64(23);
+        for n in [280usize, 7, 33, 512] {
+            let stride = n.next_multiple_of(RANK_LANES);
+            // A random permutation of ranks a bin, then some taken away.
+            let mut ranks = vec![NO_RANK; n * stride];
+            for t in 0..n {
+                let mut r: Vec<u16> = (0..n as u16).collect();
+                for i in (1..n).rev() {
+                    r.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+                }
+                for j in 0..n {
+                    if rng.next_u64() % 8 != 0 {
+                        ranks[j * stride + t] = r[j];
+                    }
+                }
+            }
+            for count in [1usize, 2, 5, 20, n / 2, n] {
+                let mut sources: Vec<u32> = (0..n as u32).collect();
+                for i in (1..n).rev() {
+                    sources.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+                }
+                sources.truncate(count.min(n));
+                let fresh = || (vec![NO_RANK; stride], vec![0u16; stride]);
+                let (mut b1, mut c1) = fresh();
+                let (mut b2, mut c2) = fresh();
+                earliest(&ranks, stride, &sources, &mut b1, &mut c1);
+                earliest_portable(&ranks, stride, &sources, &mut b2, &mut c2);
+                assert_eq!((&b1, &c1), (&b2, &c2), "{n} bins, {count} sources");
+                let mut bins = vec![u64::MAX; n];
+                for &j in &sources {
+                    bins[j as usize] = rng.next_u64() >> 1;
+                }
+                let mut other = bins.clone();
+                let left = take_chosen(&mut bins, &b1, &c1);
+                assert_eq!(left, take_chosen_portable(&mut other, &b1, &c1, 0));
+                assert_eq!(bins, other, "{n} bins, {count} sources");
+                assert_eq!(left, bins.iter().filter(|b| **b == u64::MAX).count());
             }
         }
     }

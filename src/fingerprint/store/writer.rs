@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::{xxh3_128, Xxh3};
@@ -43,7 +43,8 @@ pub struct Row {
     pub terms: u32,
     /// Source location.
     pub loc: SourceLoc,
-    /// MinHash band keys (empty unless the store has signatures).
+    /// MinHash band keys (empty unless the store has signatures; [`StoreWriter::push_rows`]
+    /// takes them apart).
     pub minhash: Vec<u64>,
     /// Paragraph chunk hashes (empty unless the store has chunks).
     pub chunks: Vec<u128>,
@@ -56,15 +57,21 @@ pub struct Row {
     pub value: Option<u64>,
 }
 
-/// A column file being written: its checksum computed as the bytes go by (so that finishing
-/// never reads a column back), and the bytes written since its pages were last handed to the
-/// flusher.
+/// A column file being written: its bytes gathered in a buffer of its own and written,
+/// checksummed and counted a buffer at a time (a row adds a few bytes to each of some twenty to
+/// sixty columns: a checksum update and a buffered write each would cost more than the row's
+/// band keys), the checksum computed as the bytes go by (so that finishing never reads a column
+/// back), and the bytes written since its pages were last handed to the flusher.
 struct FileCol {
-    w: BufWriter<File>,
+    file: File,
+    buf: Vec<u8>,
     sum: Box<Xxh3>,
     unsynced: u64,
     flusher: Flusher,
 }
+
+/// Bytes a column gathers before they are written.
+const COL_BUFFER: usize = 1 << 16;
 
 /// Where a column's bytes go: a file of the temporary directory, or memory.
 enum Col {
@@ -98,7 +105,8 @@ impl Flusher {
 impl Col {
     fn file(f: File, flusher: Flusher) -> Col {
         Col::File(FileCol {
-            w: BufWriter::with_capacity(1 << 16, f),
+            file: f,
+            buf: Vec::with_capacity(COL_BUFFER),
             sum: Box::new(Xxh3::new()),
             unsynced: 0,
             flusher,
@@ -107,13 +115,40 @@ impl Col {
 }
 
 impl FileCol {
-    fn wrote(&mut self, b: &[u8]) -> std::io::Result<()> {
+    /// Appends `b`: to the buffer, which is written first when `b` would not fit; a piece
+    /// larger than the buffer is written at once.
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        if self.buf.len() + b.len() > COL_BUFFER {
+            self.drain()?;
+            if b.len() >= COL_BUFFER {
+                return self.write_through(b);
+            }
+        }
+        self.buf.extend_from_slice(b);
+        Ok(())
+    }
+
+    /// Writes the buffer out.
+    fn drain(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let buf = std::mem::take(&mut self.buf);
+        let res = self.write_through(&buf);
+        self.buf = buf;
+        self.buf.clear();
+        res
+    }
+
+    /// Writes `b` to the file, checksummed, and starts the file's pages to the disk every
+    /// [`SYNC_STEP`] bytes.
+    fn write_through(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.sum.update(b);
+        self.file.write_all(b)?;
         self.unsynced += b.len() as u64;
         if self.unsynced >= SYNC_STEP {
             self.unsynced = 0;
-            self.w.flush()?;
-            if let Ok(f) = self.w.get_ref().try_clone() {
+            if let Ok(f) = self.file.try_clone() {
                 let _ = self.flusher.0.send(f);
             }
         }
@@ -123,21 +158,12 @@ impl FileCol {
 
 impl Write for Col {
     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Col::File(f) => {
-                let n = f.w.write(b)?;
-                f.wrote(&b[..n])?;
-                Ok(n)
-            }
-            Col::Mem(v) => v.write(b),
-        }
+        self.write_all(b)?;
+        Ok(b.len())
     }
     fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
         match self {
-            Col::File(f) => {
-                f.w.write_all(b)?;
-                f.wrote(b)
-            }
+            Col::File(f) => f.put(b),
             Col::Mem(v) => {
                 v.extend_from_slice(b);
                 Ok(())
@@ -146,7 +172,7 @@ impl Write for Col {
     }
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
-            Col::File(f) => f.w.flush(),
+            Col::File(f) => f.drain(),
             Col::Mem(_) => Ok(()),
         }
     }
@@ -482,6 +508,44 @@ impl StoreWriter {
 
     /// Appends one row.
     pub fn push(&mut self, row: &Row) -> Result<()> {
+        self.push_one(row, Some(&row.minhash))
+    }
+
+    /// Appends rows whose band keys are `keys`, one row's after another (empty without
+    /// signatures; each row's own `minhash` is not read). A band's keys go to its column a
+    /// batch of rows at a time, not a key at a time.
+    pub fn push_rows(&mut self, rows: &[Row], keys: &[u64]) -> Result<()> {
+        let bands = self
+            .cols
+            .as_ref()
+            .expect("push after finish")
+            .minhash
+            .as_ref()
+            .map_or(0, Vec::len);
+        assert_eq!(keys.len(), rows.len() * bands, "one key per band");
+        for row in rows {
+            self.push_one(row, None)?;
+        }
+        let files = self
+            .cols
+            .as_mut()
+            .expect("push after finish")
+            .minhash
+            .iter_mut();
+        let mut column: Vec<u8> = Vec::with_capacity(rows.len() * 8);
+        for (b, f) in files.flatten().enumerate() {
+            column.clear();
+            for k in keys.iter().skip(b).step_by(bands) {
+                column.extend_from_slice(&k.to_le_bytes());
+            }
+            f.1.write_all(&column)
+                .map_err(|e| Error::io(&self.tmp, e))?;
+        }
+        Ok(())
+    }
+
+    /// Appends one row, with its band keys `minhash` (None: [`Self::push_rows`] writes them).
+    fn push_one(&mut self, row: &Row, minhash: Option<&[u64]>) -> Result<()> {
         let mut flags = row.flags;
         if !self.seen_ids.insert(xxh3_128(row.id.as_bytes())) {
             flags |= flags::DUPLICATE_ID;
@@ -511,9 +575,9 @@ impl StoreWriter {
             w(&mut c.canonical, row.canonical.as_bytes())?;
             self.canonical_len += row.canonical.len() as u64;
             w(&mut c.canonical_idx, &self.canonical_len.to_le_bytes())?;
-            if let Some(files) = &mut c.minhash {
-                assert_eq!(row.minhash.len(), files.len(), "one key per band");
-                for (f, k) in files.iter_mut().zip(&row.minhash) {
+            if let (Some(files), Some(minhash)) = (&mut c.minhash, minhash) {
+                assert_eq!(minhash.len(), files.len(), "one key per band");
+                for (f, k) in files.iter_mut().zip(minhash) {
                     f.1.write_all(&k.to_le_bytes())?;
                 }
             }
@@ -560,14 +624,11 @@ impl StoreWriter {
         let mut names = Vec::new();
         let mut sums = std::collections::BTreeMap::new();
         for (n, c) in cols.all() {
-            if let Col::File(FileCol { mut w, sum, .. }) = c {
-                w.flush().map_err(|e| Error::io(&tmp, e))?;
-                let file = w
-                    .into_inner()
-                    .map_err(|e| Error::io(&tmp, e.into_error()))?;
-                file.sync_all().map_err(|e| Error::io(&tmp, e))?;
+            if let Col::File(mut f) = c {
+                f.drain().map_err(|e| Error::io(&tmp, e))?;
+                f.file.sync_all().map_err(|e| Error::io(&tmp, e))?;
                 // The checksum of the bytes written, as `checksum::of` computes it from a file.
-                sums.insert(n.clone(), format!("{:016x}", sum.digest()));
+                sums.insert(n.clone(), format!("{:016x}", f.sum.digest()));
             }
             names.push(n);
         }
