@@ -277,7 +277,7 @@ fn source_of(entry: u32) -> usize {
 /// at a time as the compiler vectorises it. The same result: a bin's ranks differ from
 /// source to source, so its smallest names one source.
 fn earliest(ranks: &[u16], stride: usize, sources: &[u32], best: &mut [u16], chosen: &mut [u16]) {
-    assert!(stride % RANK_LANES == 0 && best.len() == stride && chosen.len() == stride);
+    assert!(stride.is_multiple_of(RANK_LANES) && best.len() == stride && chosen.len() == stride);
     assert!(sources
         .iter()
         .all(|&j| (j as usize + 1) * stride <= ranks.len()));
@@ -702,7 +702,7 @@ mod tests {
                     r.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
                 }
                 for j in 0..n {
-                    if rng.next_u64() % 8 != 0 {
+                    if !rng.next_u64().is_multiple_of(8) {
                         ranks[j * stride + t] = r[j];
                     }
                 }
