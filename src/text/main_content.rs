@@ -34,7 +34,10 @@
 //! Every visible `article` is kept when the content is one. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
-//! is about, not a list of links with commas between them). The first shown `h1` of a
+//! is about, not a list of links with commas between them; a heading needs fewer: `Uses of
+//! <a>Target</a> in <a>java.beans</a>`), or are one link naming the text beside it (a
+//! summary table's class name beside its description, a `dt` beside its `dd`: what tells
+//! two class-use pages listing the same descriptions apart). The first shown `h1` of a
 //! declared `main` or `article` is the page's title, kept with whatever region is chosen
 //! (even where its `div class="header"` reads as the frame): pages of sibling classes whose
 //! descriptions are alike differ there. A page where nothing scores, or where nothing
@@ -188,6 +191,8 @@ struct Block {
     links: u32,
     /// Word bytes of the link text ([`word_bytes`]).
     link_words: u32,
+    /// Links begun in it (saturating).
+    anchors: u16,
     frame: bool,
     frame_tag: bool,
 }
@@ -702,6 +707,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         block_start: 0,
         block_links: 0,
         block_link_words: 0,
+        block_anchors: 0,
     };
     let mut i = 0;
     while i < n {
@@ -796,6 +802,8 @@ struct Pass<'a, 'o> {
     block_links: u32,
     /// Word bytes ([`word_bytes`]) of the current block's link text.
     block_link_words: u32,
+    /// Links begun in the current block.
+    block_anchors: u16,
 }
 
 impl Pass<'_, '_> {
@@ -838,6 +846,7 @@ impl Pass<'_, '_> {
             let len = (end - self.block_start) as u32;
             let links = self.block_links.min(len);
             let link_words = self.block_link_words;
+            let anchors = self.block_anchors;
             let State {
                 frame, frame_tag, ..
             } = self.state();
@@ -847,6 +856,7 @@ impl Pass<'_, '_> {
                 owner,
                 links,
                 link_words,
+                anchors,
                 frame,
                 frame_tag,
             });
@@ -861,6 +871,7 @@ impl Pass<'_, '_> {
         self.block_start = end;
         self.block_links = 0;
         self.block_link_words = 0;
+        self.block_anchors = 0;
     }
 
     /// Adds a block's score to its owner's ancestors, as Readability does for a paragraph.
@@ -962,6 +973,9 @@ impl Pass<'_, '_> {
             link: parent_state.link || nb == b"a",
             in_main: parent_state.in_main || matches!(tag, Tag::Main | Tag::Article),
         };
+        if nb == b"a" && !parent_state.link && !state.hidden {
+            self.block_anchors = self.block_anchors.saturating_add(1);
+        }
         let id = self.nodes.len() as u32;
         if nb == b"h1" && state.in_main && !state.hidden && !state.frame_tag && self.title.is_none()
         {
@@ -1050,6 +1064,9 @@ const MIN_MAIN_BYTES: usize = 500;
 /// digits: not the commas and bars between links) are not links: `Packages that use X`, not
 /// `a, b, c` or `Home | About`.
 const PLAIN_IN_LINKED: u32 = 12;
+/// The same for a heading, which is never a list: `Uses of <a>X</a> in <a>p</a>` names the
+/// section's subject; a heading that is a link alone (`<h3><a>Related</a></h3>`) is not.
+const PLAIN_IN_HEADING: u32 = 4;
 
 /// The bytes of `s` that are letters or digits (every byte of a non-ASCII character counts).
 fn word_bytes(s: &str) -> u32 {
@@ -1115,21 +1132,77 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
     }
     let from = out.len();
     let mut tb = TextBuilder::new(out);
-    for b in blocks.iter() {
-        let len = b.end - b.start;
+    let link_list = |b: &Block| {
+        let least = if nodes[b.owner as usize].tag == Tag::Heading {
+            PLAIN_IN_HEADING
+        } else {
+            PLAIN_IN_LINKED
+        };
+        b.links * 2 > b.end - b.start
+            && word_bytes(&text[b.start as usize..b.end as usize]).saturating_sub(b.link_words)
+                < least
+    };
+    for (i, b) in blocks.iter().enumerate() {
         // The title is kept where its header carries a frame word (`div class="header"`).
         let framed = strict && b.frame && *title != Some(b.owner);
-        let link_list = b.links * 2 > len && {
-            let block = &text[b.start as usize..b.end as usize];
-            word_bytes(block).saturating_sub(b.link_words) < PLAIN_IN_LINKED
-        };
-        if !region[b.owner as usize] || b.frame_tag || framed || link_list {
+        if !region[b.owner as usize] || b.frame_tag || framed {
+            continue;
+        }
+        if link_list(b) && !names_the_next(nodes, region, blocks, i, &link_list) {
             continue;
         }
         tb.text(&visible(&text[b.start as usize..b.end as usize]), true);
         tb.brk();
     }
     out.len() - from
+}
+
+/// A link alone of at most this many bytes can be a name (see [`names_the_next`]).
+const MAX_NAME: u32 = 120;
+/// How many elements up from the next block's owner [`names_the_next`] looks for the name's.
+const NAME_REACH: usize = 3;
+
+/// Whether the link-only block `blocks[i]` is the name of what the next block says: one
+/// link of at most [`MAX_NAME`] bytes, followed, in the chosen region, by a block of text of
+/// its own, not a heading, that sits in the element beside the name's (or inside it): a
+/// summary table's row (`BeanProperty` and its description), a `dt` and its `dd`; not the
+/// last name of a list of inherited methods before the next list's heading. Such a name is what tells
+/// the rows of one page from another's (two class-use pages listing the same descriptions
+/// name different classes); a run of links (a menu, a list of related posts) is never one
+/// link followed by text beside it.
+fn names_the_next(
+    nodes: &[Node],
+    region: &[bool],
+    blocks: &[Block],
+    i: usize,
+    link_list: &impl Fn(&Block) -> bool,
+) -> bool {
+    let b = &blocks[i];
+    let Some(next) = blocks.get(i + 1) else {
+        return false;
+    };
+    if b.anchors != 1 || b.end - b.start > MAX_NAME || b.owner == 0 {
+        return false;
+    }
+    if !region[next.owner as usize]
+        || next.frame_tag
+        || link_list(next)
+        || nodes[next.owner as usize].tag == Tag::Heading
+    {
+        return false;
+    }
+    let parent = nodes[b.owner as usize].parent;
+    let mut up = next.owner;
+    for _ in 0..NAME_REACH {
+        if up == b.owner || up == parent {
+            return true;
+        }
+        if up == 0 {
+            break;
+        }
+        up = nodes[up as usize].parent;
+    }
+    false
 }
 
 /// Whether `c` is never seen in a page: a soft hyphen (shown only where a line breaks), a
@@ -1692,6 +1765,39 @@ mod tests {
     /// is the choice, and the section's heading and the caption before it name the class the
     /// page is about. Pages of sibling classes list the same subclasses with the same
     /// descriptions; their headings and captions differ.
+    /// A summary table's linked names (the annotations a class-use page lists, each beside
+    /// its description) and a section's heading that names its subject in links are the
+    /// page's text; a run of links is not, nor a heading that is a link alone, nor the last
+    /// name of a list of links before the next list's heading.
+    #[test]
+    fn linked_names_beside_their_text_and_linked_headings_are_kept() {
+        let rows: String = ["BeanProperty", "Serial", "Documented"]
+            .iter()
+            .map(|n| format!("<div class=col-first><code>@interface</code></div><div class=col-second><code><a href=#{n} class=type-name-link>{n}</a></code></div><div class=col-last><div class=block>An annotation that tells the compiler something about the element it marks.</div></div>"))
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=/>Overview</a></nav><main role=main>\
+             <div class=header><h1>Uses of Annotation Interface<br>java.lang.annotation.Target</h1></div>\
+             <section class=detail><h2>Uses of <a href=t.html>Target</a> in <a href=p.html>java.beans</a></h2>\
+             <div class=caption><span>Classes in <a href=p.html>java.beans</a> with annotations of type <a href=t.html>Target</a></span></div>\
+             <div class=summary-table>{rows}</div></section>\
+             <section class=inherited><h3><a href=r.html>Related</a></h3>\
+             <div class=list><a href=a>addNotify</a>, <a href=b>addAncestorListener</a>, <a href=c>computeVisibleRect</a></div>\
+             <div class=list><code><a href=d>itemStateChanged</a></code></div>\
+             <h3>Methods declared in class AccessibleAbstractButton</h3></section></main></body></html>"
+        );
+        let text = main_text(&html);
+        for n in ["BeanProperty", "Serial", "Documented"] {
+            assert!(text.contains(&format!("\n{n}\n")), "{n}: {text}");
+        }
+        assert!(text.contains("Uses of Target in java.beans"), "{text}");
+        assert!(text.contains("tells the compiler"), "{text}");
+        assert!(!text.contains("Related"), "{text}");
+        assert!(!text.contains("addNotify"), "{text}");
+        assert!(!text.contains("itemStateChanged"), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
+    }
+
     #[test]
     fn the_heading_and_caption_before_the_choice_come_with_it() {
         let row = |parity: &str, k: u32| {
