@@ -62,9 +62,7 @@ fn corpus(seed: u64) -> String {
         docs.push(words(&mut rng, 30, 200).join(" "));
     }
     // Shuffle, then ids unrelated to the order.
-    for i in (1..docs.len()).rev() {
-        docs.swap(i, rng.below(i as u64 + 1) as usize);
-    }
+    rng.shuffle(&mut docs);
     let mut out = String::new();
     for (i, t) in docs.iter().enumerate() {
         let id = if rng.below(3) == 0 {

@@ -19,6 +19,22 @@ impl SplitMix64 {
     pub fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
+    /// Shuffles `items` (Fisher-Yates, from the last place down: the order every shuffle of
+    /// the crate has drawn in, so the data made from a seed stays the same).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i as u64 + 1) as usize);
+        }
+    }
+    /// Puts a uniform sample of `n` of `items` (all where `n` is larger) in its first places,
+    /// in random order (a partial Fisher-Yates shuffle from the first place up).
+    pub fn sample_front<T>(&mut self, items: &mut [T], n: usize) {
+        let len = items.len();
+        for i in 0..n.min(len) {
+            let j = i + self.below((len - i) as u64) as usize;
+            items.swap(i, j);
+        }
+    }
     /// Uniform in [0, 1).
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

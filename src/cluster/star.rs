@@ -511,9 +511,7 @@ mod tests {
     fn random_graph(rng: &mut SplitMix64) -> PairGraph {
         let docs = 1 + rng.below(60) as u32;
         let mut perm: Vec<u32> = (0..docs).collect();
-        for i in (1..perm.len()).rev() {
-            perm.swap(i, rng.below(i as u64 + 1) as usize);
-        }
+        rng.shuffle(&mut perm);
         // Units: most single documents, some of two or three; a few documents left out.
         let (mut members, mut starts) = (Vec::new(), vec![0u32]);
         let mut i = 0;

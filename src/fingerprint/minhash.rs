@@ -488,11 +488,9 @@ impl Minhasher {
         // Most long pages have no empty bin at all.
         let empty = n - count;
         if empty > 0 {
-            let mut kept = false;
             let left = match (self.p.densification, &self.first) {
                 (Densification::Fast, Some(first)) if first.walks(empty) => {
                     keep_filled(&mut self.filled, &self.bins, &self.touched[..count]);
-                    kept = true;
                     first.walk(&mut self.bins, &self.filled)
                 }
                 (Densification::Fast, Some(first)) => first.fill(
@@ -503,15 +501,14 @@ impl Minhasher {
                 ),
                 (Densification::Fast, None) => {
                     keep_filled(&mut self.filled, &self.bins, &self.touched[..count]);
-                    kept = true;
                     self.throw()
                 }
                 (Densification::Optimal, _) => empty,
             };
             if left > 0 {
-                if !kept {
-                    keep_filled(&mut self.filled, &self.bins, &self.touched[..count]);
-                }
+                // The bins filled before densification (the probes borrow only from those),
+                // recorded again where the walk or the throws did already: that is rare.
+                keep_filled(&mut self.filled, &self.bins, &self.touched[..count]);
                 self.probe();
             }
         }
@@ -698,9 +695,7 @@ mod tests {
             let mut ranks = vec![NO_RANK; n * stride];
             for t in 0..n {
                 let mut r: Vec<u16> = (0..n as u16).collect();
-                for i in (1..n).rev() {
-                    r.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-                }
+                rng.shuffle(&mut r);
                 for j in 0..n {
                     if !rng.next_u64().is_multiple_of(8) {
                         ranks[j * stride + t] = r[j];
@@ -709,9 +704,7 @@ mod tests {
             }
             for count in [1usize, 2, 5, 20, n / 2, n] {
                 let mut sources: Vec<u32> = (0..n as u32).collect();
-                for i in (1..n).rev() {
-                    sources.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-                }
+                rng.shuffle(&mut sources);
                 sources.truncate(count.min(n));
                 let fresh = || (vec![NO_RANK; stride], vec![0u16; stride]);
                 let (mut b1, mut c1) = fresh();

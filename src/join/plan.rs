@@ -266,11 +266,8 @@ pub fn random(bits: u32, iterations: u32, seed: u64, tau: u32) -> Plan {
     let tables = (0..iterations)
         .map(|_| {
             let mut positions: Vec<u32> = (0..64).collect();
-            // Partial Fisher-Yates: the first `bits` positions are a uniform sample.
-            for i in 0..bits.min(64) as usize {
-                let j = i + rng.below(64 - i as u64) as usize;
-                positions.swap(i, j);
-            }
+            // The first `bits` positions are a uniform sample.
+            rng.sample_front(&mut positions, bits.min(64) as usize);
             positions[..bits.min(64) as usize]
                 .iter()
                 .fold(0u64, |acc, p| acc | (1 << p))

@@ -334,10 +334,7 @@ fn planted_plan(cfg: &SynthConfig) -> Vec<Option<Plan>> {
     }
     let mut rng = SplitMix64(cfg.seed ^ 0x5eed_b16b_0000_0000);
     let mut perm: Vec<u32> = (0..cfg.docs as u32).collect();
-    for i in 0..n {
-        let j = i + rng.below((cfg.docs - i) as u64) as usize;
-        perm.swap(i, j);
-    }
+    rng.sample_front(&mut perm, n);
     let group = (2 * cfg.big_group).min(n);
     let mut members = perm[..group].to_vec();
     members.sort_unstable();
@@ -362,9 +359,7 @@ fn planted_plan(cfg: &SynthConfig) -> Vec<Option<Plan>> {
 /// random permutation of the places, each group's original at its first place.
 fn web_plan(rng: &mut SplitMix64, docs: usize) -> Vec<Plan> {
     let mut perm: Vec<u32> = (0..docs as u32).collect();
-    for i in (1..docs).rev() {
-        perm.swap(i, rng.below(i as u64 + 1) as usize);
-    }
+    rng.shuffle(&mut perm);
     let mut plan = vec![Plan::Original; docs];
     let largest = (docs / 100).max(2);
     let grouped = (docs as f64 * GROUPED) as usize;

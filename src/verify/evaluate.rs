@@ -106,11 +106,7 @@ pub fn sample(stores: &StoreSet, n: Option<usize>, seed: u64) -> Vec<u32> {
     let mut docs = stores.joinable();
     if let Some(n) = n.filter(|n| *n < docs.len()) {
         // A partial Fisher-Yates shuffle: the first n are a uniform sample.
-        let mut rng = SplitMix64(seed);
-        for i in 0..n {
-            let j = i + rng.below((docs.len() - i) as u64) as usize;
-            docs.swap(i, j);
-        }
+        SplitMix64(seed).sample_front(&mut docs, n);
         docs.truncate(n);
         docs.sort_unstable();
     }
