@@ -251,40 +251,43 @@ def dedup(
 
 def dedup_dataset(ds, *, text: str = "text", id: Optional[str] = "id", url: Optional[str] = None, **options: Any):
     """``neardup.dedup`` of a Ray Dataset's rows, read a batch at a time, twice (fingerprints,
-    then the texts compared), on the driver: the dataset may be larger than the driver's
-    memory; blocks stream in their order each time (Ray Data's ``preserve_order`` is set for
-    the two passes). Returns a ``pyarrow.Table`` aligned with
+    then the texts compared), on the driver: the columns read are materialised once in Ray's
+    object store (which spills to disk), so the dataset may be larger than the driver's
+    memory and both passes see its rows in one order. Returns a ``pyarrow.Table`` aligned with
     the dataset's rows (``cluster``, ``kept``, ``kept_id``, ``score``, as ``neardup.dedup``);
     ``ds.filter`` on its rows, or a zip with it, applies it."""
     import pyarrow as pa
 
-    names = ds.schema().names
-    columns = [c for c in [text, id, url] if c and c in names]
-    part = ds.select_columns(columns)
-    schema = pa.schema([f for f in part.schema().base_schema])
-
-    def make():
-        def batches():
-            for t in part.iter_batches(batch_format="pyarrow", prefetch_batches=1):
-                yield from t.cast(schema).to_batches()
-
-        return pa.RecordBatchReader.from_batches(schema, batches())
-
-    def ids():
-        return pa.concat_arrays(
-            [c for t in ds.select_columns([id]).iter_batches(batch_format="pyarrow") for c in t.column(id).chunks]
-        )
-
-    table = neardup.Scanned(make, rows=ds.count(), ids=ids if id in names else None)
-    # Both passes must see the rows in one order: Ray Data streams blocks in the order they
-    # finish unless told to keep it (a repartitioned dataset on a busy machine came back in
-    # another order the second time, and every text read again was another row's).
     import ray.data
 
+    names = ds.schema().names
+    columns = [c for c in [text, id, url] if c and c in names]
+    # Ray Data streams blocks in the order they finish unless told to keep it: the rows are
+    # read in the dataset's order, so the answer is aligned with them.
     context = ray.data.DataContext.get_current()
     kept = context.execution_options.preserve_order
     context.execution_options.preserve_order = True
     try:
+        # The columns read, materialised once in Ray's object store (which spills to disk,
+        # so the dataset may still be larger than the driver's memory): both passes and the
+        # ids read the same blocks in the same order. Executed twice, a repartitioned
+        # dataset came back in another order the second time on a busy machine, even with
+        # `preserve_order` set, and every text read again was another row's.
+        part = ds.select_columns(columns).materialize()
+        schema = pa.schema([f for f in part.schema().base_schema])
+
+        def make():
+            def batches():
+                for t in part.iter_batches(batch_format="pyarrow", prefetch_batches=1):
+                    yield from t.cast(schema).to_batches()
+
+            return pa.RecordBatchReader.from_batches(schema, batches())
+
+        def ids():
+            batches = part.select_columns([id]).iter_batches(batch_format="pyarrow")
+            return pa.concat_arrays([c for t in batches for c in t.column(id).chunks])
+
+        table = neardup.Scanned(make, rows=part.count(), ids=ids if id in names else None)
         return neardup.dedup(table, text=text, id=id if id in names else None, url=url, **options)
     finally:
         context.execution_options.preserve_order = kept
