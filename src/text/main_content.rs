@@ -1166,10 +1166,10 @@ const NAME_REACH: usize = 3;
 /// link of at most [`MAX_NAME`] bytes, followed, in the chosen region, by a block of text of
 /// its own, not a heading, that sits in the element beside the name's (or inside it): a
 /// summary table's row (`BeanProperty` and its description), a `dt` and its `dd`; not the
-/// last name of a list of inherited methods before the next list's heading. Such a name is what tells
-/// the rows of one page from another's (two class-use pages listing the same descriptions
-/// name different classes); a run of links (a menu, a list of related posts) is never one
-/// link followed by text beside it.
+/// last name of a list of inherited methods before the next list's heading. Such a name is
+/// what tells the rows of one page from another's (two class-use pages listing the same
+/// descriptions name different classes); a run of links (a menu, a list of related posts) is
+/// never one link followed by text beside it.
 fn names_the_next(
     nodes: &[Node],
     region: &[bool],
@@ -1761,10 +1761,6 @@ mod tests {
         assert!(text.contains(&P1[..40]), "{text}");
     }
 
-    /// A class-use page of an API site, as its generator writes it: the table of subclasses
-    /// is the choice, and the section's heading and the caption before it name the class the
-    /// page is about. Pages of sibling classes list the same subclasses with the same
-    /// descriptions; their headings and captions differ.
     /// A summary table's linked names (the annotations a class-use page lists, each beside
     /// its description) and a section's heading that names its subject in links are the
     /// page's text; a run of links is not, nor a heading that is a link alone, nor the last
@@ -1798,6 +1794,10 @@ mod tests {
         assert!(!text.contains("Overview"), "{text}");
     }
 
+    /// A class-use page of an API site, as its generator writes it: the table of subclasses
+    /// is the choice, and the section's heading and the caption before it name the class the
+    /// page is about. Pages of sibling classes list the same subclasses with the same
+    /// descriptions; their headings and captions differ.
     #[test]
     fn the_heading_and_caption_before_the_choice_come_with_it() {
         let row = |parity: &str, k: u32| {

@@ -105,7 +105,7 @@ impl EvalRow {
 pub fn sample(stores: &StoreSet, n: Option<usize>, seed: u64) -> Vec<u32> {
     let mut docs = stores.joinable();
     if let Some(n) = n.filter(|n| *n < docs.len()) {
-        // A partial Fisher-Yates shuffle: the first n are a uniform sample.
+        // The first n are a uniform sample.
         SplitMix64(seed).sample_front(&mut docs, n);
         docs.truncate(n);
         docs.sort_unstable();
