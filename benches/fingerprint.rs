@@ -133,6 +133,7 @@ fn stages(c: &mut Criterion) {
             chunks: false,
             shingles: None,
             keep_field: None,
+            early_sets: None,
         };
         b.iter(|| pool.install(|| build(&cfg, &Silent).expect("build").manifest.docs))
     });

@@ -184,6 +184,7 @@ fn store_is_the_same_for_any_thread_count_and_split() {
         chunks: false,
         shingles: None,
         keep_field: None,
+        early_sets: None,
     };
     let report = build(&cfg, &Silent).unwrap();
     let c = Store::open(&report.path).unwrap();

@@ -9,11 +9,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 
 use rayon::prelude::*;
 
+use super::early_sets::EarlySets;
 use super::minhash::{MinhashParams, Minhasher};
+use super::params::FeatureMode;
 use super::store::{
     flags, shard_checksum, BlockParams, ChunkParams, Filters, Manifest, Reading, Row, ShardInfo,
     ShingleParams, Stats, StoreWriter,
@@ -54,6 +56,9 @@ pub struct BuildConfig {
     pub shingles: Option<usize>,
     /// The field whose number each document keeps (`values.f64`), or [`WARC_DATE`].
     pub keep_field: Option<String>,
+    /// Where the shingle sets of pages with a candidate fingerprinted before them are kept
+    /// for verification (`dedup`; [`EarlySets`]), if anywhere.
+    pub early_sets: Option<Arc<EarlySets>>,
 }
 
 /// Receives progress from the workers (called concurrently).
@@ -548,6 +553,13 @@ impl Sink for UnitSink<'_> {
             features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
             m.sign(shingles, keys);
             self.out.keys.extend_from_slice(keys);
+            if let Some(early) = &self.cfg.early_sets {
+                if early.k() == m.params().shingle as usize
+                    && self.cfg.params.features == FeatureMode::Native
+                {
+                    early.offer(keys, fps.content_hash, shingles);
+                }
+            }
         }
         // The set verification compares: the same shingles, sorted, without repeats
         // (computed again only where the band keys use another k).

@@ -6,6 +6,7 @@
 //! shards-to-store pipeline in parallel.
 
 pub mod build;
+pub mod early_sets;
 pub mod minhash;
 pub mod own;
 pub mod params;

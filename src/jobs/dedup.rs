@@ -4,6 +4,7 @@
 //! every one (`--all-pairs`, SimHash candidates); the lists are the same either way.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::options::Candidates;
@@ -22,7 +23,9 @@ use crate::cluster::leaders::{LeaderRules, LeaderStats};
 use crate::cluster::policy::KeepPolicy;
 use crate::cluster::quality::{self, Quality};
 use crate::cluster::{Axis, Level};
+use crate::fingerprint::early_sets::EarlySets;
 use crate::fingerprint::own::SiteBlocks;
+use crate::fingerprint::params::FeatureMode;
 use crate::fingerprint::store::{StoreSet, StoreWriter};
 use crate::join::canonical::CanonicalStats;
 use crate::join::graph::PairGraph;
@@ -31,7 +34,7 @@ use crate::report::summary::OwnContentSummary;
 use crate::report::summary::{
     self as sm, ClustersSummary, FingerprintSummary, JoinRun, StageSummary,
 };
-use crate::verify::{Compare, OwnContent, ScoredGraph, VerifySpec};
+use crate::verify::{Compare, Early, OwnContent, ScoredGraph, VerifySpec};
 
 /// The densification of the older stores `old` of `dedup CRAWL --against OLD`, where they were made
 /// with this run's band keys but another densification (stores written before fast
@@ -240,13 +243,35 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
     // A rerun replaces the earlier run's outputs (a store it may reuse aside): a corpus or
     // tables this run does not write are not left beside its lists.
     claimed.replace_previous(&["store"], "summary.json")?;
+    // The sets of pages with a candidate fingerprinted before them, kept as the crawl is read
+    // so that verification reads fewer pages again.
+    let mut early = early_sets(cfg);
     let (store_paths, report, outcome) = if cfg.stores.is_empty() {
         let store = cfg.build.output.clone();
         if !quiet {
             say!("[1/4] fingerprint -> {}", store.display());
         }
         stage.start("fingerprint");
-        let (report, outcome) = build_store(&cfg.build, quiet)?;
+        let (report, outcome) =
+            build_store(early.as_ref().map_or(&cfg.build, |c| &c.build), quiet)?;
+        if let Some(c) = early.as_mut() {
+            let s = c.build.early_sets.as_ref().expect("early sets");
+            s.finish();
+            // The sets kept are held through verification: its own budget is what is left.
+            let v = c.verify.as_mut().expect("verifying");
+            v.spec.memory = v.spec.memory.saturating_sub(s.bytes());
+            if !quiet {
+                say!(
+                    "      {} shingle sets kept for verification ({:.0} MB){}",
+                    s.kept(),
+                    s.bytes() as f64 / 1e6,
+                    match s.refused() {
+                        0 => String::new(),
+                        n => format!(", {n} more read again: the budget was spent"),
+                    }
+                );
+            }
+        }
         (vec![store], Some(report), outcome)
     } else {
         if !quiet {
@@ -257,6 +282,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         }
         (cfg.stores.clone(), None, Outcome::Clean)
     };
+    let cfg = early.as_ref().unwrap_or(cfg);
     // The new collection first, then the old one (--against): documents from `protect` on
     // are old, kept whatever they duplicate, and left out of the lists.
     let mut all_paths = store_paths.clone();
@@ -309,7 +335,9 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
         max_leaders,
     )) = linear
     {
-        let bound = crate::cluster::leaders::memory_bound(stores.len() as u64, v.spec.memory);
+        // The sets fingerprinting kept are held within --verify-memory, beside verification's.
+        let memory = v.spec.memory + v.spec.early.as_ref().map_or(0, |e| e.0.bytes());
+        let bound = crate::cluster::leaders::memory_bound(stores.len() as u64, memory);
         if !quiet {
             say!(
                     "      memory: at most {:.0} MB from here ({} bytes a document for {} documents, {:.0} MB more, and --verify-memory {:.0} MB)",
@@ -317,7 +345,7 @@ pub fn dedup(cfg: &DedupSpec, quiet: bool) -> anyhow::Result<DedupRun> {
                     crate::cluster::leaders::BYTES_PER_DOCUMENT,
                     stores.len(),
                     crate::cluster::leaders::BYTES_FIXED as f64 / 1e6,
-                    v.spec.memory as f64 / 1e6
+                    memory as f64 / 1e6
                 );
         }
         memory_bound = Some(bound);
@@ -685,6 +713,27 @@ pub(super) struct Linear {
     pub(super) ran: JoinRun,
     pub(super) canonical: Option<CanonicalStats>,
     pub(super) started: Instant,
+}
+
+/// A spec whose fingerprinting keeps the sets verification will read ([`EarlySets`]), when
+/// this run fingerprints, verifies MinHash candidates on shingles of the band keys' length,
+/// and keeps no sets in the store already; half of `--verify-memory` is its budget.
+fn early_sets(cfg: &DedupSpec) -> Option<DedupSpec> {
+    let v = cfg.verify.as_ref()?;
+    let m = cfg.build.minhash?;
+    let fits = cfg.stores.is_empty()
+        && cfg.candidates == Candidates::Minhash
+        && cfg.build.shingles.is_none()
+        && cfg.build.params.features == FeatureMode::Native
+        && m.shingle as usize == v.spec.k;
+    if !fits {
+        return None;
+    }
+    let s = Arc::new(EarlySets::new(v.spec.k, v.spec.memory / 2));
+    let mut c = cfg.clone();
+    c.build.early_sets = Some(s.clone());
+    c.verify.as_mut().expect("verifying").spec.early = Some(Early(s));
+    Some(c)
 }
 
 /// `dedup`'s default: MinHash-LSH runs of equal band keys (and canonical classes when

@@ -464,6 +464,7 @@ pub fn build_config(
         },
         params,
         keep_field: a.keep_field.clone(),
+        early_sets: None,
         filters: Filters {
             status_200_only: !a.any_status,
             html_text_only: !a.any_content_type,

@@ -504,6 +504,7 @@ pub fn verification_summary(
         comparisons: sg.compared,
         documents_read: sg.stats.documents,
         sets_from_store: sg.stats.kept_sets,
+        sets_from_fingerprinting: sg.stats.early_sets,
         payload_bytes: sg.stats.payload_bytes,
         text_bytes: sg.stats.text_bytes,
         seconds: started.elapsed().as_secs_f64(),

@@ -282,6 +282,10 @@ pub struct VerificationSummary {
     /// `dedup --keep-shingles`), instead of reading the documents again.
     #[serde(default)]
     pub sets_from_store: u64,
+    /// Shingle sets this run's fingerprinting kept for pages with a candidate fingerprinted
+    /// before them (`fingerprint::early_sets`), instead of reading them again.
+    #[serde(default)]
+    pub sets_from_fingerprinting: u64,
     /// Their payload (HTML or text), bytes.
     #[serde(default)]
     pub payload_bytes: u64,

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::base::dsu::SeqDsu;
+use crate::fingerprint::early_sets::EarlySets;
 use crate::fingerprint::own::{self, SiteBlocks};
 use crate::fingerprint::store::StoreSet;
 use crate::join::graph::{Edge, PairGraph};
@@ -48,6 +49,19 @@ pub struct VerifySpec {
     pub memory: u64,
     /// The blocks that are their site's, when pages are compared on their own content.
     pub own: Option<OwnContent>,
+    /// Shingle sets kept by the fingerprinting of this run, taken instead of reading those
+    /// pages again.
+    pub early: Option<Early>,
+}
+
+/// The sets a run's fingerprinting kept (shared; equal when the same).
+#[derive(Clone, Debug)]
+pub struct Early(pub std::sync::Arc<EarlySets>);
+
+impl PartialEq for Early {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// The site blocks verification sets aside (shared; equal when the same count).
@@ -72,6 +86,7 @@ impl Default for VerifySpec {
             shard_dir: None,
             memory: DEFAULT_MEMORY,
             own: None,
+            early: None,
         }
     }
 }
@@ -101,6 +116,8 @@ pub struct VerifyStats {
     pub shingles: u64,
     /// Shingle sets taken from the stores (kept by fingerprinting), not read again.
     pub kept_sets: u64,
+    /// Shingle sets taken from this run's fingerprinting ([`EarlySets`]), not read again.
+    pub early_sets: u64,
 }
 
 impl VerifyStats {
@@ -111,6 +128,7 @@ impl VerifyStats {
         self.text_bytes += o.text_bytes;
         self.shingles += o.shingles;
         self.kept_sets += o.kept_sets;
+        self.early_sets += o.early_sets;
     }
 
     /// Where the sets came from, for a message: "N documents read again (X MB of payload)",
@@ -121,6 +139,10 @@ impl VerifyStats {
             self.documents,
             self.payload_bytes as f64 / 1e6
         );
+        let read = match self.early_sets {
+            0 => read,
+            s => format!("{s} shingle sets kept from fingerprinting, {read}"),
+        };
         match (self.kept_sets, self.documents) {
             (0, _) => read,
             (k, 0) => format!("{k} shingle sets kept in the store"),
@@ -164,7 +186,41 @@ fn plain_sets(
     if stores.has_shingles(spec.k) {
         return kept_sets(stores, docs);
     }
-    read_sets(stores, docs, spec, None)
+    let Some(early) = spec.early.as_ref().filter(|s| s.0.k() == spec.k) else {
+        return read_sets(stores, docs, spec, None);
+    };
+    // A text's set is its content hash's, whichever page of that text fingerprinting kept.
+    let mut sets = HashMap::new();
+    let mut rest = Vec::new();
+    let mut shingles = 0;
+    for &d in docs {
+        let [lo, hi] = stores.content_hash(d);
+        match early.0.get(u128::from(lo) | u128::from(hi) << 64) {
+            Some(set) => {
+                shingles += set.len() as u64;
+                sets.insert(d, early_set(&set));
+            }
+            None => rest.push(d),
+        }
+    }
+    let (more, mut stats) = read_sets(stores, &rest, spec, None)?;
+    stats.early_sets = sets.len() as u64;
+    stats.shingles += shingles;
+    sets.extend(more);
+    Ok((sets, stats))
+}
+
+/// A kept set as [`shingle::Shingler`] makes it: shingles stop below [`measure::WHOLE`],
+/// whose value marks a whole text's set (the kept set is the band keys' shingles, sorted).
+fn early_set(set: &[u64]) -> Vec<u64> {
+    let mut v = set.to_vec();
+    if v.last().is_some_and(|&s| s >= measure::WHOLE - 1) {
+        for s in v.iter_mut().rev().take_while(|s| **s >= measure::WHOLE - 1) {
+            *s = measure::WHOLE - 1;
+        }
+        v.dedup();
+    }
+    v
 }
 
 /// The sets of `docs` read again from their shards: of their own content where `own` is given.
@@ -770,3 +826,45 @@ pub fn score_graph(
 
 /// Edges decided together by [`Compare::SkipJoined`].
 const SKIP_CHUNK: usize = 2048;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::{Fingerprinter, Params};
+    use crate::text::features;
+
+    /// A set kept by fingerprinting is the set a page read again gets: from the fingerprint's
+    /// terms and the band keys' shingles, as from the text analysed again.
+    #[test]
+    fn an_early_set_is_the_set_read_again() {
+        let texts = [
+            "The quick brown fox jumps over the lazy dog, and the dog sleeps on in the sun.",
+            "Roses are red; violets are blue. Sugar is sweet, and so are you, said the card.",
+            "short text",
+            "",
+            "Garden's roses grow, growing, grown: the gardener's gardens grew in 1999 and 2001.",
+        ];
+        let params = Params::default();
+        let mut fp = Fingerprinter::new(params.clone());
+        let mut again = shingle::Shingler::new(8, params.tokens, params.seed);
+        let early = EarlySets::new(8, 1 << 20);
+        for (i, text) in texts.iter().enumerate() {
+            let hash = fp.fingerprint(text).content_hash;
+            let mut shingles = Vec::new();
+            features::shingles(fp.terms(), 8, &mut shingles);
+            // Offered twice with the same keys: the second offer keeps the set.
+            let keys = vec![i as u64; 40];
+            early.offer(&keys, hash, &shingles);
+            early.offer(&keys, hash, &shingles);
+            let kept = early_set(&early.get(hash).expect("kept"));
+            let mut read = Vec::new();
+            again.shingles(text, &mut read);
+            assert_eq!(kept, read, "{text}");
+        }
+        // Shingles at the top of the range are brought under the whole-text mark as read.
+        assert_eq!(
+            early_set(&[1, measure::WHOLE - 1, measure::WHOLE]),
+            vec![1, measure::WHOLE - 1]
+        );
+    }
+}

@@ -341,6 +341,7 @@ pub fn gather(
             comparisons: leaders.comparisons,
             documents_read: 0,
             sets_from_store: 0,
+            sets_from_fingerprinting: 0,
             payload_bytes: 0,
             text_bytes: 0,
             seconds: stages[3].critical_path_seconds,

@@ -1,0 +1,229 @@
+//! Shingle sets kept from fingerprinting for the pages verification will compare, so that the
+//! default `dedup` does not read, inflate and extract most of them a second time.
+//!
+//! Which pages verification reads is known only once every page's band keys are: a page is
+//! read when it shares a key with another. But a page that shares a key with one fingerprinted
+//! *before* it is known to be a candidate as soon as its own keys are made. So, as the workers
+//! fingerprint, every page's keys of a few bands ([`SEEN_BANDS`] of them, spread over the
+//! signature) set two bits each in a bitmap the workers share; a page one of whose keys finds
+//! its bits set already keeps its shingle set (sorted, without repeats: what verification compares) under
+//! its text's content hash. A group of near-duplicates is then read again only for its first
+//! page, or not at all where a later page has the same text (equal content hashes are equal
+//! texts, so equal sets). Bits set by other keys only keep a set that is not read. Which
+//! page of a group comes first depends on the workers' timing, but the sets do not: the lists
+//! are the same whichever pages were kept here.
+//!
+//! Memory is bounded: the bitmap (an eighth of the budget) and the sets kept share a budget of
+//! bytes (a part of `--verify-memory`); once it is spent, no more sets are kept, and the pages
+//! after are read again as they always were. The bitmap is dropped when fingerprinting ends
+//! ([`EarlySets::finish`]), the sets when verification does.
+
+use std::collections::hash_map::Entry;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use foldhash::{HashMap, HashMapExt};
+
+/// Bands whose keys say that a page has a candidate fingerprinted before it: on a web-shaped
+/// crawl of 250 000 pages, 8 bands leave 9 100 texts of 44 700 to read again, all 40 would
+/// leave 2 500 but cost five times the bits (and their cache misses) on every page.
+pub const SEEN_BANDS: usize = 8;
+
+/// Bytes a kept set is counted at beyond its shingles (the map's entry and the allocation).
+const SET_OVERHEAD: u64 = 64;
+
+/// Locks the sets are split over, so that workers seldom wait for each other.
+const SHARDS: usize = 64;
+
+/// The sets kept for one fingerprinting run; shared by its workers, then by verification.
+#[derive(Debug)]
+pub struct EarlySets {
+    /// Terms per shingle of the sets (the band keys' shingles; verification's `k` must match).
+    k: usize,
+    budget: u64,
+    used: AtomicU64,
+    /// Two bits of one word a key (a power of two of words), set by the first page with a key
+    /// that lands there; emptied by [`EarlySets::finish`].
+    seen: RwLock<Box<[AtomicU64]>>,
+    sets: Vec<Mutex<HashMap<u128, Arc<[u64]>>>>,
+    kept: AtomicUsize,
+    /// Pages that had a candidate fingerprinted before them but found the budget spent.
+    refused: AtomicUsize,
+}
+
+impl EarlySets {
+    /// An empty store of sets for shingles of `k` terms, holding at most `budget` bytes, an eighth of
+    /// them (rounded down to a power of two, at least 8) the bitmap.
+    pub fn new(k: usize, budget: u64) -> EarlySets {
+        let words = (budget / 64).max(1);
+        let words = 1u64 << (63 - words.leading_zeros());
+        EarlySets {
+            k,
+            budget,
+            used: AtomicU64::new(8 * words),
+            seen: RwLock::new((0..words).map(|_| AtomicU64::new(0)).collect()),
+            sets: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+            kept: AtomicUsize::new(0),
+            refused: AtomicUsize::new(0),
+        }
+    }
+
+    /// Terms per shingle of the sets kept.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// A page fingerprinted: `keys` its band keys (all bands), `content_hash` its text's,
+    /// `shingles` its shingles of [`EarlySets::k`] terms (in any order, repeats allowed).
+    /// Records its keys, and keeps its set if one of them was recorded before.
+    pub fn offer(&self, keys: &[u64], content_hash: u128, shingles: &[u64]) {
+        if keys.is_empty() {
+            return;
+        }
+        let step = (keys.len() / SEEN_BANDS).max(1);
+        let mut seen = false;
+        {
+            let bits = self.seen.read().unwrap_or_else(|e| e.into_inner());
+            if !bits.is_empty() {
+                let mask = bits.len() as u64 - 1;
+                for (band, &key) in keys.iter().step_by(step).take(SEEN_BANDS).enumerate() {
+                    // The band in the key, so that equal keys of different bands are not
+                    // taken for a shared one.
+                    let h = mix(key ^ (band as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    // Two bits of one word (a blocked Bloom filter of two hashes): a key met
+                    // before finds both set, another key both with the square of the fill.
+                    let word = &bits[(h & mask) as usize];
+                    let two = 1u64 << (h >> 52 & 63) | 1u64 << (h >> 58);
+                    // Read first: bits set already need no write to their line.
+                    if word.load(Ordering::Relaxed) & two == two
+                        || word.fetch_or(two, Ordering::Relaxed) & two == two
+                    {
+                        seen = true;
+                    }
+                }
+            }
+        }
+        if !seen {
+            return;
+        }
+        let shard = &self.sets[(content_hash >> 122) as usize % SHARDS];
+        if lock(shard).contains_key(&content_hash) {
+            return;
+        }
+        let bytes = 8 * shingles.len() as u64 + SET_OVERHEAD;
+        if self.used.load(Ordering::Relaxed) + bytes > self.budget {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let mut set = shingles.to_vec();
+        set.sort_unstable();
+        set.dedup();
+        let bytes = 8 * set.len() as u64 + SET_OVERHEAD;
+        if let Entry::Vacant(e) = lock(shard).entry(content_hash) {
+            e.insert(set.into());
+            self.used.fetch_add(bytes, Ordering::Relaxed);
+            self.kept.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Fingerprinting is over: the bitmap is dropped (its bytes given back to the budget), and
+    /// no page offered later is kept.
+    pub fn finish(&self) {
+        let mut bits = self.seen.write().unwrap_or_else(|e| e.into_inner());
+        self.used
+            .fetch_sub(8 * bits.len() as u64, Ordering::Relaxed);
+        *bits = Box::new([]);
+    }
+
+    /// The set kept for a text of this content hash, if any.
+    pub fn get(&self, content_hash: u128) -> Option<Arc<[u64]>> {
+        lock(&self.sets[(content_hash >> 122) as usize % SHARDS])
+            .get(&content_hash)
+            .cloned()
+    }
+
+    /// Sets kept.
+    pub fn kept(&self) -> usize {
+        self.kept.load(Ordering::Relaxed)
+    }
+
+    /// Pages whose set was not kept because the budget was spent.
+    pub fn refused(&self) -> usize {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    /// Bytes held now (sets, and the bitmap until [`EarlySets::finish`]).
+    pub fn bytes(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+}
+
+/// A shard's lock; a worker that panicked while holding it left the map whole (every change
+/// is one insertion), so its data is used as it is.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(base: u64) -> Vec<u64> {
+        (0..40).map(|b| base * 1000 + b).collect()
+    }
+
+    #[test]
+    fn a_page_keeps_its_set_only_when_a_key_was_seen_before() {
+        let s = EarlySets::new(8, 1 << 20);
+        s.offer(&keys(1), 11, &[5, 3, 5, 1]);
+        assert!(
+            s.get(11).is_none(),
+            "the first page of its keys is not kept"
+        );
+        // Shares one key of a seen band (band 0) with the first page.
+        let mut k = keys(2);
+        k[0] = keys(1)[0];
+        s.offer(&k, 22, &[9, 7, 7]);
+        assert_eq!(
+            s.get(22).as_deref(),
+            Some(&[7, 9][..]),
+            "sorted, without repeats"
+        );
+        // A key equal to another band's key is not a shared key.
+        let mut k = keys(3);
+        k[5] = keys(1)[0];
+        s.offer(&k, 33, &[1]);
+        assert!(s.get(33).is_none());
+        // Nor is a key of a band that is not looked at (band 1).
+        let mut k = keys(4);
+        k[1] = keys(1)[1];
+        s.offer(&k, 44, &[1]);
+        assert!(s.get(44).is_none());
+        assert_eq!(s.kept(), 1);
+    }
+
+    #[test]
+    fn the_budget_bounds_what_is_kept_and_finish_drops_the_bitmap() {
+        let s = EarlySets::new(8, 8192);
+        assert_eq!(s.bytes(), 1024, "an eighth of the budget");
+        let big: Vec<u64> = (0..800).collect();
+        s.offer(&keys(1), 1, &big);
+        s.offer(&keys(1), 2, &big);
+        assert!(s.get(2).is_some());
+        assert_eq!(s.bytes(), 1024 + 8 * 800 + SET_OVERHEAD);
+        s.offer(&keys(1), 3, &big);
+        assert!(s.get(3).is_none(), "over the budget");
+        assert_eq!(s.refused(), 1);
+        s.finish();
+        assert_eq!(s.bytes(), 8 * 800 + SET_OVERHEAD);
+        // The bitmap is gone: no page is known to have had a key before it.
+        s.offer(&keys(1), 4, &[1]);
+        assert!(s.get(4).is_none());
+    }
+}
