@@ -153,6 +153,9 @@ pub fn build(cfg: &BuildConfig, progress: &dyn Progress) -> Result<BuildReport> 
         empty_shards: found.empty.len() as u64,
         ..Stats::default()
     };
+    if let Some(early) = &cfg.early_sets {
+        early.prepare(stats.input_bytes);
+    }
     progress.start(stats.input_bytes);
     let mut skips = SkipCounts::default();
     let mut failed: Vec<Error> = found.failed;

@@ -13,9 +13,9 @@
 //! page of a group comes first depends on the workers' timing, but the sets do not: the lists
 //! are the same whichever pages were kept here.
 //!
-//! Memory is bounded: the bitmap (an eighth of the budget) and the sets kept share a budget of
-//! bytes (a part of `--verify-memory`); once it is spent, no more sets are kept, and the pages
-//! after are read again as they always were. The bitmap is dropped when fingerprinting ends
+//! Memory is bounded: the bitmap (a word for every 16 bytes of input, at most an eighth of the
+//! budget) and the sets kept share a budget of bytes (a part of `--verify-memory`); once it is
+//! spent, no more sets are kept, and the pages after are read again as they always were. The bitmap is dropped when fingerprinting ends
 //! ([`EarlySets::finish`]), the sets when verification does.
 
 use std::collections::hash_map::Entry;
@@ -52,20 +52,32 @@ pub struct EarlySets {
 }
 
 impl EarlySets {
-    /// An empty store of sets for shingles of `k` terms, holding at most `budget` bytes, an eighth of
-    /// them (rounded down to a power of two, at least 8) the bitmap.
+    /// An empty store of sets for shingles of `k` terms, holding at most `budget` bytes; its
+    /// bitmap is made by [`EarlySets::prepare`].
     pub fn new(k: usize, budget: u64) -> EarlySets {
-        let words = (budget / 64).max(1);
-        let words = 1u64 << (63 - words.leading_zeros());
         EarlySets {
             k,
             budget,
-            used: AtomicU64::new(8 * words),
-            seen: RwLock::new((0..words).map(|_| AtomicU64::new(0)).collect()),
+            used: AtomicU64::new(0),
+            seen: RwLock::new(Box::new([])),
             sets: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
             kept: AtomicUsize::new(0),
             refused: AtomicUsize::new(0),
         }
+    }
+
+    /// Makes the bitmap for a crawl of `input_bytes`: a word for every 16 bytes of input (a
+    /// page takes a few hundred bytes even compressed, so the 16 bits of its keys fill at most
+    /// about 1/64 of it), at most an eighth of the budget, a power of two of words. A small
+    /// crawl so gets a small bitmap, not one that costs its time and memory to clear.
+    pub fn prepare(&self, input_bytes: u64) {
+        let words = (input_bytes / 16).min(self.budget / 64).max(1);
+        let words = 1u64 << (63 - words.leading_zeros());
+        let mut bits = self.seen.write().unwrap_or_else(|e| e.into_inner());
+        let before = 8 * bits.len() as u64;
+        *bits = (0..words).map(|_| AtomicU64::new(0)).collect();
+        self.used.fetch_add(8 * words, Ordering::Relaxed);
+        self.used.fetch_sub(before, Ordering::Relaxed);
     }
 
     /// Terms per shingle of the sets kept.
@@ -181,6 +193,7 @@ mod tests {
     #[test]
     fn a_page_keeps_its_set_only_when_a_key_was_seen_before() {
         let s = EarlySets::new(8, 1 << 20);
+        s.prepare(u64::MAX);
         s.offer(&keys(1), 11, &[5, 3, 5, 1]);
         assert!(
             s.get(11).is_none(),
@@ -211,6 +224,7 @@ mod tests {
     #[test]
     fn the_budget_bounds_what_is_kept_and_finish_drops_the_bitmap() {
         let s = EarlySets::new(8, 8192);
+        s.prepare(1 << 20);
         assert_eq!(s.bytes(), 1024, "an eighth of the budget");
         let big: Vec<u64> = (0..800).collect();
         s.offer(&keys(1), 1, &big);
@@ -225,5 +239,23 @@ mod tests {
         // The bitmap is gone: no page is known to have had a key before it.
         s.offer(&keys(1), 4, &[1]);
         assert!(s.get(4).is_none());
+    }
+
+    #[test]
+    fn a_small_crawl_gets_a_small_bitmap() {
+        let s = EarlySets::new(8, 1 << 30);
+        s.prepare(100_000);
+        assert_eq!(
+            s.bytes(),
+            8 * 4096,
+            "a word for every 16 bytes, a power of two"
+        );
+        s.prepare(1 << 40);
+        assert_eq!(s.bytes(), (1 << 30) / 8, "at most an eighth of the budget");
+        // Before it is made, no page is kept.
+        let t = EarlySets::new(8, 1 << 20);
+        t.offer(&keys(1), 1, &[1]);
+        t.offer(&keys(1), 2, &[1]);
+        assert_eq!(t.kept(), 0);
     }
 }

@@ -848,6 +848,7 @@ mod tests {
         let mut fp = Fingerprinter::new(params.clone());
         let mut again = shingle::Shingler::new(8, params.tokens, params.seed);
         let early = EarlySets::new(8, 1 << 20);
+        early.prepare(1 << 20);
         for (i, text) in texts.iter().enumerate() {
             let hash = fp.fingerprint(text).content_hash;
             let mut shingles = Vec::new();
