@@ -2,6 +2,14 @@
 //! here, so the same seed gives the same tables and the same bytes on every machine and in
 //! every version.
 
+/// SplitMix64's finaliser: 64 bits mixed so that every input bit moves every output bit (the
+/// crate's hash of a value that is already a hash, or of a counter).
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// SplitMix64: tiny, fast, and fixed forever (unlike `rand`'s `StdRng`).
 #[derive(Clone, Debug)]
 pub struct SplitMix64(pub u64);
@@ -10,10 +18,7 @@ impl SplitMix64 {
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix64(self.0)
     }
     /// Uniform in 0..n (n > 0).
     pub fn below(&mut self, n: u64) -> u64 {

@@ -422,6 +422,9 @@ struct UnitSink<'a> {
     fp: Fingerprinter,
     /// The signer, with its shingles and band keys of the page.
     sign: Option<(Minhasher, Vec<u64>, Vec<u64>)>,
+    /// Where pages with a candidate before them keep their sets: only where the signer's
+    /// shingles are the sets' (their length, the native terms).
+    early: Option<&'a EarlySets>,
     text: String,
     out: UnitResult,
     messages: usize,
@@ -450,6 +453,10 @@ impl<'a> UnitSink<'a> {
             sign: cfg
                 .minhash
                 .map(|m| (Minhasher::new(m), Vec::new(), Vec::new())),
+            early: cfg.early_sets.as_deref().filter(|e| {
+                cfg.minhash.is_some_and(|m| m.shingle as usize == e.k())
+                    && cfg.params.features == FeatureMode::Native
+            }),
             text: String::new(),
             out: UnitResult::default(),
             messages: 0,
@@ -556,12 +563,8 @@ impl Sink for UnitSink<'_> {
             features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
             m.sign(shingles, keys);
             self.out.keys.extend_from_slice(keys);
-            if let Some(early) = &self.cfg.early_sets {
-                if early.k() == m.params().shingle as usize
-                    && self.cfg.params.features == FeatureMode::Native
-                {
-                    early.offer(keys, fps.content_hash, shingles);
-                }
+            if let Some(early) = self.early {
+                early.offer(keys, fps.content_hash, shingles);
             }
         }
         // The set verification compares: the same shingles, sorted, without repeats

@@ -6,23 +6,26 @@
 //! *before* it is known to be a candidate as soon as its own keys are made. So, as the workers
 //! fingerprint, every page's keys of a few bands ([`SEEN_BANDS`] of them, spread over the
 //! signature) set two bits each in a bitmap the workers share; a page one of whose keys finds
-//! its bits set already keeps its shingle set (sorted, without repeats: what verification compares) under
-//! its text's content hash. A group of near-duplicates is then read again only for its first
-//! page, or not at all where a later page has the same text (equal content hashes are equal
-//! texts, so equal sets). Bits set by other keys only keep a set that is not read. Which
+//! its bits set already keeps its shingle set (sorted, without repeats: what verification
+//! compares) under its text's content hash. A group of near-duplicates is then read again only
+//! for its first page, or not at all where a later page has the same text (equal content
+//! hashes are equal texts, so equal sets). Bits set by other keys only keep a set that is not read. Which
 //! page of a group comes first depends on the workers' timing, but the sets do not: the lists
 //! are the same whichever pages were kept here.
 //!
 //! Memory is bounded: the bitmap (a word for every 16 bytes of input, at most an eighth of the
 //! budget) and the sets kept share a budget of bytes (a part of `--verify-memory`); once it is
-//! spent, no more sets are kept, and the pages after are read again as they always were. The bitmap is dropped when fingerprinting ends
-//! ([`EarlySets::finish`]), the sets when verification does.
+//! spent, no more sets are kept, and the pages after are read again as they always were. The
+//! bitmap is dropped when fingerprinting ends ([`EarlySets::finish`]), the sets when
+//! verification does.
 
 use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use foldhash::{HashMap, HashMapExt};
+
+use crate::base::rng::mix64;
 
 /// Bands whose keys say that a page has a candidate fingerprinted before it: on a web-shaped
 /// crawl of 250 000 pages, 8 bands leave 9 100 texts of 44 700 to read again, all 40 would
@@ -101,7 +104,7 @@ impl EarlySets {
                 for (band, &key) in keys.iter().step_by(step).take(SEEN_BANDS).enumerate() {
                     // The band in the key, so that equal keys of different bands are not
                     // taken for a shared one.
-                    let h = mix(key ^ (band as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    let h = mix64(key ^ (band as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
                     // Two bits of one word (a blocked Bloom filter of two hashes): a key met
                     // before finds both set, another key both with the square of the fill.
                     let word = &bits[(h & mask) as usize];
@@ -118,7 +121,7 @@ impl EarlySets {
         if !seen {
             return;
         }
-        let shard = &self.sets[(content_hash >> 122) as usize % SHARDS];
+        let shard = self.shard(content_hash);
         if lock(shard).contains_key(&content_hash) {
             return;
         }
@@ -149,9 +152,12 @@ impl EarlySets {
 
     /// The set kept for a text of this content hash, if any.
     pub fn get(&self, content_hash: u128) -> Option<Arc<[u64]>> {
-        lock(&self.sets[(content_hash >> 122) as usize % SHARDS])
-            .get(&content_hash)
-            .cloned()
+        lock(self.shard(content_hash)).get(&content_hash).cloned()
+    }
+
+    /// The part of the map that holds the set of a text of this content hash.
+    fn shard(&self, content_hash: u128) -> &Mutex<HashMap<u128, Arc<[u64]>>> {
+        &self.sets[(content_hash >> 122) as usize % SHARDS]
     }
 
     /// Sets kept.
@@ -174,12 +180,6 @@ impl EarlySets {
 /// is one insertion), so its data is used as it is.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

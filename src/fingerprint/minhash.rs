@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
+use crate::base::rng::mix64 as mix;
+
 /// Most bins for which fast densification's outcome is read from a [`FirstThrows`] table
 /// (4 bytes a bin squared: 1 MiB at 512 bins); more bins are densified by throwing.
 const MAX_TABLE_BINS: usize = 512;
@@ -75,12 +77,6 @@ impl Default for MinhashParams {
 /// The probability that two documents of Jaccard similarity `j` share a band key.
 pub fn candidate_probability(j: f64, bands: u32, rows: u32) -> f64 {
     1.0 - (1.0 - j.powi(rows as i32)).powi(bands as i32)
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Per-worker signature state.

@@ -210,16 +210,11 @@ fn plain_sets(
     Ok((sets, stats))
 }
 
-/// A kept set as [`shingle::Shingler`] makes it: shingles stop below [`measure::WHOLE`],
-/// whose value marks a whole text's set (the kept set is the band keys' shingles, sorted).
+/// A kept set (the band keys' shingles, sorted) as [`shingle::Shingler`] makes it: the same
+/// rule, [`shingle::into_set`] (its sort finds the order already there).
 fn early_set(set: &[u64]) -> Vec<u64> {
     let mut v = set.to_vec();
-    if v.last().is_some_and(|&s| s >= measure::WHOLE - 1) {
-        for s in v.iter_mut().rev().take_while(|s| **s >= measure::WHOLE - 1) {
-            *s = measure::WHOLE - 1;
-        }
-        v.dedup();
-    }
+    shingle::into_set(&mut v);
     v
 }
 

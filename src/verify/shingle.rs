@@ -36,13 +36,18 @@ impl Shingler {
         self.buf.clear();
         self.terms.push_terms(text, &mut self.buf);
         features::shingles(&self.buf, self.k, out);
-        for s in out.iter_mut() {
-            // The one value a shingle never takes: it marks a whole text's set.
-            *s = (*s).min(super::measure::WHOLE - 1);
-        }
-        out.sort_unstable();
-        out.dedup();
+        into_set(out);
     }
+}
+
+/// Shingles made into the set verification compares: below [`super::measure::WHOLE`] (the one
+/// value a shingle never takes: it marks a whole text's set), sorted, without repeats.
+pub fn into_set(shingles: &mut Vec<u64>) {
+    for s in shingles.iter_mut() {
+        *s = (*s).min(super::measure::WHOLE - 1);
+    }
+    shingles.sort_unstable();
+    shingles.dedup();
 }
 
 #[cfg(test)]
