@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
+use rayon::prelude::*;
 
 use crate::base::rng::SplitMix64;
 use crate::{Error, Result};
@@ -433,6 +434,8 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
     };
     let plan = (cfg.shape == Shape::Web).then(|| web_plan(&mut rng, cfg.docs));
     let planted = planted_plan(cfg);
+    const BATCH: usize = 4096;
+    let mut batch: Vec<Page> = Vec::with_capacity(BATCH);
     for d in 0..cfg.docs {
         let kind = match (&planted[d], &plan) {
             (Some(p), _) => *p,
@@ -499,75 +502,116 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
             (Origin::Original, rng.below(200) as usize, title, paras)
         };
         bodies.push((site, title, paras.clone()));
-        let title_text = {
-            let mut r = SplitMix64(title);
-            (0..4)
-                .map(|_| vocab.word(&mut r))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let mut paras: Vec<String> = paras
-            .iter()
-            .map(|s| vocab.paragraph(&mut SplitMix64(*s)))
-            .collect();
-        if let (Some(r), Some(first)) = (edit, paras.first_mut()) {
-            // One word of the first paragraph replaced by a word of this page's own.
-            let mut words: Vec<&str> = first.split(' ').collect();
-            let at = (r % words.len() as u64) as usize;
-            let own = format!("variant{d}");
-            words[at] = &own;
-            *first = words.join(" ");
-        }
-        let title = title_text;
-        let uri = format!("https://site{site}.example/page/{d}");
-        // The uniform shape names each site's home page as every page's canonical link; the
-        // web shape names a group's original for its members, and a page itself otherwise.
-        let canonical = match (cfg.shape, origin) {
-            (Shape::Uniform, _) => format!("https://site{site}.example/"),
-            (Shape::Web, Origin::Exact { of } | Origin::Near { of }) => {
-                format!("https://site{site}.example/page/{of}")
-            }
-            (Shape::Web, _) => uri.clone(),
-        };
-        let html = page(site, &title, &canonical, &paras);
-        let id = format!("urn:uuid:synth-{d:09}");
-        let shard = d % shards;
-        let w = &mut writers[shard];
-        let req = warc_record(
-            "request",
-            &format!("urn:uuid:req-{d:09}"),
-            &uri,
-            "application/http; msgtype=request",
-            format!("GET /page/{d} HTTP/1.1\r\nHost: site{site}.example\r\n\r\n").as_bytes(),
-        );
-        let resp = warc_record(
-            "response",
-            &id,
-            &uri,
-            "application/http; msgtype=response",
-            &http_response(200, &html),
-        );
-        truth.html_bytes += html.len() as u64;
-        truth.ids.push(id);
+        truth.ids.push(format!("urn:uuid:synth-{d:09}"));
         truth.origins.push(origin);
-        let res = write_member(w, &req).and_then(|_| write_member(w, &resp));
-        if d % 97 == 50 {
-            // A not-found page that the status filter must drop.
-            let nf = warc_record(
-                "response",
-                &format!("urn:uuid:nf-{d:09}"),
-                &format!("{uri}/missing"),
-                "application/http; msgtype=response",
-                &http_response(404, "<html><body>Not found</body></html>"),
-            );
-            write_member(w, &nf).map_err(|e| Error::io(&paths[shard], e))?;
+        batch.push(Page {
+            d,
+            origin,
+            site,
+            title,
+            paras,
+            edit,
+        });
+        if batch.len() == BATCH || d + 1 == cfg.docs {
+            // Rendering and compressing, the costly part, run on every core; the pages are
+            // written in order, so the bytes do not depend on the number of threads.
+            let made: Vec<(usize, u64, std::io::Result<Vec<u8>>)> = batch
+                .par_iter()
+                .map(|p| {
+                    let (html_len, members) = render(p, &vocab, cfg.shape);
+                    (p.d % shards, html_len, members)
+                })
+                .collect();
+            batch.clear();
+            for (shard, html_len, members) in made {
+                truth.html_bytes += html_len;
+                members
+                    .and_then(|m| writers[shard].write_all(&m))
+                    .map_err(|e| Error::io(&paths[shard], e))?;
+            }
         }
-        res.map_err(|e| Error::io(&paths[shard], e))?;
     }
     for (i, mut w) in writers.into_iter().enumerate() {
         w.flush().map_err(|e| Error::io(&paths[i], e))?;
     }
     Ok((paths, truth))
+}
+
+/// One page as the plan made it, before its HTML is rendered.
+struct Page {
+    d: usize,
+    origin: Origin,
+    site: usize,
+    title: u64,
+    paras: Vec<u64>,
+    /// One word of the first paragraph replaced (a copy with one word changed).
+    edit: Option<u64>,
+}
+
+/// Renders page `p` and compresses its records (request, response, and for some pages a
+/// not-found response the status filter must drop), one gzip member each, in the order they
+/// are written; returns the HTML's length and the members.
+fn render(p: &Page, vocab: &Vocab, shape: Shape) -> (u64, std::io::Result<Vec<u8>>) {
+    let (d, site, origin) = (p.d, p.site, p.origin);
+    let title = {
+        let mut r = SplitMix64(p.title);
+        (0..4)
+            .map(|_| vocab.word(&mut r))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut paras: Vec<String> = p
+        .paras
+        .iter()
+        .map(|s| vocab.paragraph(&mut SplitMix64(*s)))
+        .collect();
+    if let (Some(r), Some(first)) = (p.edit, paras.first_mut()) {
+        // One word of the first paragraph replaced by a word of this page's own.
+        let mut words: Vec<&str> = first.split(' ').collect();
+        let at = (r % words.len() as u64) as usize;
+        let own = format!("variant{d}");
+        words[at] = &own;
+        *first = words.join(" ");
+    }
+    let uri = format!("https://site{site}.example/page/{d}");
+    // The uniform shape names each site's home page as every page's canonical link; the web
+    // shape names a group's original for its members, and a page itself otherwise.
+    let canonical = match (shape, origin) {
+        (Shape::Uniform, _) => format!("https://site{site}.example/"),
+        (Shape::Web, Origin::Exact { of } | Origin::Near { of }) => {
+            format!("https://site{site}.example/page/{of}")
+        }
+        (Shape::Web, _) => uri.clone(),
+    };
+    let html = page(site, &title, &canonical, &paras);
+    let req = warc_record(
+        "request",
+        &format!("urn:uuid:req-{d:09}"),
+        &uri,
+        "application/http; msgtype=request",
+        format!("GET /page/{d} HTTP/1.1\r\nHost: site{site}.example\r\n\r\n").as_bytes(),
+    );
+    let resp = warc_record(
+        "response",
+        &format!("urn:uuid:synth-{d:09}"),
+        &uri,
+        "application/http; msgtype=response",
+        &http_response(200, &html),
+    );
+    let mut out = Vec::with_capacity((req.len() + resp.len()) / 3);
+    let mut res = write_member(&mut out, &req).and_then(|_| write_member(&mut out, &resp));
+    if d % 97 == 50 {
+        // A not-found page that the status filter must drop.
+        let nf = warc_record(
+            "response",
+            &format!("urn:uuid:nf-{d:09}"),
+            &format!("{uri}/missing"),
+            "application/http; msgtype=response",
+            &http_response(404, "<html><body>Not found</body></html>"),
+        );
+        res = res.and_then(|_| write_member(&mut out, &nf));
+    }
+    (html.len() as u64, res.map(|_| out))
 }
 
 /// Random fingerprints with planted near-duplicates: `docs` (64-bit, 128-bit) pairs, a
