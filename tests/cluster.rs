@@ -78,6 +78,21 @@ fn assert_level(l: &Level, n: usize, pairs: &[Pair]) -> u64 {
         "threshold {}",
         l.tau
     );
+    // The histogram of cluster sizes, counted again from the labels.
+    let mut d = SeqDsu::new(n);
+    for (a, b) in &links {
+        d.union(*a, *b);
+    }
+    let mut size = vec![0u64; n];
+    for x in d.labels() {
+        size[x as usize] += 1;
+    }
+    let mut hist = std::collections::BTreeMap::new();
+    for s in size.into_iter().filter(|s| *s > 0) {
+        *hist.entry(s).or_insert(0u64) += 1;
+    }
+    let hist: Vec<(u64, u64)> = hist.into_iter().collect();
+    assert_eq!(l.size_histogram, hist, "sizes at threshold {}", l.tau);
     kept
 }
 

@@ -285,3 +285,43 @@ fn a_bound_on_leaders_is_counted_and_the_lists_stay_stars() {
         assert!(f[3].parse::<f64>().unwrap() >= 0.82, "{line}");
     }
 }
+
+#[test]
+fn linear_removal_equals_the_all_pairs_reference_where_texts_have_many_leaders() {
+    // Pages of one template that share band keys but do not pass S3 lead each (a later page
+    // is compared with many leaders, several at a time), and copies of them with a word
+    // changed find their page among those leaders, mostly not the first.
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = SplitMix64(9);
+    let boiler = words(&mut rng, 200, 1);
+    let pages: Vec<Vec<String>> = (0..28)
+        .map(|_| {
+            let mut t = boiler.clone();
+            t.extend(words(&mut rng, 45, 15));
+            t
+        })
+        .collect();
+    let mut out = String::new();
+    for (i, t) in pages.iter().enumerate() {
+        writeln!(out, "{{\"id\":\"p{i:03}\",\"text\":\"{}\"}}", t.join(" ")).unwrap();
+    }
+    for i in 0..12 {
+        let mut t = pages[rng.below(pages.len() as u64) as usize].clone();
+        let at = rng.below(t.len() as u64) as usize;
+        t[at] = format!("c{i}");
+        writeln!(out, "{{\"id\":\"q{i:03}\",\"text\":\"{}\"}}", t.join(" ")).unwrap();
+    }
+    let crawl = dir.path().join("t.jsonl");
+    std::fs::write(&crawl, out).unwrap();
+    let removed = equal_to_all_pairs(&[&crawl], dir.path(), &[]);
+    assert!(
+        removed >= 3 * 12,
+        "the copies are removed under each rule: {removed}"
+    );
+    let (_, _, summary) = dedup(&[&crawl], &dir.path().join("n"), &[]);
+    let l = summary.verification.unwrap().leaders.unwrap();
+    assert!(
+        l.comparisons > 5 * l.leaders,
+        "texts are compared with many leaders: {l:?}"
+    );
+}

@@ -107,6 +107,10 @@ pub fn memory_bound(docs: u64, verify_memory: u64) -> u64 {
     BYTES_FIXED + BYTES_PER_DOCUMENT * docs + verify_memory
 }
 
+/// Leaders a text is compared with at once, on every core, once its first has not passed
+/// and at least this many are left ([`Walk::visit`]).
+const PARALLEL: usize = 8;
+
 /// The default bound on leaders listed per group.
 pub const DEFAULT_MAX_LEADERS: usize = 32;
 
@@ -193,7 +197,7 @@ impl Walk {
     /// Visits text `t` (after every text ranked before it in its component); `set` gives a
     /// text's shingle set (of `t` and of every listed leader). Returns whether `t` is listed
     /// as a leader somewhere (its set is then needed later).
-    fn visit<'s>(&mut self, t: u32, c: &Ctx, set: impl Fn(u32) -> &'s [u64]) -> bool {
+    fn visit<'s>(&mut self, t: u32, c: &Ctx, set: impl Fn(u32) -> &'s [u64] + Sync) -> bool {
         let u = c.texts.unit[t as usize];
         let groups = c.groups_of.row(u);
         let cap = c.rules.max_leaders;
@@ -212,25 +216,48 @@ impl Walk {
             self.candidates
                 .sort_unstable_by_key(|l| c.rank[*l as usize]);
             self.candidates.dedup();
-            let mut found = None;
-            for &l in &self.candidates {
+            // Those within the thresholds, in rank order; the first whose overlap passes is
+            // the text's leader.
+            self.candidates.retain(|&l| {
                 let v = c.texts.unit[l as usize];
                 let d64 = dist64(c.fp64[u as usize], c.fp64[v as usize]);
                 let d128 = dist128(c.fp128[u as usize], c.fp128[v as usize]);
-                if d64 > c.rules.tau || c.rules.tau128.is_some_and(|x| d128 > x) {
-                    continue;
-                }
+                d64 <= c.rules.tau && c.rules.tau128.is_none_or(|x| d128 <= x)
+            });
+            let overlap = |l: u32| {
                 let (a, b) = (l.min(t), l.max(t));
-                let o = Overlap::of(set(a), set(b));
-                self.stats.comparisons += 1;
-                if c.spec.passes(&o) {
-                    found = Some(Removal {
-                        text: t,
-                        leader: l,
-                        overlap: o,
-                    });
-                    break;
+                Overlap::of(set(a), set(b))
+            };
+            let mut found = None;
+            let mut at = 0;
+            while at < self.candidates.len() && found.is_none() {
+                // The first alone (a copy's first leader is mostly its leader), then, where
+                // many are left (a text that leads in a large component), a few at a time
+                // on every core: the same first passing leader and the same count of
+                // comparisons as one at a time, at most PARALLEL - 1 more computed.
+                let n = if at == 0 || self.candidates.len() - at < PARALLEL {
+                    1
+                } else {
+                    PARALLEL
+                };
+                let part = &self.candidates[at..at + n];
+                let got: Vec<Overlap> = if n == 1 {
+                    vec![overlap(part[0])]
+                } else {
+                    part.par_iter().map(|&l| overlap(l)).collect()
+                };
+                for (&l, o) in part.iter().zip(got) {
+                    self.stats.comparisons += 1;
+                    if c.spec.passes(&o) {
+                        found = Some(Removal {
+                            text: t,
+                            leader: l,
+                            overlap: o,
+                        });
+                        break;
+                    }
                 }
+                at += n;
             }
             found
         };

@@ -86,22 +86,57 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
             bucket_pairs[l as usize] += g.edge_pairs(e);
         }
     }
+    // The clusters' sizes are counted once, then kept up to date at the roots a threshold's
+    // edges touch: a threshold costs its edges, not a pass over every document.
+    let mut size = dsu.sizes();
+    let mut hist = std::collections::BTreeMap::new();
+    let (mut max_cluster, mut in_clusters) = (0u64, 0u64);
+    for s in size.iter().filter(|s| **s > 0) {
+        let s = u64::from(*s);
+        *hist.entry(s).or_insert(0u64) += 1;
+        max_cluster = max_cluster.max(s);
+        if s > 1 {
+            in_clusters += s;
+        }
+    }
+    let mut roots = Vec::new();
     let mut levels = Vec::with_capacity(buckets.len());
     for (t, bucket) in buckets.iter().enumerate() {
-        merges += dsu.union_all(bucket);
-        let at = bucket_pairs[t] + if t == 0 { pairs } else { 0 };
-        pairs += bucket_pairs[t];
-        let sizes = dsu.sizes();
-        let mut hist = std::collections::BTreeMap::new();
-        let (mut max_cluster, mut in_clusters) = (0u64, 0u64);
-        for s in sizes.into_iter().filter(|s| *s > 0) {
-            let s = u64::from(s);
-            *hist.entry(s).or_insert(0u64) += 1;
-            max_cluster = max_cluster.max(s);
-            if s > 1 {
-                in_clusters += s;
+        if !bucket.is_empty() {
+            // The clusters the edges join, counted out before and in after (each new root is
+            // one of the old, the smallest member of the clusters it joined).
+            roots.clear();
+            roots.extend(bucket.iter().flat_map(|&(a, b)| [dsu.find(a), dsu.find(b)]));
+            roots.sort_unstable();
+            roots.dedup();
+            for &r in &roots {
+                let s = u64::from(size[r as usize]);
+                uncount(&mut hist, s);
+                if s > 1 {
+                    in_clusters -= s;
+                }
+            }
+            merges += dsu.union_all(bucket);
+            for &r in &roots {
+                let to = dsu.find(r);
+                if to != r {
+                    size[to as usize] += size[r as usize];
+                    size[r as usize] = 0;
+                }
+            }
+            for &r in &roots {
+                let s = u64::from(size[r as usize]);
+                if s > 0 {
+                    *hist.entry(s).or_insert(0u64) += 1;
+                    max_cluster = max_cluster.max(s);
+                    if s > 1 {
+                        in_clusters += s;
+                    }
+                }
             }
         }
+        let at = bucket_pairs[t] + if t == 0 { pairs } else { 0 };
+        pairs += bucket_pairs[t];
         let kept = total - merges;
         let ratio = |x: u64| {
             if total == 0 {
@@ -120,10 +155,20 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
             pairs_at: at,
             docs_in_clusters: in_clusters,
             removed_by_star: 0,
-            size_histogram: hist.into_iter().collect(),
+            size_histogram: hist.iter().map(|(s, n)| (*s, *n)).collect(),
         });
     }
     (levels, dsu)
+}
+
+/// One cluster of size `s` fewer in the histogram.
+fn uncount(hist: &mut std::collections::BTreeMap<u64, u64>, s: u64) {
+    if let std::collections::btree_map::Entry::Occupied(mut e) = hist.entry(s) {
+        *e.get_mut() -= 1;
+        if *e.get() == 0 {
+            e.remove();
+        }
+    }
 }
 
 /// How the documents of a star are ranked: the representative rule after the keep policy,

@@ -16,12 +16,12 @@
 //! Memory is bounded: the bitmap (a word for every 16 bytes of input, at most an eighth of the
 //! budget) and the sets kept share a budget of bytes (a part of `--verify-memory`); once it is
 //! spent, no more sets are kept, and the pages after are read again as they always were. The
-//! bitmap is dropped when fingerprinting ends ([`EarlySets::finish`]), the sets when
-//! verification does.
+//! bitmap is dropped when fingerprinting ends ([`EarlySets::finish`]); verification takes each
+//! set ([`EarlySets::take`]), handed over, not copied.
 
 use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Mutex, RwLock};
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -48,7 +48,7 @@ pub struct EarlySets {
     /// Two bits of one word a key (a power of two of words), set by the first page with a key
     /// that lands there; emptied by [`EarlySets::finish`].
     seen: RwLock<Box<[AtomicU64]>>,
-    sets: Vec<Mutex<HashMap<u128, Arc<[u64]>>>>,
+    sets: Vec<Mutex<HashMap<u128, Vec<u64>>>>,
     kept: AtomicUsize,
     /// Pages that had a candidate fingerprinted before them but found the budget spent.
     refused: AtomicUsize,
@@ -135,7 +135,7 @@ impl EarlySets {
         set.dedup();
         let bytes = 8 * set.len() as u64 + SET_OVERHEAD;
         if let Entry::Vacant(e) = lock(shard).entry(content_hash) {
-            e.insert(set.into());
+            e.insert(set);
             self.used.fetch_add(bytes, Ordering::Relaxed);
             self.kept.fetch_add(1, Ordering::Relaxed);
         }
@@ -150,13 +150,18 @@ impl EarlySets {
         *bits = Box::new([]);
     }
 
-    /// The set kept for a text of this content hash, if any.
-    pub fn get(&self, content_hash: u128) -> Option<Arc<[u64]>> {
-        lock(self.shard(content_hash)).get(&content_hash).cloned()
+    /// The set kept for a text of this content hash, if any, handed over (not copied): it is
+    /// no longer held here, and its bytes are given back to the budget. Verification takes
+    /// each text's set once; a text asked for again is read again from its shard.
+    pub fn take(&self, content_hash: u128) -> Option<Vec<u64>> {
+        let set = lock(self.shard(content_hash)).remove(&content_hash)?;
+        self.used
+            .fetch_sub(8 * set.len() as u64 + SET_OVERHEAD, Ordering::Relaxed);
+        Some(set)
     }
 
     /// The part of the map that holds the set of a text of this content hash.
-    fn shard(&self, content_hash: u128) -> &Mutex<HashMap<u128, Arc<[u64]>>> {
+    fn shard(&self, content_hash: u128) -> &Mutex<HashMap<u128, Vec<u64>>> {
         &self.sets[(content_hash >> 122) as usize % SHARDS]
     }
 
@@ -196,7 +201,7 @@ mod tests {
         s.prepare(u64::MAX);
         s.offer(&keys(1), 11, &[5, 3, 5, 1]);
         assert!(
-            s.get(11).is_none(),
+            s.take(11).is_none(),
             "the first page of its keys is not kept"
         );
         // Shares one key of a seen band (band 0) with the first page.
@@ -204,20 +209,21 @@ mod tests {
         k[0] = keys(1)[0];
         s.offer(&k, 22, &[9, 7, 7]);
         assert_eq!(
-            s.get(22).as_deref(),
+            s.take(22).as_deref(),
             Some(&[7, 9][..]),
             "sorted, without repeats"
         );
+        assert!(s.take(22).is_none(), "a set is handed over once");
         // A key equal to another band's key is not a shared key.
         let mut k = keys(3);
         k[5] = keys(1)[0];
         s.offer(&k, 33, &[1]);
-        assert!(s.get(33).is_none());
+        assert!(s.take(33).is_none());
         // Nor is a key of a band that is not looked at (band 1).
         let mut k = keys(4);
         k[1] = keys(1)[1];
         s.offer(&k, 44, &[1]);
-        assert!(s.get(44).is_none());
+        assert!(s.take(44).is_none());
         assert_eq!(s.kept(), 1);
     }
 
@@ -229,16 +235,19 @@ mod tests {
         let big: Vec<u64> = (0..800).collect();
         s.offer(&keys(1), 1, &big);
         s.offer(&keys(1), 2, &big);
-        assert!(s.get(2).is_some());
+        assert_eq!(s.kept(), 1);
         assert_eq!(s.bytes(), 1024 + 8 * 800 + SET_OVERHEAD);
         s.offer(&keys(1), 3, &big);
-        assert!(s.get(3).is_none(), "over the budget");
+        assert_eq!(s.kept(), 1, "over the budget");
         assert_eq!(s.refused(), 1);
         s.finish();
         assert_eq!(s.bytes(), 8 * 800 + SET_OVERHEAD);
         // The bitmap is gone: no page is known to have had a key before it.
         s.offer(&keys(1), 4, &[1]);
-        assert!(s.get(4).is_none());
+        assert!(s.take(4).is_none());
+        assert!(s.take(3).is_none());
+        assert_eq!(s.take(2), Some(big));
+        assert_eq!(s.bytes(), 0, "a set taken is no longer held");
     }
 
     #[test]

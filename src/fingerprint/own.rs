@@ -131,9 +131,9 @@ fn groups_sharing<I: Iterator<Item = u64>>(
             .collect();
         pairs.par_sort_unstable();
         pairs.dedup();
-        groups.extend(
+        groups.par_extend(
             pairs
-                .chunk_by(|a, b| a.0 == b.0)
+                .par_chunk_by(|a, b| a.0 == b.0)
                 .filter(|r| r.len() > 1)
                 .map(|r| r.iter().map(|x| x.1).collect::<Vec<u32>>()),
         );

@@ -10,10 +10,13 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::base::tsv::tsv_field;
 use crate::fingerprint::own::SiteBlocks;
 use crate::fingerprint::store::{flags, StoreSet};
 use crate::report::typed::{TableFormat, Writer};
+use crate::text::blocks::Own;
 use crate::Result;
 
 /// The audit's file names in an output directory.
@@ -141,18 +144,32 @@ pub fn audit(
     own: Option<&SiteBlocks>,
 ) -> Audit {
     let n = limit.unwrap_or(kept.len() as u32).min(kept.len() as u32);
-    let mut index: HashMap<Cow<'_, str>, u32> = HashMap::new();
+    // Each document's site, and what its own content set aside, found on every core; the
+    // counting after is a few additions a document.
+    let per_doc: Vec<(Cow<'_, str>, Own)> = (0..kept.len() as u32)
+        .into_par_iter()
+        .with_min_len(1024)
+        .map(|d| {
+            let aside = match own {
+                Some(o) if d < n => o.own_of(stores, d),
+                _ => Own::default(),
+            };
+            (site(stores, d), aside)
+        })
+        .collect();
     // Every document's site, kept documents of the old collection included (they are named
     // in kept_on).
-    let site_ids: Vec<u32> = (0..kept.len() as u32)
-        .map(|d| {
+    let mut index: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
+    let site_ids: Vec<u32> = per_doc
+        .iter()
+        .map(|(s, _)| {
             let next = index.len() as u32;
-            *index.entry(site(stores, d)).or_insert(next)
+            *index.entry(s.as_ref()).or_insert(next)
         })
         .collect();
     let mut names = vec![String::new(); index.len()];
     for (s, i) in index {
-        names[i as usize] = s.into_owned();
+        names[i as usize] = s.to_string();
     }
     let mut by_site: Vec<Tally> = (0..names.len()).map(|_| Tally::default()).collect();
     let several = stores.stores().len() > 1;
@@ -166,7 +183,7 @@ pub fn audit(
         let gone = k != d;
         removed += u64::from(gone);
         let full = u64::from(stores.flags(d) & flags::FULL_TEXT != 0);
-        let aside = own.map(|o| o.own_of(stores, d)).unwrap_or_default();
+        let aside = per_doc[d as usize].1;
         let t = &mut by_site[s as usize];
         t.documents += 1;
         t.full_text += full;
@@ -188,6 +205,7 @@ pub fn audit(
             }
         }
     }
+    drop(per_doc);
     let mut sites = rows(&names, by_site, &names);
     sites.retain(|r| r.documents > 0);
     sites.sort_unstable_by(|a, b| {

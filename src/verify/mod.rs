@@ -189,16 +189,30 @@ fn plain_sets(
     let Some(early) = spec.early.as_ref().filter(|s| s.0.k() == spec.k) else {
         return read_sets(stores, docs, spec, None);
     };
-    // A text's set is its content hash's, whichever page of that text fingerprinting kept.
-    let mut sets = HashMap::new();
+    // A text's set is its content hash's, whichever page of that text fingerprinting kept;
+    // each is handed over, not copied, and made a verification set in place, on every core.
+    let found: Vec<(u32, Option<Vec<u64>>)> = docs
+        .par_iter()
+        .map(|&d| {
+            let [lo, hi] = stores.content_hash(d);
+            let set = early
+                .0
+                .take(u128::from(lo) | u128::from(hi) << 64)
+                .map(|mut set| {
+                    shingle::into_set(&mut set);
+                    set
+                });
+            (d, set)
+        })
+        .collect();
+    let mut sets = HashMap::with_capacity(found.len());
     let mut rest = Vec::new();
     let mut shingles = 0;
-    for &d in docs {
-        let [lo, hi] = stores.content_hash(d);
-        match early.0.get(u128::from(lo) | u128::from(hi) << 64) {
+    for (d, set) in found {
+        match set {
             Some(set) => {
                 shingles += set.len() as u64;
-                sets.insert(d, early_set(&set));
+                sets.insert(d, set);
             }
             None => rest.push(d),
         }
@@ -208,14 +222,6 @@ fn plain_sets(
     stats.shingles += shingles;
     sets.extend(more);
     Ok((sets, stats))
-}
-
-/// A kept set (the band keys' shingles, sorted) as [`shingle::Shingler`] makes it: the same
-/// rule, [`shingle::into_set`] (its sort finds the order already there).
-fn early_set(set: &[u64]) -> Vec<u64> {
-    let mut v = set.to_vec();
-    shingle::into_set(&mut v);
-    v
 }
 
 /// The sets of `docs` read again from their shards: of their own content where `own` is given.
@@ -852,15 +858,15 @@ mod tests {
             let keys = vec![i as u64; 40];
             early.offer(&keys, hash, &shingles);
             early.offer(&keys, hash, &shingles);
-            let kept = early_set(&early.get(hash).expect("kept"));
+            let mut kept = early.take(hash).expect("kept");
+            shingle::into_set(&mut kept);
             let mut read = Vec::new();
             again.shingles(text, &mut read);
             assert_eq!(kept, read, "{text}");
         }
         // Shingles at the top of the range are brought under the whole-text mark as read.
-        assert_eq!(
-            early_set(&[1, measure::WHOLE - 1, measure::WHOLE]),
-            vec![1, measure::WHOLE - 1]
-        );
+        let mut top = vec![1, measure::WHOLE - 1, measure::WHOLE];
+        shingle::into_set(&mut top);
+        assert_eq!(top, vec![1, measure::WHOLE - 1]);
     }
 }
