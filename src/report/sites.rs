@@ -93,6 +93,9 @@ fn site(stores: &StoreSet, d: u32) -> Cow<'_, str> {
     }
 }
 
+/// Documents looked at together on every core in the audit (what they hold is bounded).
+const CHUNK: usize = 1 << 16;
+
 /// Counts per key: documents, removed, and kept documents' keys.
 #[derive(Default)]
 struct Tally {
@@ -144,32 +147,29 @@ pub fn audit(
     own: Option<&SiteBlocks>,
 ) -> Audit {
     let n = limit.unwrap_or(kept.len() as u32).min(kept.len() as u32);
-    // Each document's site, and what its own content set aside, found on every core; the
-    // counting after is a few additions a document.
-    let per_doc: Vec<(Cow<'_, str>, Own)> = (0..kept.len() as u32)
-        .into_par_iter()
-        .with_min_len(1024)
-        .map(|d| {
-            let aside = match own {
-                Some(o) if d < n => o.own_of(stores, d),
-                _ => Own::default(),
-            };
-            (site(stores, d), aside)
-        })
-        .collect();
     // Every document's site, kept documents of the old collection included (they are named
-    // in kept_on).
-    let mut index: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
-    let site_ids: Vec<u32> = per_doc
-        .iter()
-        .map(|(s, _)| {
+    // in kept_on): found on every core a chunk at a time (the chunk's names held, not every
+    // document's), numbered in order on one.
+    let mut index: foldhash::HashMap<String, u32> = foldhash::HashMap::default();
+    let mut site_ids: Vec<u32> = Vec::with_capacity(kept.len());
+    for first in (0..kept.len() as u32).step_by(CHUNK) {
+        let end = (first + CHUNK as u32).min(kept.len() as u32);
+        let found: Vec<Cow<'_, str>> = (first..end)
+            .into_par_iter()
+            .map(|d| site(stores, d))
+            .collect();
+        for s in found {
             let next = index.len() as u32;
-            *index.entry(s.as_ref()).or_insert(next)
-        })
-        .collect();
+            let id = match index.get(s.as_ref()) {
+                Some(id) => *id,
+                None => *index.entry(s.into_owned()).or_insert(next),
+            };
+            site_ids.push(id);
+        }
+    }
     let mut names = vec![String::new(); index.len()];
     for (s, i) in index {
-        names[i as usize] = s.to_string();
+        names[i as usize] = s;
     }
     let mut by_site: Vec<Tally> = (0..names.len()).map(|_| Tally::default()).collect();
     let several = stores.stores().len() > 1;
@@ -177,24 +177,22 @@ pub fn audit(
         .map(|_| Tally::default())
         .collect();
     let mut removed = 0u64;
-    for d in 0..n {
-        let s = site_ids[d as usize];
-        let k = kept[d as usize];
-        let gone = k != d;
-        removed += u64::from(gone);
-        let full = u64::from(stores.flags(d) & flags::FULL_TEXT != 0);
-        let aside = per_doc[d as usize].1;
-        let t = &mut by_site[s as usize];
-        t.documents += 1;
-        t.full_text += full;
-        t.blocks_aside += u64::from(aside.blocks_aside);
-        t.words_aside += u64::from(aside.words_aside);
-        if gone {
-            t.removed += 1;
-            *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
-        }
-        if several {
-            let t = &mut by_store[stores.position(d).0];
+    // What each document's own content set aside, on every core a chunk at a time; the
+    // counting is a few additions a document.
+    for first in (0..n).step_by(CHUNK) {
+        let end = (first + CHUNK as u32).min(n);
+        let aside: Vec<Own> = (first..end)
+            .into_par_iter()
+            .map(|d| own.map(|o| o.own_of(stores, d)).unwrap_or_default())
+            .collect();
+        for d in first..end {
+            let s = site_ids[d as usize];
+            let k = kept[d as usize];
+            let gone = k != d;
+            removed += u64::from(gone);
+            let full = u64::from(stores.flags(d) & flags::FULL_TEXT != 0);
+            let aside = aside[(d - first) as usize];
+            let t = &mut by_site[s as usize];
             t.documents += 1;
             t.full_text += full;
             t.blocks_aside += u64::from(aside.blocks_aside);
@@ -203,9 +201,19 @@ pub fn audit(
                 t.removed += 1;
                 *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
             }
+            if several {
+                let t = &mut by_store[stores.position(d).0];
+                t.documents += 1;
+                t.full_text += full;
+                t.blocks_aside += u64::from(aside.blocks_aside);
+                t.words_aside += u64::from(aside.words_aside);
+                if gone {
+                    t.removed += 1;
+                    *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
+                }
+            }
         }
     }
-    drop(per_doc);
     let mut sites = rows(&names, by_site, &names);
     sites.retain(|r| r.documents > 0);
     sites.sort_unstable_by(|a, b| {
