@@ -241,12 +241,16 @@ impl Walk {
                     PARALLEL
                 };
                 let part = &self.candidates[at..at + n];
-                let got: Vec<Overlap> = if n == 1 {
-                    vec![overlap(part[0])]
+                let mut got = [Overlap::default(); PARALLEL];
+                if n == 1 {
+                    got[0] = overlap(part[0]);
                 } else {
-                    part.par_iter().map(|&l| overlap(l)).collect()
-                };
-                for (&l, o) in part.iter().zip(got) {
+                    got[..n]
+                        .par_iter_mut()
+                        .zip(part)
+                        .for_each(|(o, &l)| *o = overlap(l));
+                }
+                for (&l, &o) in part.iter().zip(&got[..n]) {
                     self.stats.comparisons += 1;
                     if c.spec.passes(&o) {
                         found = Some(Removal {

@@ -89,15 +89,9 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
     // The clusters' sizes are counted once, then kept up to date at the roots a threshold's
     // edges touch: a threshold costs its edges, not a pass over every document.
     let mut size = dsu.sizes();
-    let mut hist = std::collections::BTreeMap::new();
-    let (mut max_cluster, mut in_clusters) = (0u64, 0u64);
+    let mut clusters = Clusters::default();
     for s in size.iter().filter(|s| **s > 0) {
-        let s = u64::from(*s);
-        *hist.entry(s).or_insert(0u64) += 1;
-        max_cluster = max_cluster.max(s);
-        if s > 1 {
-            in_clusters += s;
-        }
+        clusters.count_in(u64::from(*s));
     }
     let mut roots = Vec::new();
     let mut levels = Vec::with_capacity(buckets.len());
@@ -110,11 +104,7 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
             roots.sort_unstable();
             roots.dedup();
             for &r in &roots {
-                let s = u64::from(size[r as usize]);
-                uncount(&mut hist, s);
-                if s > 1 {
-                    in_clusters -= s;
-                }
+                clusters.count_out(u64::from(size[r as usize]));
             }
             merges += dsu.union_all(bucket);
             for &r in &roots {
@@ -124,15 +114,8 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
                     size[r as usize] = 0;
                 }
             }
-            for &r in &roots {
-                let s = u64::from(size[r as usize]);
-                if s > 0 {
-                    *hist.entry(s).or_insert(0u64) += 1;
-                    max_cluster = max_cluster.max(s);
-                    if s > 1 {
-                        in_clusters += s;
-                    }
-                }
+            for &r in roots.iter().filter(|r| size[**r as usize] > 0) {
+                clusters.count_in(u64::from(size[r as usize]));
             }
         }
         let at = bucket_pairs[t] + if t == 0 { pairs } else { 0 };
@@ -149,24 +132,48 @@ pub fn sweep(g: &PairGraph, axis: Axis, max: u32) -> (Vec<Level>, Dsu) {
             tau: t as u32,
             docs_kept: kept,
             kept_ratio: ratio(kept),
-            max_cluster,
-            max_cluster_ratio: ratio(max_cluster),
+            max_cluster: clusters.largest,
+            max_cluster_ratio: ratio(clusters.largest),
             pairs,
             pairs_at: at,
-            docs_in_clusters: in_clusters,
+            docs_in_clusters: clusters.in_clusters,
             removed_by_star: 0,
-            size_histogram: hist.iter().map(|(s, n)| (*s, *n)).collect(),
+            size_histogram: clusters.histogram.iter().map(|(s, n)| (*s, *n)).collect(),
         });
     }
     (levels, dsu)
 }
 
-/// One cluster of size `s` fewer in the histogram.
-fn uncount(hist: &mut std::collections::BTreeMap<u64, u64>, s: u64) {
-    if let std::collections::btree_map::Entry::Occupied(mut e) = hist.entry(s) {
-        *e.get_mut() -= 1;
-        if *e.get() == 0 {
-            e.remove();
+/// The clusters of a sweep as it stands: how many of each size, the largest, and the
+/// documents in clusters of two or more.
+#[derive(Default)]
+struct Clusters {
+    histogram: std::collections::BTreeMap<u64, u64>,
+    /// Clusters only grow, so the largest is never counted out.
+    largest: u64,
+    in_clusters: u64,
+}
+
+impl Clusters {
+    /// One cluster of `s` documents more.
+    fn count_in(&mut self, s: u64) {
+        *self.histogram.entry(s).or_insert(0) += 1;
+        self.largest = self.largest.max(s);
+        if s > 1 {
+            self.in_clusters += s;
+        }
+    }
+
+    /// One cluster of `s` documents fewer (it joined another).
+    fn count_out(&mut self, s: u64) {
+        if let std::collections::btree_map::Entry::Occupied(mut e) = self.histogram.entry(s) {
+            *e.get_mut() -= 1;
+            if *e.get() == 0 {
+                e.remove();
+            }
+        }
+        if s > 1 {
+            self.in_clusters -= s;
         }
     }
 }

@@ -107,6 +107,21 @@ struct Tally {
     kept_on: HashMap<u32, u64>,
 }
 
+impl Tally {
+    /// One document: `full` whether its text is its whole page, `aside` what its own content
+    /// set aside, and the site of the document kept for it where it was removed.
+    fn add(&mut self, full: bool, aside: Own, removed_for: Option<u32>) {
+        self.documents += 1;
+        self.full_text += u64::from(full);
+        self.blocks_aside += u64::from(aside.blocks_aside);
+        self.words_aside += u64::from(aside.words_aside);
+        if let Some(site) = removed_for {
+            self.removed += 1;
+            *self.kept_on.entry(site).or_default() += 1;
+        }
+    }
+}
+
 fn rows(names: &[String], tallies: Vec<Tally>, site_names: &[String]) -> Vec<Row> {
     names
         .iter()
@@ -162,7 +177,10 @@ pub fn audit(
             let next = index.len() as u32;
             let id = match index.get(s.as_ref()) {
                 Some(id) => *id,
-                None => *index.entry(s.into_owned()).or_insert(next),
+                None => {
+                    index.insert(s.into_owned(), next);
+                    next
+                }
             };
             site_ids.push(id);
         }
@@ -186,31 +204,15 @@ pub fn audit(
             .map(|d| own.map(|o| o.own_of(stores, d)).unwrap_or_default())
             .collect();
         for d in first..end {
-            let s = site_ids[d as usize];
             let k = kept[d as usize];
             let gone = k != d;
             removed += u64::from(gone);
-            let full = u64::from(stores.flags(d) & flags::FULL_TEXT != 0);
+            let full = stores.flags(d) & flags::FULL_TEXT != 0;
             let aside = aside[(d - first) as usize];
-            let t = &mut by_site[s as usize];
-            t.documents += 1;
-            t.full_text += full;
-            t.blocks_aside += u64::from(aside.blocks_aside);
-            t.words_aside += u64::from(aside.words_aside);
-            if gone {
-                t.removed += 1;
-                *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
-            }
+            let removed_for = gone.then(|| site_ids[k as usize]);
+            by_site[site_ids[d as usize] as usize].add(full, aside, removed_for);
             if several {
-                let t = &mut by_store[stores.position(d).0];
-                t.documents += 1;
-                t.full_text += full;
-                t.blocks_aside += u64::from(aside.blocks_aside);
-                t.words_aside += u64::from(aside.words_aside);
-                if gone {
-                    t.removed += 1;
-                    *t.kept_on.entry(site_ids[k as usize]).or_default() += 1;
-                }
+                by_store[stores.position(d).0].add(full, aside, removed_for);
             }
         }
     }

@@ -518,7 +518,7 @@ pub fn write_crawl(dir: &Path, cfg: &SynthConfig) -> Result<(Vec<PathBuf>, Truth
             let made: Vec<(usize, u64, std::io::Result<Vec<u8>>)> = batch
                 .par_iter()
                 .map(|p| {
-                    let (html_len, members) = render(p, &vocab, cfg.shape);
+                    let (html_len, members) = render(p, &truth.ids[p.d], &vocab, cfg.shape);
                     (p.d % shards, html_len, members)
                 })
                 .collect();
@@ -548,10 +548,10 @@ struct Page {
     edit: Option<u64>,
 }
 
-/// Renders page `p` and compresses its records (request, response, and for some pages a
-/// not-found response the status filter must drop), one gzip member each, in the order they
-/// are written; returns the HTML's length and the members.
-fn render(p: &Page, vocab: &Vocab, shape: Shape) -> (u64, std::io::Result<Vec<u8>>) {
+/// Renders page `p` (its record id `id`) and compresses its records (request, response, and for
+/// some pages a not-found response the status filter must drop), one gzip member each, in the
+/// order they are written; returns the HTML's length and the members.
+fn render(p: &Page, id: &str, vocab: &Vocab, shape: Shape) -> (u64, std::io::Result<Vec<u8>>) {
     let (d, site, origin) = (p.d, p.site, p.origin);
     let title = {
         let mut r = SplitMix64(p.title);
@@ -593,7 +593,7 @@ fn render(p: &Page, vocab: &Vocab, shape: Shape) -> (u64, std::io::Result<Vec<u8
     );
     let resp = warc_record(
         "response",
-        &format!("urn:uuid:synth-{d:09}"),
+        id,
         &uri,
         "application/http; msgtype=response",
         &http_response(200, &html),
