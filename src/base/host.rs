@@ -35,6 +35,16 @@ pub fn normal(host: &str) -> Cow<'_, str> {
     }
 }
 
+/// The key of the host of a page with `url` and `id`: XXH3 of its [`normal`] host, taken from
+/// the URL, or from the id when that is a URL and the URL has none; 0 when neither has one.
+/// Own content counts blocks per host by it.
+pub fn key(url: &str, id: &str) -> u64 {
+    match host(url).or_else(|| host(id)) {
+        Some(h) => xxhash_rust::xxh3::xxh3_64(normal(h).as_bytes()).max(1),
+        None => 0,
+    }
+}
+
 /// The host of a URL as written (see [`site_of`]).
 pub fn host(url: &str) -> Option<&str> {
     let rest = &url[url.find("://")? + 3..];
@@ -48,4 +58,21 @@ pub fn host(url: &str) -> Option<&str> {
     };
     let host = host.trim_end_matches('.');
     (!host.is_empty()).then_some(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_key_is_the_normal_host_of_the_url_or_else_of_the_id() {
+        let k = |h: &str| xxhash_rust::xxh3::xxh3_64(h.as_bytes()).max(1);
+        assert_eq!(key("https://Example.COM:8080/a?b", "x"), k("example.com"));
+        assert_eq!(key("https://user@example.com./", "x"), k("example.com"));
+        // The URL first; the id only when the URL has no host.
+        assert_eq!(key("https://a.org/", "https://b.org/"), k("a.org"));
+        assert_eq!(key("", "https://b.org/x"), k("b.org"));
+        assert_eq!(key("not a url", "doc-17"), 0);
+        assert_ne!(key("https://a.org/", ""), key("https://b.org/", ""));
+    }
 }

@@ -78,7 +78,9 @@ impl EarlySets {
         let words = 1u64 << (63 - words.leading_zeros());
         let mut bits = self.seen.write().unwrap_or_else(|e| e.into_inner());
         let before = 8 * bits.len() as u64;
-        *bits = (0..words).map(|_| AtomicU64::new(0)).collect();
+        // Zeroed by the allocator (a fresh map for a large bitmap): its pages are cleared as
+        // the workers first touch them, not by one thread before they start.
+        *bits = bytemuck::allocation::zeroed_slice_box::<AtomicU64>(words as usize);
         self.used.fetch_add(8 * words, Ordering::Relaxed);
         self.used.fetch_sub(before, Ordering::Relaxed);
     }
@@ -101,18 +103,29 @@ impl EarlySets {
             let bits = self.seen.read().unwrap_or_else(|e| e.into_inner());
             if !bits.is_empty() {
                 let mask = bits.len() as u64 - 1;
+                // Each key's word and its two bits, then every word read before any is
+                // written: the reads are independent, so their cache misses overlap, where a
+                // read-modify-write of one word waits for its line before the next is asked.
+                let mut at = [0usize; SEEN_BANDS];
+                let mut two = [0u64; SEEN_BANDS];
+                let mut n = 0;
                 for (band, &key) in keys.iter().step_by(step).take(SEEN_BANDS).enumerate() {
                     // The band in the key, so that equal keys of different bands are not
                     // taken for a shared one.
                     let h = mix64(key ^ (band as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
                     // Two bits of one word (a blocked Bloom filter of two hashes): a key met
                     // before finds both set, another key both with the square of the fill.
-                    let word = &bits[(h & mask) as usize];
-                    let two = 1u64 << (h >> 52 & 63) | 1u64 << (h >> 58);
-                    // Read first: bits set already need no write to their line.
-                    if word.load(Ordering::Relaxed) & two == two
-                        || word.fetch_or(two, Ordering::Relaxed) & two == two
-                    {
+                    at[n] = (h & mask) as usize;
+                    two[n] = 1u64 << (h >> 52 & 63) | 1u64 << (h >> 58);
+                    n += 1;
+                }
+                let mut had = [0u64; SEEN_BANDS];
+                for (h, &a) in had.iter_mut().zip(&at[..n]) {
+                    *h = bits[a].load(Ordering::Relaxed);
+                }
+                for ((&a, &t), &h) in at[..n].iter().zip(&two[..n]).zip(&had[..n]) {
+                    // Bits set already need no write to their line.
+                    if h & t == t || bits[a].fetch_or(t, Ordering::Relaxed) & t == t {
                         seen = true;
                     }
                 }

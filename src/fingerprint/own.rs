@@ -19,8 +19,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use foldhash::{HashMap as FastMap, HashSet as FastSet};
 use rayon::prelude::*;
-use xxhash_rust::xxh3::xxh3_64;
 
 use super::store::StoreSet;
 use crate::base::host;
@@ -66,15 +66,12 @@ fn in_pass(k: u64, passes: u64, p: u64) -> bool {
 
 /// The key of a document's host (0: no host: its URL, or its id when that is a URL, has none).
 pub fn host_key(stores: &StoreSet, d: u32) -> u64 {
-    host_of(stores.url(d), stores.raw_id(d))
+    stores.host_key(d)
 }
 
-/// The key of the host of a page with `url` and `id` ([`host_key`] from the two strings).
+/// The key of the host of a page with `url` and `id` ([`host::key`]).
 pub fn host_of(url: &str, id: &str) -> u64 {
-    match host::host(url).or_else(|| host::host(id)) {
-        Some(h) => xxh3_64(host::normal(h).as_bytes()).max(1),
-        None => 0,
-    }
+    host::key(url, id)
 }
 
 /// A page's title key and blocks when it counts (it has a host and a title), from its host
@@ -170,7 +167,7 @@ pub struct OwnStats {
 pub struct SiteBlocks {
     /// The (host, block) keys that are their site's. A document's host is read from its URL,
     /// so the set serves any store set holding the counted documents (a split run's batches).
-    aside: HashSet<u64>,
+    aside: FastSet<u64>,
     /// What the count found.
     pub stats: OwnStats,
     /// The memory budget the count had, bytes: the own-line groups keep to it too.
@@ -197,18 +194,26 @@ impl SiteBlocks {
             return None;
         }
         let n = stores.len() as u32;
-        let hosts: Vec<u64> = (0..n)
+        let hosts = stores.host_keys();
+        // Pages per host: a host's threshold. Counted on every core, each worker's counts
+        // merged into one map.
+        let pages: FastMap<u64, u64> = (0..n)
             .into_par_iter()
-            .map(|d| host_key(stores, d))
-            .collect();
-        // Pages per host: a host's threshold.
-        let mut pages: HashMap<u64, u64> = HashMap::new();
-        for (d, h) in hosts.iter().enumerate() {
-            if counted(*h, keys(stores, d as u32)).is_some() {
-                *pages.entry(*h).or_default() += 1;
-            }
-        }
-        let limit: HashMap<u64, u32> = pages
+            .fold(FastMap::default, |mut m, d| {
+                let h = hosts[d as usize];
+                if counted(h, keys(stores, d)).is_some() {
+                    *m.entry(h).or_default() += 1;
+                }
+                m
+            })
+            .reduce(FastMap::default, |a, b| {
+                let (mut a, b) = if a.len() < b.len() { (b, a) } else { (a, b) };
+                for (h, p) in b {
+                    *a.entry(h).or_default() += p;
+                }
+                a
+            });
+        let limit: FastMap<u64, u32> = pages
             .iter()
             .filter_map(|(h, p)| Some((*h, limit_of(*p)?)))
             .collect();
@@ -223,7 +228,7 @@ impl SiteBlocks {
             .map(|d| of_doc(d).map_or(0, |c| c.2.len() as u64))
             .sum();
         let passes = passes_for(total, 24, memory);
-        let mut aside = HashSet::new();
+        let mut aside = FastSet::default();
         for p in 0..passes {
             // Collected in pieces and copied once into one vector of the exact size (a fold
             // and a reduce of vectors copied the growing halves again at every join).
@@ -271,6 +276,7 @@ impl SiteBlocks {
     /// `hosts` hosts of [`MIN_REPEAT`] pages or more, with a memory budget of `memory` bytes;
     /// pages with site blocks not counted (0).
     pub fn from_keys(aside: HashSet<u64>, hosts: u64, passes: u32, memory: u64) -> SiteBlocks {
+        let aside: FastSet<u64> = aside.into_iter().collect();
         SiteBlocks {
             memory,
             stats: OwnStats {

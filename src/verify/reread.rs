@@ -187,9 +187,11 @@ pub fn for_each_record<S, T: Send>(
             parts
         })
         .collect();
+    // Each worker's state (its term cache above all) serves every part it reads, not one
+    // part of 256 records only.
     let parts: Vec<Result<Found<T>>> = groups
         .into_par_iter()
-        .map(|((si, shard), wanted)| {
+        .map_init(&init, |state, ((si, shard), wanted)| {
             let store = &stores.stores()[si];
             let m = &store.manifest;
             let opts = m.reading.as_ref().map(|r| r.options()).unwrap_or_default();
@@ -209,7 +211,7 @@ pub fn for_each_record<S, T: Send>(
                 .collect();
             let mut sink = Collect {
                 wanted,
-                state: init(),
+                state,
                 f: &f,
                 values: Vec::new(),
                 payload_bytes: 0,
@@ -306,7 +308,7 @@ fn read_wanted<S, T, F: Fn(&mut S, u32, &Document<'_>) -> T>(
     shards: &[Shard],
     shard: u32,
     opts: &ReadOptions,
-    sink: &mut Collect<'_, S, T, F>,
+    sink: &mut Collect<'_, '_, S, T, F>,
 ) -> Result<()> {
     let info = &shards[shard as usize];
     let mut targets: Vec<(u64, u64)> = sink.wanted.iter().map(|(k, v)| (k.0, v.1)).collect();
@@ -419,22 +421,22 @@ pub fn locate_shard(
     Ok(path)
 }
 
-struct Collect<'f, S, T, F> {
+struct Collect<'f, 's, S, T, F> {
     wanted: Wanted,
-    state: S,
+    state: &'s mut S,
     f: &'f F,
     values: Vec<(u32, T)>,
     payload_bytes: u64,
 }
 
-impl<S, T, F: Fn(&mut S, u32, &Document<'_>) -> T> Sink for Collect<'_, S, T, F> {
+impl<S, T, F: Fn(&mut S, u32, &Document<'_>) -> T> Sink for Collect<'_, '_, S, T, F> {
     fn document(&mut self, doc: Document<'_>) {
         let key = (doc.loc.offset, doc.loc.inner, doc.loc.match_kind());
         let Some((d, _)) = self.wanted.remove(&key) else {
             return;
         };
         self.payload_bytes += doc.payload.len() as u64;
-        let v = (self.f)(&mut self.state, d, &doc);
+        let v = (self.f)(self.state, d, &doc);
         self.values.push((d, v));
     }
 

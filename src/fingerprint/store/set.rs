@@ -83,6 +83,9 @@ pub struct StoreSet {
     fp128: Vec<[u64; 2]>,
     /// The names of documents whose id is not unique in the set (found when first asked).
     names: OnceLock<HashMap<u32, String>>,
+    /// Each document's host key (found for every document when first asked, 8 bytes a
+    /// document: own content reads it many times a document).
+    hosts: OnceLock<Vec<u64>>,
     /// The first document of an older collection the others are deduplicated against, if any
     /// ([`StoreSet::against`]).
     old: Option<u32>,
@@ -143,6 +146,7 @@ impl StoreSet {
             fp64,
             fp128,
             names: OnceLock::new(),
+            hosts: OnceLock::new(),
             old: None,
         })
     }
@@ -318,6 +322,26 @@ impl StoreSet {
     pub fn url(&self, doc: u32) -> &str {
         let (s, i) = self.locate(doc);
         s.url(i)
+    }
+
+    /// The key of document `doc`'s host ([`crate::base::host::key`] of its URL and id; 0:
+    /// none).
+    pub fn host_key(&self, doc: u32) -> u64 {
+        self.host_keys()[doc as usize]
+    }
+
+    /// Every document's host key ([`StoreSet::host_key`]), found on every core when first
+    /// asked.
+    pub fn host_keys(&self) -> &[u64] {
+        self.hosts.get_or_init(|| {
+            (0..self.len() as u32)
+                .into_par_iter()
+                .map(|d| {
+                    let (s, i) = self.locate(d);
+                    crate::base::host::key(s.url(i), s.id(i))
+                })
+                .collect()
+        })
     }
 
     /// Normalised text length of document `doc`.
