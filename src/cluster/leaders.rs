@@ -92,7 +92,8 @@ pub struct LeaderRules {
 
 /// Bytes a document of the stores that `dedup`'s stages after fingerprinting hold at most:
 /// the store's columns they read (fingerprints, flags, lengths, one band of MinHash keys at a
-/// time), the units, runs and texts here, and the sweep's and lists' per-document arrays.
+/// time), each document's host key (own content, 8 bytes), the units, runs and texts here,
+/// and the sweep's and lists' per-document arrays.
 /// Measured (BENCHMARKS.md, "Memory by the formula"): 168 MB peak at 300 000 documents and
 /// 332 MB at a million (a planted group of 200 000 among them) with `--verify-memory 64M`,
 /// about 235 bytes a document between the two.

@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::spec::CorpusConfig;
 use crate::fingerprint::store::StoreSet;
 use crate::write::{self, Kept};
@@ -28,18 +30,27 @@ pub struct WriteJob {
 }
 
 /// Each document by its id as the lists name it (repeated ids qualified).
-pub(crate) fn ids_of(stores: &StoreSet) -> HashMap<&str, u32> {
-    let mut by_id = HashMap::with_capacity(stores.len());
-    for d in 0..stores.len() as u32 {
-        by_id.insert(stores.id(d), d);
+pub(crate) fn ids_of(stores: &StoreSet) -> Ids<'_> {
+    // The ids read on every core, then inserted (a foldhash map: the ids are the crawl's,
+    // not an attacker's keys to a long-lived service).
+    let ids: Vec<&str> = (0..stores.len() as u32)
+        .into_par_iter()
+        .map(|d| stores.id(d))
+        .collect();
+    let mut by_id = Ids::with_capacity_and_hasher(ids.len(), Default::default());
+    for (d, id) in ids.into_iter().enumerate() {
+        by_id.insert(id, d as u32);
     }
     by_id
 }
 
+/// Documents by their ids ([`ids_of`]).
+pub(crate) type Ids<'s> = HashMap<&'s str, u32, foldhash::fast::RandomState>;
+
 /// The documents the keep list `path` names (ids read back from their TSV escaping), in
 /// store order, each once; an id that names none of `by_id`'s ([`ids_of`]) is an error with
 /// how many there are and the first one's line.
-pub(crate) fn keep_docs(path: &Path, by_id: &HashMap<&str, u32>) -> anyhow::Result<Vec<u32>> {
+pub(crate) fn keep_docs(path: &Path, by_id: &Ids<'_>) -> anyhow::Result<Vec<u32>> {
     let mut docs = Vec::new();
     let mut unknown = Vec::new();
     crate::report::lists::read_keep(path, |id, line| {

@@ -188,7 +188,7 @@ pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result
 
 fn removed(
     stores: &StoreSet,
-    names: &std::collections::HashMap<&str, u32>,
+    names: &super::corpus::Ids<'_>,
     summary: &Summary,
     removals: &[Removal],
     r: &Removal,
