@@ -1142,13 +1142,18 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
             && word_bytes(&text[b.start as usize..b.end as usize]).saturating_sub(b.link_words)
                 < least
     };
-    for (i, b) in blocks.iter().enumerate() {
-        // The title is kept where its header carries a frame word (`div class="header"`).
+    // Whether a block is left out whatever it holds: outside the region, a frame element, or
+    // framed where the frame is kept out (the title is kept where its header carries a frame
+    // word, `div class="header"`).
+    let left_out = |b: &Block| {
         let framed = strict && b.frame && *title != Some(b.owner);
-        if !region[b.owner as usize] || b.frame_tag || framed {
+        !region[b.owner as usize] || b.frame_tag || framed
+    };
+    for (i, b) in blocks.iter().enumerate() {
+        if left_out(b) {
             continue;
         }
-        if link_list(b) && !names_the_next(nodes, region, blocks, i, &link_list) {
+        if link_list(b) && !names_the_next(nodes, blocks, i, &left_out, &link_list) {
             continue;
         }
         tb.text(&visible(&text[b.start as usize..b.end as usize]), true);
@@ -1163,7 +1168,8 @@ const MAX_NAME: u32 = 120;
 const NAME_REACH: usize = 3;
 
 /// Whether the link-only block `blocks[i]` is the name of what the next block says: one
-/// link of at most [`MAX_NAME`] bytes, followed, in the chosen region, by a block of text of
+/// link of at most [`MAX_NAME`] bytes, followed by a block the content keeps (in the chosen
+/// region and not left out as frame: `left_out`, the rule the writing loop applies), of text of
 /// its own, not a heading, that sits in the element beside the name's (or inside it): a
 /// summary table's row (`BeanProperty` and its description), a `dt` and its `dd`; not the
 /// last name of a list of inherited methods before the next list's heading. Such a name is
@@ -1172,9 +1178,9 @@ const NAME_REACH: usize = 3;
 /// never one link followed by text beside it.
 fn names_the_next(
     nodes: &[Node],
-    region: &[bool],
     blocks: &[Block],
     i: usize,
+    left_out: &impl Fn(&Block) -> bool,
     link_list: &impl Fn(&Block) -> bool,
 ) -> bool {
     let b = &blocks[i];
@@ -1184,11 +1190,7 @@ fn names_the_next(
     if b.anchors != 1 || b.end - b.start > MAX_NAME || b.owner == 0 {
         return false;
     }
-    if !region[next.owner as usize]
-        || next.frame_tag
-        || link_list(next)
-        || nodes[next.owner as usize].tag == Tag::Heading
-    {
+    if left_out(next) || link_list(next) || nodes[next.owner as usize].tag == Tag::Heading {
         return false;
     }
     let parent = nodes[b.owner as usize].parent;
@@ -1792,6 +1794,24 @@ mod tests {
         assert!(!text.contains("addNotify"), "{text}");
         assert!(!text.contains("itemStateChanged"), "{text}");
         assert!(!text.contains("Overview"), "{text}");
+    }
+
+    /// A link is kept as the name of the text beside it only when that text is kept: a name
+    /// beside a share box, which the content leaves out as frame, goes with it.
+    #[test]
+    fn a_name_beside_text_left_out_as_frame_goes_with_it() {
+        let para = "The roses in the north bed flowered late this year, after a cold spring and a wet start to the summer that kept the soil heavy.";
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/a>About</a></nav><article>\
+             <h1>Garden notes</h1><p>{para}</p><p>{para}</p>\
+             <div class=row><div class=name><a href=/tell>Tell a friend</a></div>\
+             <div class=share-box>Share this page with your friends on the networks you use every day.</div></div>\
+             <p>{para}</p></article></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("cold spring"), "{text}");
+        assert!(!text.contains("Share this page"), "{text}");
+        assert!(!text.contains("Tell a friend"), "{text}");
     }
 
     /// A class-use page of an API site, as its generator writes it: the table of subclasses
