@@ -23,7 +23,6 @@ use foldhash::{HashMap as FastMap, HashSet as FastSet};
 use rayon::prelude::*;
 
 use super::store::StoreSet;
-use crate::base::host;
 use crate::text::blocks::{self, WORD_BITS};
 
 /// The rule, as `summary.json` states it.
@@ -62,16 +61,6 @@ fn passes_for(total: u64, pair: u64, memory: u64) -> u64 {
 #[inline]
 fn in_pass(k: u64, passes: u64, p: u64) -> bool {
     ((u128::from(k) * u128::from(passes)) >> 64) as u64 == p
-}
-
-/// The key of a document's host (0: no host: its URL, or its id when that is a URL, has none).
-pub fn host_key(stores: &StoreSet, d: u32) -> u64 {
-    stores.host_key(d)
-}
-
-/// The key of the host of a page with `url` and `id` ([`host::key`]).
-pub fn host_of(url: &str, id: &str) -> u64 {
-    host::key(url, id)
 }
 
 /// A page's title key and blocks when it counts (it has a host and a title), from its host
@@ -275,8 +264,7 @@ impl SiteBlocks {
     /// The set a partitioned count decided ([`site_keys`] over every share), for a run over
     /// `hosts` hosts of [`MIN_REPEAT`] pages or more, with a memory budget of `memory` bytes;
     /// pages with site blocks not counted (0).
-    pub fn from_keys(aside: HashSet<u64>, hosts: u64, passes: u32, memory: u64) -> SiteBlocks {
-        let aside: FastSet<u64> = aside.into_iter().collect();
+    pub fn from_keys(aside: FastSet<u64>, hosts: u64, passes: u32, memory: u64) -> SiteBlocks {
         SiteBlocks {
             memory,
             stats: OwnStats {
@@ -293,7 +281,7 @@ impl SiteBlocks {
     pub fn pages_with_site_blocks(&self, stores: &StoreSet) -> u64 {
         (0..stores.len() as u32)
             .into_par_iter()
-            .filter(|d| self.any_site(host_key(stores, *d), keys(stores, *d)))
+            .filter(|d| self.any_site(stores.host_key(*d), keys(stores, *d)))
             .count() as u64
     }
 
@@ -306,7 +294,7 @@ impl SiteBlocks {
     /// within the memory budget the count had (16 bytes a pair), as the count's are.
     pub fn own_groups(&self, stores: &StoreSet, docs: &[u32]) -> Vec<Vec<u32>> {
         let lines = |d: u32| {
-            let h = host_key(stores, d);
+            let h = stores.host_key(d);
             self.own_lines(h, keys(stores, d))
                 .map(move |b| site_key(h, b))
         };
@@ -318,8 +306,8 @@ impl SiteBlocks {
     /// documents `a` and `b` of one host share: one makes them candidates
     /// ([`own_groups`](Self::own_groups)).
     pub fn own_lines_shared(&self, stores: &StoreSet, a: u32, b: u32) -> u32 {
-        let h = host_key(stores, a);
-        if h == 0 || h != host_key(stores, b) {
+        let h = stores.host_key(a);
+        if h == 0 || h != stores.host_key(b) {
             return 0;
         }
         let own = |d: u32| -> HashSet<u64> { self.own_lines(h, keys(stores, d)).collect() };
@@ -346,7 +334,7 @@ impl SiteBlocks {
     /// Whether document `d` has a block that is its site's.
     pub fn has_site_blocks(&self, stores: &StoreSet, d: u32) -> bool {
         let k = keys(stores, d);
-        k.len() >= 2 && self.any_site(host_key(stores, d), k)
+        k.len() >= 2 && self.any_site(stores.host_key(d), k)
     }
 
     /// Whether the keys `k` (a title key, then blocks) of a page of host `h` hold a block
@@ -358,7 +346,7 @@ impl SiteBlocks {
     /// What document `d`'s own content is, from its keys alone (nothing read): the blocks and
     /// words set aside and the words kept.
     pub fn own_of(&self, stores: &StoreSet, d: u32) -> blocks::Own {
-        let h = host_key(stores, d);
+        let h = stores.host_key(d);
         let mut own = blocks::Own::default();
         for k in keys(stores, d).iter().skip(1) {
             if self.is_site(h, *k) {
@@ -374,7 +362,7 @@ impl SiteBlocks {
     /// Own content of document `d` read from its text (as fingerprinting made it): into
     /// `out`, the lines that are not its site's.
     pub fn own_text(&self, stores: &StoreSet, d: u32, text: &str, out: &mut String) -> blocks::Own {
-        let h = host_key(stores, d);
+        let h = stores.host_key(d);
         blocks::own_text(text, |k| self.is_site(h, k), out)
     }
 }

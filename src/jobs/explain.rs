@@ -313,7 +313,7 @@ fn own_compared(
     );
     let own_passes = crate::verify::Overlap::of(&sa, &sb).score(crate::verify::Measure::S3)
         >= crate::verify::VerifySpec::default().min;
-    let h = crate::fingerprint::own::host_key(stores, a);
+    let h = stores.host_key(a);
     let site_lines = ta
         .split('\n')
         .filter(|l| !l.is_empty() && own.is_site(h, crate::text::blocks::key(l)))

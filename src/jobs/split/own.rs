@@ -21,7 +21,7 @@ pub fn site_blocks(plan: &Plan) -> anyhow::Result<Option<crate::fingerprint::own
     if !plan.own {
         return Ok(None);
     }
-    let mut aside = std::collections::HashSet::new();
+    let mut aside = foldhash::HashSet::default();
     for p in 0..plan.partitions {
         let path = site_keys(plan, p);
         aside.extend(records::read_part(&path, 0)?.into_iter().map(|x| x[0]));

@@ -156,7 +156,7 @@ fn own_blocks(
     let mut sent = 0u64;
     if let Some(blocks) = store.blocks() {
         for (i, f) in fl.iter().enumerate() {
-            let h = own::host_of(store.url(i), store.id(i));
+            let h = crate::base::host::key(store.url(i), store.id(i));
             let Some((title, keys)) = own::counted(h, blocks.doc(i)) else {
                 continue;
             };
