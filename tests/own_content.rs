@@ -285,3 +285,76 @@ fn pages_alike_in_their_own_content_are_candidates_whatever_their_site_repeats()
         "{out}"
     );
 }
+
+/// A page of a small shop's template: a menu, a long legal footer, and a form whose words
+/// (with the title) are under the 20 a main content needs, so the page is read whole.
+fn shop_form(title: &str, words: &str, footer_word: &str) -> String {
+    let menu: String = (0..20)
+        .map(|i| format!("<li><a href=/m{i}>menu{i} item{i}</a></li>"))
+        .collect();
+    let legal: Vec<String> = (0..150)
+        .map(|i| {
+            if i == 75 {
+                footer_word.to_string()
+            } else {
+                format!("legal{i}")
+            }
+        })
+        .collect();
+    format!(
+        "<html><head><title>{title}</title></head><body><nav><ul>{menu}</ul></nav>\
+         <main><h1>{title}</h1><form><p>{words}</p><input name=a></form></main>\
+         <footer><p>{}</p></footer></body></html>",
+        legal.join(" ")
+    )
+}
+
+#[test]
+fn pages_read_whole_go_only_as_near_identical_copies_of_a_whole_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let login = "Enter the name of your account and its secret word to reach your orders";
+    let mut data = Vec::new();
+    for (id, url, html) in [
+        (
+            "login",
+            "https://shop.example/login",
+            shop_form("Log in", login, "legal75"),
+        ),
+        // The sign-up form of the same template: its whole text is about 0.9 alike to the
+        // login page's (S3), but its own words are others.
+        (
+            "signup",
+            "https://shop.example/signup",
+            shop_form(
+                "Sign up",
+                "Choose a new name for an account then pick a secret word to begin",
+                "legal75",
+            ),
+        ),
+        // The login page again, one word of its footer different: a near-identical copy.
+        (
+            "login2",
+            "https://shop.example/login?next=/",
+            shop_form("Log in", login, "changed"),
+        ),
+    ] {
+        data.extend(response(id, url, &html));
+    }
+    let warc = dir.path().join("shop.warc");
+    fs::write(&warc, &data).unwrap();
+    let text = nd("text {}", &[&warc]).ok();
+    assert_eq!(text.matches("\"full_text\":true").count(), 3, "{text}");
+
+    let out = dir.path().join("out");
+    nd("dedup {} -o {} --quiet", &[&warc, &out]).ok();
+    let r = removed(&out);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(["login", "login2"].contains(&r[0].as_str()), "{r:?}");
+    let said = nd("explain {} {}", &[&out, &r[0]]).ok();
+    assert!(said.contains("compared: whole texts"), "{said}");
+    // Without own content the sign-up page is compared on its whole text at the
+    // threshold, and goes as a near-duplicate of the login page.
+    let keep = dir.path().join("keep");
+    nd("dedup {} -o {} --quiet --site-blocks keep", &[&warc, &keep]).ok();
+    assert!(removed(&keep).contains(&"signup".to_string()));
+}

@@ -548,8 +548,9 @@ pub struct DedupArgs {
     /// What is done with the blocks (paragraphs, list items, headings) a page shares with
     /// many pages of its host about other things (menus, footers, a section repeated on every
     /// page of a kind): set aside, so that pages are compared on their own content, or kept.
-    /// A page with under 20 words of its own is compared on its whole text and removed only
-    /// as a near-identical copy (S3 >= 0.95). Main content only (--text main).
+    /// A page with under 20 words of its own, or read whole because its main content is under
+    /// 20 words, is compared on its whole text and removed only as a near-identical copy (S3
+    /// >= 0.95, its own words alike). Main content only (--text main).
     #[arg(long, value_enum, default_value_t = crate::jobs::options::SiteBlocks::Aside)]
     pub site_blocks: crate::jobs::options::SiteBlocks,
     /// Keep every document's shingle set in the store (about 8 bytes per word of text, more

@@ -219,7 +219,11 @@ fn removed(
             stores,
             &[a, b],
             shard_dir,
-            own.is_some(),
+            if own.is_some() {
+                crate::verify::reread::Also::Full
+            } else {
+                crate::verify::reread::Also::Nothing
+            },
             || (),
             |_, d, t, f| (d, t.to_string(), f.to_string()),
         ) {
@@ -300,16 +304,19 @@ fn own_compared(
         params.tokens,
         params.seed,
     );
-    let set = |sh: &mut crate::verify::shingle::Shingler, t: &str, words: u32| {
+    // A page read whole (its main content under 20 words) has no own content to compare.
+    let whole_a = crate::verify::read_whole_page(stores, a);
+    let whole_b = crate::verify::read_whole_page(stores, b);
+    let set = |sh: &mut crate::verify::shingle::Shingler, t: &str, words: u32, whole: bool| {
         let mut v = Vec::new();
-        if words >= crate::fingerprint::own::MIN_OWN_WORDS {
+        if words >= crate::fingerprint::own::MIN_OWN_WORDS && !whole {
             sh.shingles(t, &mut v);
         }
         v
     };
     let (sa, sb) = (
-        set(&mut sh, &oa, ra.words_kept),
-        set(&mut sh, &ob, rb.words_kept),
+        set(&mut sh, &oa, ra.words_kept, whole_a),
+        set(&mut sh, &ob, rb.words_kept, whole_b),
     );
     let own_passes = crate::verify::Overlap::of(&sa, &sb).score(crate::verify::Measure::S3)
         >= crate::verify::VerifySpec::default().min;
@@ -322,7 +329,9 @@ fn own_compared(
         .collect();
     (
         OwnCompared {
-            compared: if own_passes || (ra.blocks_aside == 0 && rb.blocks_aside == 0) {
+            compared: if own_passes
+                || (ra.blocks_aside == 0 && rb.blocks_aside == 0 && !whole_a && !whole_b)
+            {
                 "own content".into()
             } else {
                 "whole texts".into()

@@ -80,6 +80,18 @@ pub fn payload_text(
     }
 }
 
+/// Appends to `out` (cleared first) the main content of the HTML page `payload` as
+/// `--text main` extracts it, however short: nothing where no main content is found. This is
+/// what a page read whole ([`Read::full_text`]) has of its own: its words tell two forms of one
+/// template apart (a login page and a sign-up page), where their whole texts are alike.
+pub fn payload_main_text(payload: &[u8], charset: Option<&str>, out: &mut String) {
+    let decoded = charset::decode_with(payload, charset, true, charset::HEAD_PREFIX);
+    out.clear();
+    if !main_content::extract(&decoded, out).main {
+        out.clear();
+    }
+}
+
 /// Whether `text` has at least `n` words: runs of letters and digits, each Chinese or Japanese
 /// character counting as one (as the tokenizer splits them).
 pub fn has_words(text: &str, n: usize) -> bool {

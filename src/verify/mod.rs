@@ -156,7 +156,9 @@ impl VerifyStats {
 /// with blocks that are its site's is read again and its set has three parts
 /// ([`measure::WHOLE`]): its own text's shingles (none when it has under
 /// [`own::MIN_OWN_WORDS`] words of its own), its whole page's (its full text), and its own
-/// words.
+/// words. So has a page read whole because its main content is under
+/// [`crate::text::extract::MIN_MAIN_WORDS`] words (a login form, an API stub): it has no
+/// own content, and its own words are its main content's.
 pub fn shingle_sets(
     stores: &StoreSet,
     docs: &[u32],
@@ -165,14 +167,28 @@ pub fn shingle_sets(
     let Some(own) = &spec.own else {
         return plain_sets(stores, docs, spec);
     };
-    let (with_site, rest): (Vec<u32>, Vec<u32>) = docs
-        .iter()
-        .partition(|d| own.0.has_site_blocks(stores, **d));
+    let mut with_site = Vec::new();
+    let mut read_whole = Vec::new();
+    let mut rest = Vec::new();
+    for &d in docs {
+        if read_whole_page(stores, d) {
+            read_whole.push(d);
+        } else if own.0.has_site_blocks(stores, d) {
+            with_site.push(d);
+        } else {
+            rest.push(d);
+        }
+    }
     let (mut sets, mut stats) = plain_sets(stores, &rest, spec)?;
-    if !with_site.is_empty() {
-        let (more, s) = read_sets(stores, &with_site, spec, Some(&own.0))?;
-        sets.extend(more);
-        stats.add(&s);
+    for (docs, parts) in [
+        (with_site, Parts::Own(&own.0)),
+        (read_whole, Parts::ReadWhole),
+    ] {
+        if !docs.is_empty() {
+            let (more, s) = read_sets(stores, &docs, spec, parts)?;
+            sets.extend(more);
+            stats.add(&s);
+        }
     }
     Ok((sets, stats))
 }
@@ -187,7 +203,7 @@ fn plain_sets(
         return kept_sets(stores, docs);
     }
     let Some(early) = spec.early.as_ref().filter(|s| s.0.k() == spec.k) else {
-        return read_sets(stores, docs, spec, None);
+        return read_sets(stores, docs, spec, Parts::Plain);
     };
     // A text's set is its content hash's, whichever page of that text fingerprinting kept;
     // each is handed over, not copied, and made a verification set in place, on every core.
@@ -217,30 +233,55 @@ fn plain_sets(
             None => rest.push(d),
         }
     }
-    let (more, mut stats) = read_sets(stores, &rest, spec, None)?;
+    let (more, mut stats) = read_sets(stores, &rest, spec, Parts::Plain)?;
     stats.early_sets = sets.len() as u64;
     stats.shingles += shingles;
     sets.extend(more);
     Ok((sets, stats))
 }
 
-/// The sets of `docs` read again from their shards: of their own content where `own` is given.
+/// Whether document `d` was read whole where its main content was asked for (under
+/// [`crate::text::extract::MIN_MAIN_WORDS`] words of it, or none): a page with no content of
+/// its own, a near-duplicate only as a near-identical copy of a whole page.
+pub fn read_whole_page(stores: &StoreSet, d: u32) -> bool {
+    stores.flags(d) & crate::fingerprint::store::flags::FULL_TEXT != 0
+}
+
+/// What a set read again holds.
+#[derive(Clone, Copy)]
+enum Parts<'a> {
+    /// The text's shingles.
+    Plain,
+    /// Its own content's, with these blocks its site's, its whole page's and its own words
+    /// ([`measure::WHOLE`]).
+    Own(&'a SiteBlocks),
+    /// No own content (a page read whole, [`read_whole_page`]): its whole page's shingles, and
+    /// its main content's words as its own.
+    ReadWhole,
+}
+
+/// The sets of `docs` read again from their shards, as `parts` says.
 fn read_sets(
     stores: &StoreSet,
     docs: &[u32],
     spec: &VerifySpec,
-    own: Option<&SiteBlocks>,
+    parts: Parts<'_>,
 ) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
     if docs.is_empty() {
         return Ok((HashMap::new(), VerifyStats::default()));
     }
     let params = &stores.stores()[0].manifest.params;
     let (opts, seed) = (params.tokens, params.seed);
+    let also = match parts {
+        Parts::Plain => reread::Also::Nothing,
+        Parts::Own(_) => reread::Also::Full,
+        Parts::ReadWhole => reread::Also::Main,
+    };
     let found = reread::for_each_text_and_full(
         stores,
         docs,
         spec.shard_dir.as_deref(),
-        own.is_some(),
+        also,
         || {
             (
                 shingle::Shingler::new(spec.k, opts, seed),
@@ -248,10 +289,11 @@ fn read_sets(
                 shingle::Shingler::new(1, opts, seed),
             )
         },
-        |(s, buf, words), d, text, full| {
+        |(s, buf, words), d, text, other| {
             let mut out = Vec::new();
-            match own {
-                Some(own) => {
+            match parts {
+                Parts::Own(own) => {
+                    let full = other;
                     if own.own_text(stores, d, text, buf).words_kept >= own::MIN_OWN_WORDS {
                         s.shingles(buf, &mut out);
                     }
@@ -269,7 +311,18 @@ fn read_sets(
                     out.push(w);
                     out.push(measure::WHOLE);
                 }
-                None => s.shingles(text, &mut out),
+                Parts::ReadWhole => {
+                    // The text fingerprinted is the full text; `other` its main content.
+                    s.shingles(text, &mut out);
+                    let w = out.len() as u64;
+                    let mut more = Vec::new();
+                    words.shingles(other, &mut more);
+                    out.extend_from_slice(&more);
+                    out.push(0);
+                    out.push(w);
+                    out.push(measure::WHOLE);
+                }
+                Parts::Plain => s.shingles(text, &mut out),
             }
             (text.len() as u64, out)
         },

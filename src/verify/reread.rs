@@ -48,19 +48,36 @@ pub fn for_each_text<S, T: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &str) -> T + Sync,
 ) -> Result<Found<T>> {
-    for_each_text_and_full(stores, docs, shard_dir, false, init, |s, d, text, _| {
-        f(s, d, text)
-    })
+    for_each_text_and_full(
+        stores,
+        docs,
+        shard_dir,
+        Also::Nothing,
+        init,
+        |s, d, text, _| f(s, d, text),
+    )
 }
 
-/// [`for_each_text`], with each page's full text too where `full` is set (`--text full`'s,
-/// the whole page whatever the store's mode; else the text again): `f(state, doc, text,
-/// full_text)`.
+/// A second text of each page that [`for_each_text_and_full`] reads beside the one
+/// fingerprinted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Also {
+    /// None: the text again.
+    Nothing,
+    /// Its full text (`--text full`'s, the whole page whatever the store's mode).
+    Full,
+    /// Its main content however short ([`extract::payload_main_text`]; none for a page not
+    /// read as HTML): the words of its own of a page read whole.
+    Main,
+}
+
+/// [`for_each_text`], with a second text of each page as `also` says: `f(state, doc, text,
+/// other)`.
 pub fn for_each_text_and_full<S, T: Send>(
     stores: &StoreSet,
     docs: &[u32],
     shard_dir: Option<&Path>,
-    full: bool,
+    also: Also,
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, u32, &str, &str) -> T + Sync,
 ) -> Result<Found<T>> {
@@ -80,17 +97,25 @@ pub fn for_each_text_and_full<S, T: Send>(
             if [h as u64, (h >> 64) as u64] != stores.content_hash(d) {
                 changed.lock().unwrap().push(d);
             }
-            if full && mode != extract::TextMode::Full {
-                extract::payload_text(
-                    &doc.payload,
-                    doc.charset.as_deref(),
-                    html,
-                    extract::TextMode::Full,
-                    whole,
-                );
-                f(state, d, text, whole)
-            } else {
-                f(state, d, text, text)
+            match also {
+                Also::Full if mode != extract::TextMode::Full => {
+                    extract::payload_text(
+                        &doc.payload,
+                        doc.charset.as_deref(),
+                        html,
+                        extract::TextMode::Full,
+                        whole,
+                    );
+                    f(state, d, text, whole)
+                }
+                Also::Main => {
+                    whole.clear();
+                    if html.unwrap_or_else(|| extract::looks_like_html(&doc.payload)) {
+                        extract::payload_main_text(&doc.payload, doc.charset.as_deref(), whole);
+                    }
+                    f(state, d, text, whole)
+                }
+                _ => f(state, d, text, text),
             }
         },
     )?;
