@@ -563,7 +563,7 @@ impl Sink for UnitSink<'_> {
             features::shingles(self.fp.terms(), m.params().shingle as usize, shingles);
             m.sign(shingles, keys);
             self.out.keys.extend_from_slice(keys);
-            if let Some(early) = self.early {
+            if let Some(early) = self.early.filter(|e| e.keeps(read.full_text)) {
                 early.offer(keys, fps.content_hash, shingles);
             }
         }

@@ -52,6 +52,9 @@ pub struct EarlySets {
     kept: AtomicUsize,
     /// Pages that had a candidate fingerprinted before them but found the budget spent.
     refused: AtomicUsize,
+    /// Whether the sets of pages read whole (main content under 20 words) are kept:
+    /// verification with own content compares those pages by sets of another shape.
+    read_whole: bool,
 }
 
 impl EarlySets {
@@ -66,7 +69,19 @@ impl EarlySets {
             sets: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
             kept: AtomicUsize::new(0),
             refused: AtomicUsize::new(0),
+            read_whole: true,
         }
+    }
+
+    /// The same store, keeping the sets of pages read whole or not ([`EarlySets::keeps`]).
+    pub fn keeping_read_whole(mut self, keep: bool) -> EarlySets {
+        self.read_whole = keep;
+        self
+    }
+
+    /// Whether a page is offered: every page, or only those not read whole.
+    pub fn keeps(&self, read_whole: bool) -> bool {
+        self.read_whole || !read_whole
     }
 
     /// Makes the bitmap for a crawl of `input_bytes`: a word for every 16 bytes of input (a

@@ -729,7 +729,10 @@ fn early_sets(cfg: &DedupSpec) -> Option<DedupSpec> {
     if !fits {
         return None;
     }
-    let s = Arc::new(EarlySets::new(v.spec.k, v.spec.memory / 2));
+    // With own content a page read whole is compared by a set of its own parts, read again:
+    // its plain set is not kept.
+    let s =
+        Arc::new(EarlySets::new(v.spec.k, v.spec.memory / 2).keeping_read_whole(!v.own_content));
     let mut c = cfg.clone();
     c.build.early_sets = Some(s.clone());
     c.verify.as_mut().expect("verifying").spec.early = Some(Early(s));
