@@ -352,6 +352,14 @@ fn pages_read_whole_go_only_as_near_identical_copies_of_a_whole_page() {
     assert!(["login", "login2"].contains(&r[0].as_str()), "{r:?}");
     let said = nd("explain {} {}", &[&out, &r[0]]).ok();
     assert!(said.contains("compared: whole texts"), "{said}");
+    assert!(
+        said.contains("on the whole pages, own words alike"),
+        "{said}"
+    );
+    assert!(
+        said.contains("read whole (main content under 20 words, no own content): the removed page, the kept page"),
+        "{said}"
+    );
     // Without own content the sign-up page is compared on its whole text at the
     // threshold, and goes as a near-duplicate of the login page.
     let keep = dir.path().join("keep");

@@ -181,6 +181,21 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                     w.kept_lines_aside,
                     w.kept_words_aside
                 )?;
+                let whole: Vec<&str> = [
+                    (w.removed_read_whole, "the removed page"),
+                    (w.kept_read_whole, "the kept page"),
+                ]
+                .iter()
+                .filter(|x| x.0)
+                .map(|x| x.1)
+                .collect();
+                if !whole.is_empty() {
+                    writeln!(
+                        o,
+                        "  read whole (main content under 20 words, no own content): {}",
+                        whole.join(", ")
+                    )?;
+                }
                 for l in &w.site_lines {
                     writeln!(o, "  site's: {}", t(l))?;
                 }

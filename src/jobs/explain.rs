@@ -78,6 +78,10 @@ pub struct OwnCompared {
     pub kept_words_aside: u32,
     /// The removed page's first lines set aside (at most 5, each cut to 200 characters).
     pub site_lines: Vec<String>,
+    /// The removed page, and the kept page, were read whole (main content under 20 words):
+    /// pages with no own content, compared as whole pages only.
+    pub removed_read_whole: bool,
+    pub kept_read_whole: bool,
 }
 
 /// The answer.
@@ -274,10 +278,20 @@ fn removed(
         kept: r.kept.clone(),
         kept_url: b.map_or_else(String::new, |b| stores.url(b).to_string()),
         score: r.score,
-        rule: summary
-            .verification
-            .as_ref()
-            .map(|v| format!("{} >= {}", v.measure, v.min)),
+        rule: summary.verification.as_ref().map(|v| {
+            if own_content
+                .as_ref()
+                .is_some_and(|o| o.compared == "whole texts")
+            {
+                format!(
+                    "{} >= {} on the whole pages, own words alike",
+                    v.measure,
+                    crate::verify::measure::WHOLE_MIN
+                )
+            } else {
+                format!("{} >= {}", v.measure, v.min)
+            }
+        }),
         hamming64: r.hamming64,
         group: 1 + removals.iter().filter(|o| o.kept == r.kept).count() as u64,
         candidates,
@@ -341,6 +355,8 @@ fn own_compared(
             kept_lines_aside: rb.blocks_aside,
             kept_words_aside: rb.words_aside,
             site_lines,
+            removed_read_whole: whole_a,
+            kept_read_whole: whole_b,
         },
         (oa, ob),
     )
