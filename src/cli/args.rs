@@ -42,7 +42,7 @@ library_values!(RemoveBy {
 
 library_values!(crate::text::extract::TextMode {
     crate::text::extract::TextMode::Full => "full": "All of a page's text (CopyCat's definition of a near-duplicate)",
-    crate::text::extract::TextMode::Main => "main": "Its main content, by block scores (the page's frame, hidden parts and link lists dropped; every article kept); the full text where that is under 20 words",
+    crate::text::extract::TextMode::Main => "main": "Its main content, by block scores (the page's frame, hidden parts and link lists dropped; every article kept but teasers of other stories); the full text where that is under 20 words",
 });
 
 library_values!(crate::jobs::options::SiteBlocks {

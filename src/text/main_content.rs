@@ -13,7 +13,9 @@
 //! score nearly as well: so an index page of posts X, Y and Z keeps all three.
 //!
 //! What is never main content, decided on whole words of `class`, `id` and `role` values
-//! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not):
+//! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not; a
+//! namespace of one or two letters before a name of several parts is passed over, so
+//! `sf_comment_list` names comments):
 //! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
 //! sidebars, banners, sharing, comments and the like. A mark that also names the content
 //! (`content with-sidebar`) is not the frame. Where the frame's class and id marks leave less
@@ -31,7 +33,9 @@
 //! back to the chosen part before it, when they hold under 200 bytes in all (a section's
 //! heading and the caption that names what its table lists; the caption between a class-use
 //! page's two tables; an article's headline and dateline).
-//! Every visible `article` is kept when the content is one. Within the chosen containers,
+//! Every visible `article` is kept when the content is one, unless it holds under a fifth of
+//! the longest article's text (a grid of teasers for other stories beside the page's story;
+//! an index of posts of about one length keeps them all). Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
 //! is about, not a list of links with commas between them; a heading needs fewer: `Uses of
@@ -57,6 +61,9 @@ use super::structure::Index;
 /// How far down the stack an end tag looks for its element; an end tag with no open
 /// element within that reach is ignored (as browsers ignore stray end tags).
 const MAX_CLOSE: usize = 64;
+/// An article holding under 1 / TEASER of the longest article's text is a teaser of another
+/// story, not kept beside the page's own.
+const TEASER: u32 = 5;
 /// Blocks shorter than this (bytes of text) do not score.
 const MIN_SCORED: usize = 25;
 
@@ -540,6 +547,13 @@ fn frame_token(token: &[u8]) -> bool {
     if n == 0 {
         return false;
     }
+    // A namespace of a letter or two before a name of several parts (`sf_comment_list`,
+    // `js-nav-menu`) is passed over: the name is what follows it.
+    let (first, rest, n) = if first.len() <= 2 && !is_frame_word(first) && n >= 2 {
+        (rest[0], &rest[1..], n - 1)
+    } else {
+        (first, &rest[..], n)
+    };
     // More than nine parts: the last one is not known here, and it is not a frame's name.
     let last = rest[n - 1];
     is_frame_word(last)
@@ -1468,8 +1482,20 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             .enumerate()
             .any(|(i, n)| n.tag == Tag::Article && visible(n) && ancestors(i).contains(&top));
     if in_article {
+        let kept = |n: &Node| {
+            n.tag == Tag::Article && visible(n) && n.text >= 100 && link_density(n) < 0.5
+        };
+        // Beside a story, the short articles of a grid of other stories are its teasers:
+        // an article is kept when it holds at least a fifth of the longest one's text.
+        let longest = nodes
+            .iter()
+            .skip(1)
+            .filter(|n| kept(n))
+            .map(|n| n.text)
+            .max()
+            .unwrap_or(0);
         for (i, n) in nodes.iter().enumerate().skip(1) {
-            if n.tag == Tag::Article && visible(n) && n.text >= 100 && link_density(n) < 0.5 {
+            if kept(n) && n.text.saturating_mul(TEASER) >= longest {
                 chosen.push(i as u32);
             }
         }
@@ -1525,6 +1551,11 @@ mod tests {
         assert!(!frame_token(b"evolve-shared-mutable-history"));
         assert!(!frame_token(b"canvas"));
         assert!(!frame_token(b"navigator-guide"));
+        // A namespace before the name: passed over.
+        assert!(frame_token(b"sf_comment_list"));
+        assert!(frame_token(b"js-nav-menu-left"));
+        assert!(!frame_token(b"sf_comment_form_container"));
+        assert!(!frame_token(b"no-sidebars-here"));
         let m = judge(br#" class="content with-sidebar""#);
         assert!(!m.frame);
         let m = judge(br#" id="comments""#);
@@ -2080,6 +2111,35 @@ mod tests {
             assert!(t.contains(w), "{w} missing in {t}");
         }
         assert!(!t.contains("Home") && !t.contains("(c)"), "{t}");
+    }
+
+    #[test]
+    fn teasers_of_other_stories_beside_an_article_are_not_kept() {
+        let story: String = (0..8)
+            .map(|i| format!("<p>Part {i}: {P1} {P2}</p>"))
+            .collect();
+        let teaser = |n: usize| {
+            format!(
+                "<div class=col><article class=card><h3>Other story {n}</h3>\
+                 <p>Teaser {n} says what the other story is about, in a sentence or two of its own, \
+                 with a clause or two more, and then it stops to let the reader click on.</p>\
+                 </article></div>"
+            )
+        };
+        let grid: String = (0..6).map(teaser).collect();
+        let page = format!(
+            "<nav><a>Home</a></nav><article><h1>The story</h1>{story}</article>\
+             <section class=grid>{grid}</section><footer>(c) the site</footer>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("Part 0:") && t.contains("Part 7:"), "{t}");
+        assert!(!t.contains("Teaser"), "{t}");
+        // Articles of about one length are an index of posts: every one is kept.
+        let page = format!("<div id=posts>{grid}</div><div><p>{P1}</p></div>");
+        let t = main_text(&page);
+        for n in 0..6 {
+            assert!(t.contains(&format!("Teaser {n}")), "{n} missing in {t}");
+        }
     }
 
     #[test]
