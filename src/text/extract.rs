@@ -23,7 +23,7 @@ pub const MIN_MAIN_WORDS: usize = 20;
 /// The main-content extractor that `--text main` stores were made with (recorded in their
 /// manifests): a store made by another reads different text, and is refused.
 pub const MAIN_EXTRACTOR: &str =
-    "main-content v12 (block scores, an article under a fifth of the longest a teaser, a one- or two-letter namespace before a frame name passed over, a data table with its wrappers, DocBook's refentry a content word, a declared main or article first, a section under half of a declared main (a quarter for an article, by tag or by a class naming one) gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, full text under 20 words)";
+    "main-content v12 (block scores, an article under a fifth of the longest a teaser, beside it or inside it, a one- or two-letter namespace before a frame name passed over, a data table with its wrappers, DocBook's refentry a content word, a declared main or article first, a section under half of a declared main (a quarter for an article, by tag or by a class naming one) gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, full text under 20 words)";
 
 /// What [`payload_text`] read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -35,7 +35,9 @@
 //! page's two tables; an article's headline and dateline).
 //! Every visible `article` is kept when the content is one, unless it holds under a fifth of
 //! the longest article's text (a grid of teasers for other stories beside the page's story;
-//! an index of posts of about one length keeps them all). Within the chosen containers,
+//! an index of posts of about one length keeps them all); an article inside the chosen one
+//! that holds under a fifth of its text (a "more news" list, a comment) is left out with what
+//! it holds. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
 //! is about, not a list of links with commas between them; a heading needs fewer: `Uses of
@@ -1140,8 +1142,11 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
         region[t as usize] = true;
     }
     for i in 1..nodes.len() {
-        if region[nodes[i].parent as usize] {
-            region[i] = true;
+        if region[nodes[i].parent as usize] && !region[i] {
+            // An article inside the chosen one that holds under a fifth of its text is a
+            // teaser of another story (a "more news" list) or a comment: left out, with
+            // what it holds.
+            region[i] = !(nodes[i].tag == Tag::Article && nested_teaser(nodes, i));
         }
     }
     let from = out.len();
@@ -1174,6 +1179,22 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
         tb.brk();
     }
     out.len() - from
+}
+
+/// Whether the article `nodes[i]` sits in a larger article (its nearest, within a few levels)
+/// and holds under 1 / [`TEASER`] of that one's text.
+fn nested_teaser(nodes: &[Node], i: usize) -> bool {
+    let mut up = nodes[i].parent as usize;
+    for _ in 0..MAX_CLOSE {
+        if up == 0 {
+            return false;
+        }
+        if nodes[up].tag == Tag::Article {
+            return nodes[i].text.saturating_mul(TEASER) < nodes[up].text;
+        }
+        up = nodes[up].parent as usize;
+    }
+    false
 }
 
 /// A link alone of at most this many bytes can be a name (see [`names_the_next`]).
@@ -2130,6 +2151,16 @@ mod tests {
         let page = format!(
             "<nav><a>Home</a></nav><article><h1>The story</h1>{story}</article>\
              <section class=grid>{grid}</section><footer>(c) the site</footer>"
+        );
+        let t = main_text(&page);
+        assert!(t.contains("Part 0:") && t.contains("Part 7:"), "{t}");
+        assert!(!t.contains("Teaser"), "{t}");
+        // Inside the story's article (a "more news" list at its end): left out too.
+        let page = format!(
+            "<nav><a>Home</a></nav><article><h1>The story</h1>{story}\
+             <div class=more><ul><li>{}</li><li>{}</li></ul></div></article>",
+            teaser(0),
+            teaser(1)
         );
         let t = main_text(&page);
         assert!(t.contains("Part 0:") && t.contains("Part 7:"), "{t}");
