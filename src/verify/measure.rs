@@ -38,6 +38,18 @@ pub const WHOLE_MIN: f64 = 0.95;
 /// The S3 of two pages' own words (single terms) that a whole-text match needs.
 pub const OWN_WORDS_MIN: f64 = 0.8;
 
+/// The set of three parts that [`parts`] reads back: `own` (a page's own content's shingles,
+/// possibly none), then `whole` (its whole page's) and `words` (its own words), their lengths
+/// and the [`WHOLE`] mark.
+pub fn with_parts(mut own: Vec<u64>, whole: &[u64], words: &[u64]) -> Vec<u64> {
+    let n = own.len() as u64;
+    own.reserve(whole.len() + words.len() + 3);
+    own.extend_from_slice(whole);
+    own.extend_from_slice(words);
+    own.extend([n, whole.len() as u64, WHOLE]);
+    own
+}
+
 /// A set's own shingles, whole shingles and own words (None for a plain set, whose own
 /// content is its whole text).
 fn parts(s: &[u64]) -> (&[u64], &[u64], Option<&[u64]>) {
@@ -310,6 +322,15 @@ mod tests {
         let s: Vec<u64> = (0..1000).map(|x| x * 3).collect();
         assert_eq!(common(&s, &s), 1000);
         assert_eq!(common(&s, &s[5..]), 995);
+    }
+
+    #[test]
+    fn sets_of_parts_read_back_as_written() {
+        let (own, whole, words) = (vec![1, 5, 9], vec![2, 3, 5, 7, 11], vec![4, 8]);
+        let s = with_parts(own.clone(), &whole, &words);
+        assert_eq!(parts(&s), (&own[..], &whole[..], Some(&words[..])));
+        let s = with_parts(Vec::new(), &whole, &[]);
+        assert_eq!(parts(&s), (&[][..], &whole[..], Some(&[][..])));
     }
 
     #[test]

@@ -291,36 +291,24 @@ fn read_sets(
         },
         |(s, buf, words), d, text, other| {
             let mut out = Vec::new();
+            let (mut whole, mut own_words) = (Vec::new(), Vec::new());
             match parts {
                 Parts::Own(own) => {
-                    let full = other;
                     if own.own_text(stores, d, text, buf).words_kept >= own::MIN_OWN_WORDS {
                         s.shingles(buf, &mut out);
                     }
-                    let n = out.len() as u64;
-                    // The whole page: its full text, not only its main content (two pages
-                    // whose main content is all their site's are copies only if their whole
-                    // pages are).
-                    let mut more = Vec::new();
-                    s.shingles(full, &mut more);
-                    out.extend_from_slice(&more);
-                    let w = more.len() as u64;
-                    words.shingles(buf, &mut more);
-                    out.extend_from_slice(&more);
-                    out.push(n);
-                    out.push(w);
-                    out.push(measure::WHOLE);
+                    // The whole page: its full text (`other`), not only its main content (two
+                    // pages whose main content is all their site's are copies only if their
+                    // whole pages are).
+                    s.shingles(other, &mut whole);
+                    words.shingles(buf, &mut own_words);
+                    out = measure::with_parts(out, &whole, &own_words);
                 }
                 Parts::ReadWhole => {
                     // The text fingerprinted is the full text; `other` its main content.
-                    s.shingles(text, &mut out);
-                    let w = out.len() as u64;
-                    let mut more = Vec::new();
-                    words.shingles(other, &mut more);
-                    out.extend_from_slice(&more);
-                    out.push(0);
-                    out.push(w);
-                    out.push(measure::WHOLE);
+                    s.shingles(text, &mut whole);
+                    words.shingles(other, &mut own_words);
+                    out = measure::with_parts(out, &whole, &own_words);
                 }
                 Parts::Plain => s.shingles(text, &mut out),
             }
