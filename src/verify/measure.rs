@@ -38,9 +38,9 @@ pub const WHOLE_MIN: f64 = 0.95;
 /// The S3 of two pages' own words (single terms) that a whole-text match needs.
 pub const OWN_WORDS_MIN: f64 = 0.8;
 
-/// The set of three parts that [`parts`] reads back: `own` (a page's own content's shingles,
-/// possibly none), then `whole` (its whole page's) and `words` (its own words), their lengths
-/// and the [`WHOLE`] mark.
+/// The set of three parts that `parts` reads back ([`Overlap::of`] compares them): `own` (a
+/// page's own content's shingles, possibly none), then `whole` (its whole page's) and `words`
+/// (its own words), their lengths and the [`WHOLE`] mark.
 pub fn with_parts(mut own: Vec<u64>, whole: &[u64], words: &[u64]) -> Vec<u64> {
     let n = own.len() as u64;
     own.reserve(whole.len() + words.len() + 3);
