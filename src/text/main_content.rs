@@ -1181,7 +1181,7 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
     out.len() - from
 }
 
-/// Whether the article `nodes[i]` sits in a larger article (its nearest, within a few levels)
+/// Whether the article `nodes[i]` sits in a larger article (its nearest, within [`MAX_CLOSE`] levels)
 /// and holds under 1 / [`TEASER`] of that one's text.
 fn nested_teaser(nodes: &[Node], i: usize) -> bool {
     let mut up = nodes[i].parent as usize;
