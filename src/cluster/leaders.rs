@@ -485,7 +485,7 @@ pub fn remove(
             // Larger than the budget alone: in blocks of half of it, in rank order, the
             // sets of the leaders listed held from block to block.
             let mut w = Walk::default();
-            let mut held: HashMap<u32, Vec<u64>> = HashMap::new();
+            let mut held: crate::verify::Sets = HashMap::new();
             let mut start = 0;
             while start < comp.len() {
                 let mut end = start;

@@ -17,11 +17,18 @@
 //! budget) and the sets kept share a budget of bytes (a part of `--verify-memory`); once it is
 //! spent, no more sets are kept, and the pages after are read again as they always were. The
 //! bitmap is dropped when fingerprinting ends ([`EarlySets::finish`]); verification takes each
-//! set ([`EarlySets::take`]), handed over, not copied.
+//! set ([`EarlySets::take`]), handed over as a view of where it lies, not copied.
+//!
+//! The sets are written one after another into chunks of [`CHUNK`] words, one chunk filled at
+//! a time by each of [`ARENAS`] arenas (a worker writes to its own: rayon's thread index), not
+//! one allocation a set: a million pages keep some 130 000 sets, whose allocations and frees
+//! the allocator's bookkeeping made a measurable part of `dedup`'s own work. A chunk is freed
+//! once every set in it has been taken and dropped.
 
 use std::collections::hash_map::Entry;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -38,6 +45,53 @@ const SET_OVERHEAD: u64 = 64;
 /// Locks the sets are split over, so that workers seldom wait for each other.
 const SHARDS: usize = 64;
 
+/// Words of a chunk the sets are written into: 2 MiB. A set larger than a chunk gets one of
+/// its own.
+pub const CHUNK: usize = 1 << 18;
+
+/// Chunks filled at once, each by the workers whose thread index it is modulo this.
+pub const ARENAS: usize = 8;
+
+/// The largest value a kept set holds: verification marks a whole text's part of a set with
+/// `u64::MAX` (`verify::measure::WHOLE`), so a shingle of that hash is brought under it, as
+/// verification does for the sets it reads.
+pub const MAX_SHINGLE: u64 = u64::MAX - 1;
+
+/// One arena's chunks.
+#[derive(Debug, Default)]
+struct Arena {
+    /// Chunks closed (full, or at [`EarlySets::finish`]), shared with the sets' views.
+    done: Vec<Arc<Vec<u64>>>,
+    /// The chunk being filled (capacity [`CHUNK`], never grown); it will be `done[done.len()]`.
+    open: Vec<u64>,
+}
+
+/// Where a kept set lies: its arena, the chunk there, the words in the chunk.
+#[derive(Clone, Copy, Debug)]
+struct Loc {
+    arena: u32,
+    chunk: u32,
+    start: usize,
+    len: usize,
+}
+
+/// A kept set, as verification reads it (sorted, without repeats, under `u64::MAX`): a view of
+/// the chunk it was written into, which it keeps alive.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    chunk: Arc<Vec<u64>>,
+    start: usize,
+    len: usize,
+}
+
+impl Deref for Kept {
+    type Target = [u64];
+
+    fn deref(&self) -> &[u64] {
+        &self.chunk[self.start..self.start + self.len]
+    }
+}
+
 /// The sets kept for one fingerprinting run; shared by its workers, then by verification.
 #[derive(Debug)]
 pub struct EarlySets {
@@ -48,7 +102,8 @@ pub struct EarlySets {
     /// Two bits of one word a key (a power of two of words), set by the first page with a key
     /// that lands there; emptied by [`EarlySets::finish`].
     seen: RwLock<Box<[AtomicU64]>>,
-    sets: Vec<Mutex<HashMap<u128, Vec<u64>>>>,
+    sets: Vec<Mutex<HashMap<u128, Loc>>>,
+    arenas: Vec<Mutex<Arena>>,
     kept: AtomicUsize,
     /// Pages that had a candidate fingerprinted before them but found the budget spent.
     refused: AtomicUsize,
@@ -67,6 +122,7 @@ impl EarlySets {
             used: AtomicU64::new(0),
             seen: RwLock::new(Box::new([])),
             sets: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+            arenas: (0..ARENAS).map(|_| Mutex::new(Arena::default())).collect(),
             kept: AtomicUsize::new(0),
             refused: AtomicUsize::new(0),
             read_whole: true,
@@ -158,14 +214,47 @@ impl EarlySets {
             self.refused.fetch_add(1, Ordering::Relaxed);
             return;
         }
-        let mut set = shingles.to_vec();
-        set.sort_unstable();
-        set.dedup();
-        let bytes = 8 * set.len() as u64 + SET_OVERHEAD;
+        let arena = rayon::current_thread_index().unwrap_or(0) % ARENAS;
+        let loc = self.write(arena, shingles);
+        let bytes = 8 * loc.len as u64 + SET_OVERHEAD;
         if let Entry::Vacant(e) = lock(shard).entry(content_hash) {
-            e.insert(set);
+            e.insert(loc);
             self.used.fetch_add(bytes, Ordering::Relaxed);
             self.kept.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Writes `shingles` into `arena`'s open chunk (a chunk of their own if they would fill
+    /// more than one) as a set: under `u64::MAX`, sorted, without repeats. Where another worker
+    /// kept the same text at the same moment, the words written here are left unused.
+    fn write(&self, arena: usize, shingles: &[u64]) -> Loc {
+        let mut a = lock(&self.arenas[arena]);
+        let a = &mut *a;
+        if a.open.len() + shingles.len() > CHUNK && !a.open.is_empty() {
+            let full = std::mem::take(&mut a.open);
+            a.done.push(Arc::new(full));
+        }
+        let big = shingles.len() > CHUNK;
+        if a.open.capacity() == 0 && !big {
+            a.open = Vec::with_capacity(CHUNK);
+        }
+        let mut own = Vec::new();
+        let to = if big { &mut own } else { &mut a.open };
+        let start = to.len();
+        to.extend(shingles.iter().map(|&s| s.min(MAX_SHINGLE)));
+        let set = &mut to[start..];
+        set.sort_unstable();
+        let len = dedup_sorted(set);
+        to.truncate(start + len);
+        let chunk = a.done.len() as u32;
+        if big {
+            a.done.push(Arc::new(own));
+        }
+        Loc {
+            arena: arena as u32,
+            chunk,
+            start,
+            len,
         }
     }
 
@@ -176,20 +265,40 @@ impl EarlySets {
         self.used
             .fetch_sub(8 * bits.len() as u64, Ordering::Relaxed);
         *bits = Box::new([]);
+        // The open chunks closed: no set is written after this.
+        for a in &self.arenas {
+            let mut a = lock(a);
+            if !a.open.is_empty() {
+                let mut last = std::mem::take(&mut a.open);
+                last.shrink_to_fit();
+                a.done.push(Arc::new(last));
+            }
+        }
     }
 
-    /// The set kept for a text of this content hash, if any, handed over (not copied): it is
-    /// no longer held here, and its bytes are given back to the budget. Verification takes
-    /// each text's set once; a text asked for again is read again from its shard.
-    pub fn take(&self, content_hash: u128) -> Option<Vec<u64>> {
-        let set = lock(self.shard(content_hash)).remove(&content_hash)?;
+    /// The set kept for a text of this content hash, if any, handed over as a view of its
+    /// chunk (not copied): it is no longer held here, and its bytes are given back to the
+    /// budget (its chunk is freed once the chunk's every set taken is dropped). Verification
+    /// takes each text's set once; a text asked for again is read again from its shard.
+    pub fn take(&self, content_hash: u128) -> Option<Kept> {
+        let loc = lock(self.shard(content_hash)).remove(&content_hash)?;
         self.used
-            .fetch_sub(8 * set.len() as u64 + SET_OVERHEAD, Ordering::Relaxed);
-        Some(set)
+            .fetch_sub(8 * loc.len as u64 + SET_OVERHEAD, Ordering::Relaxed);
+        let a = lock(&self.arenas[loc.arena as usize]);
+        let (chunk, start) = match a.done.get(loc.chunk as usize) {
+            Some(c) => (Arc::clone(c), loc.start),
+            // Taken before fingerprinting finished: a copy of its words in the open chunk.
+            None => (Arc::new(a.open[loc.start..loc.start + loc.len].to_vec()), 0),
+        };
+        Some(Kept {
+            chunk,
+            start,
+            len: loc.len,
+        })
     }
 
     /// The part of the map that holds the set of a text of this content hash.
-    fn shard(&self, content_hash: u128) -> &Mutex<HashMap<u128, Vec<u64>>> {
+    fn shard(&self, content_hash: u128) -> &Mutex<HashMap<u128, Loc>> {
         &self.sets[(content_hash >> 122) as usize % SHARDS]
     }
 
@@ -207,6 +316,21 @@ impl EarlySets {
     pub fn bytes(&self) -> u64 {
         self.used.load(Ordering::Relaxed)
     }
+}
+
+/// Moves the distinct values of sorted `s` to its front and returns how many there are.
+fn dedup_sorted(s: &mut [u64]) -> usize {
+    if s.is_empty() {
+        return 0;
+    }
+    let mut n = 1;
+    for i in 1..s.len() {
+        if s[i] != s[n - 1] {
+            s[n] = s[i];
+            n += 1;
+        }
+    }
+    n
 }
 
 /// A shard's lock; a worker that panicked while holding it left the map whole (every change
@@ -274,8 +398,65 @@ mod tests {
         s.offer(&keys(1), 4, &[1]);
         assert!(s.take(4).is_none());
         assert!(s.take(3).is_none());
-        assert_eq!(s.take(2), Some(big));
+        assert_eq!(s.take(2).as_deref(), Some(&big[..]));
         assert_eq!(s.bytes(), 0, "a set taken is no longer held");
+    }
+
+    /// Sets written into chunks read back as the sets they are (sorted, without repeats, under
+    /// `u64::MAX`): across chunk boundaries, a set larger than a chunk, sets offered by many
+    /// workers at once, taken before and after fingerprinting finished.
+    #[test]
+    fn sets_in_chunks_are_the_sets_offered() {
+        let s = EarlySets::new(8, 1 << 32);
+        s.prepare(1 << 20);
+        let mut rng = crate::base::rng::SplitMix64(7);
+        let sizes: Vec<usize> = (0..400)
+            .map(|i| match i {
+                17 => CHUNK + 5,
+                18 => CHUNK,
+                _ => (rng.next_u64() % 3000) as usize,
+            })
+            .collect();
+        let sets: Vec<Vec<u64>> = sizes
+            .iter()
+            .map(|&n| {
+                let mut v: Vec<u64> = (0..n).map(|_| rng.next_u64() % 5000).collect();
+                if n > 3 {
+                    v[1] = u64::MAX;
+                    v[2] = u64::MAX - 1;
+                }
+                v
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(ARENAS + 3)
+            .build()
+            .expect("a pool");
+        let shared = keys(9);
+        pool.install(|| {
+            use rayon::prelude::*;
+            sets.par_iter().enumerate().for_each(|(i, set)| {
+                s.offer(&shared, 1000 + i as u128, set);
+            });
+        });
+        // The first offer of the shared keys set their bits; it was not kept.
+        assert_eq!(s.kept(), sets.len() - 1);
+        let before: Vec<Option<Kept>> = (0..3).map(|i| s.take(1000 + i as u128)).collect();
+        s.finish();
+        for (i, set) in sets.iter().enumerate() {
+            let got = match i {
+                0..=2 => before[i].clone(),
+                _ => s.take(1000 + i as u128),
+            };
+            let Some(got) = got else {
+                continue;
+            };
+            let mut want: Vec<u64> = set.iter().map(|&x| x.min(MAX_SHINGLE)).collect();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(&*got, &want[..], "set {i} of {} shingles", set.len());
+        }
+        assert_eq!(s.bytes(), 0, "every set taken");
     }
 
     #[test]

@@ -150,10 +150,7 @@ pub fn inspect(
         .par_iter()
         .map(|(file, (qid, ids, rel))| {
             let set = |i: usize| -> Option<&[u64]> {
-                doc_of
-                    .get(&ids[i])
-                    .and_then(|d| sets.get(d))
-                    .map(Vec::as_slice)
+                doc_of.get(&ids[i]).and_then(|d| sets.get(d)).map(|s| &**s)
             };
             let found: Vec<Option<&[u64]>> = (0..ids.len()).map(set).collect();
             let t = topic(ids, &found, spec);

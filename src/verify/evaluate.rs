@@ -124,7 +124,7 @@ pub fn evaluate(
     let (mut sets, _) = shingle_sets(stores, docs, spec)?;
     let sets: Vec<Vec<u64>> = docs
         .iter()
-        .map(|d| sets.remove(d).unwrap_or_default())
+        .map(|d| sets.remove(d).unwrap_or_default().into_vec())
         .collect();
     let fp = stores.fp64();
     // MinHash keys of the sample: the store's, or signed from the sets.

@@ -74,6 +74,46 @@ impl PartialEq for OwnContent {
     }
 }
 
+/// A document's shingle set as verification compares it (sorted, without repeats): made here,
+/// or kept by fingerprinting ([`EarlySets`]) and read where it was written.
+#[derive(Clone, Debug)]
+pub enum Set {
+    /// Made by verification (read again, or from a store).
+    Made(Vec<u64>),
+    /// Kept by this run's fingerprinting.
+    Kept(crate::fingerprint::early_sets::Kept),
+}
+
+impl std::ops::Deref for Set {
+    type Target = [u64];
+
+    fn deref(&self) -> &[u64] {
+        match self {
+            Set::Made(v) => v,
+            Set::Kept(k) => k,
+        }
+    }
+}
+
+impl Default for Set {
+    fn default() -> Set {
+        Set::Made(Vec::new())
+    }
+}
+
+impl Set {
+    /// The set as a vector of its own (a kept set copied).
+    pub fn into_vec(self) -> Vec<u64> {
+        match self {
+            Set::Made(v) => v,
+            Set::Kept(k) => k.to_vec(),
+        }
+    }
+}
+
+/// The shingle sets of documents, by document.
+pub type Sets = HashMap<u32, Set>;
+
 /// The default budget of shingle sets held at once: 2 GiB.
 pub const DEFAULT_MEMORY: u64 = 2 << 30;
 
@@ -163,7 +203,7 @@ pub fn shingle_sets(
     stores: &StoreSet,
     docs: &[u32],
     spec: &VerifySpec,
-) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
+) -> Result<(Sets, VerifyStats)> {
     let Some(own) = &spec.own else {
         return plain_sets(stores, docs, spec);
     };
@@ -194,11 +234,7 @@ pub fn shingle_sets(
 }
 
 /// The sets of `docs`' texts as fingerprinting read them.
-fn plain_sets(
-    stores: &StoreSet,
-    docs: &[u32],
-    spec: &VerifySpec,
-) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
+fn plain_sets(stores: &StoreSet, docs: &[u32], spec: &VerifySpec) -> Result<(Sets, VerifyStats)> {
     if stores.has_shingles(spec.k) {
         return kept_sets(stores, docs);
     }
@@ -206,18 +242,15 @@ fn plain_sets(
         return read_sets(stores, docs, spec, Parts::Plain);
     };
     // A text's set is its content hash's, whichever page of that text fingerprinting kept;
-    // each is handed over, not copied, and made a verification set in place, on every core.
-    let found: Vec<(u32, Option<Vec<u64>>)> = docs
+    // each is handed over as it was written there (already a verification set), not copied.
+    let found: Vec<(u32, Option<Set>)> = docs
         .par_iter()
         .map(|&d| {
             let [lo, hi] = stores.content_hash(d);
             let set = early
                 .0
                 .take(u128::from(lo) | u128::from(hi) << 64)
-                .map(|mut set| {
-                    shingle::into_set(&mut set);
-                    set
-                });
+                .map(Set::Kept);
             (d, set)
         })
         .collect();
@@ -266,7 +299,7 @@ fn read_sets(
     docs: &[u32],
     spec: &VerifySpec,
     parts: Parts<'_>,
-) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
+) -> Result<(Sets, VerifyStats)> {
     if docs.is_empty() {
         return Ok((HashMap::new(), VerifyStats::default()));
     }
@@ -333,7 +366,7 @@ fn read_sets(
             stats.documents += 1;
             stats.text_bytes += bytes;
             stats.shingles += set.len() as u64;
-            (d, set)
+            (d, Set::Made(set))
         })
         .collect();
     Ok((sets, stats))
@@ -342,7 +375,7 @@ fn read_sets(
 /// The shingle sets the stores keep for `docs`, read from their column files in store order
 /// (so the reads go front to back through each file), in parallel; nothing is read from the
 /// shards.
-fn kept_sets(stores: &StoreSet, docs: &[u32]) -> Result<(HashMap<u32, Vec<u64>>, VerifyStats)> {
+fn kept_sets(stores: &StoreSet, docs: &[u32]) -> Result<(Sets, VerifyStats)> {
     let mut order = docs.to_vec();
     order.sort_unstable();
     order.dedup();
@@ -368,7 +401,7 @@ fn kept_sets(stores: &StoreSet, docs: &[u32]) -> Result<(HashMap<u32, Vec<u64>>,
         stats.kept_sets += 1;
         stats.text_bytes += u64::from(stores.text_len(d));
         stats.shingles += set.len() as u64;
-        sets.insert(d, set);
+        sets.insert(d, Set::Made(set));
     }
     Ok((sets, stats))
 }
@@ -782,7 +815,7 @@ pub fn score_graph(
             }
             let mut pairs: Vec<((usize, usize), Vec<usize>)> = by_blocks.into_iter().collect();
             pairs.sort_unstable();
-            let mut rows: Option<(usize, HashMap<u32, Vec<u64>>)> = None;
+            let mut rows: Option<(usize, Sets)> = None;
             for ((x, y), edges) in pairs {
                 if rows.as_ref().map(|r| r.0) != Some(x) {
                     let docs: Vec<u32> = blocks[x].iter().map(|u| rep(*u)).collect();
@@ -899,15 +932,19 @@ mod tests {
             let keys = vec![i as u64; 40];
             early.offer(&keys, hash, &shingles);
             early.offer(&keys, hash, &shingles);
-            let mut kept = early.take(hash).expect("kept");
-            shingle::into_set(&mut kept);
+            let kept = early.take(hash).expect("kept");
             let mut read = Vec::new();
             again.shingles(text, &mut read);
-            assert_eq!(kept, read, "{text}");
+            assert_eq!(&*kept, &read[..], "{text}");
         }
-        // Shingles at the top of the range are brought under the whole-text mark as read.
+        // Shingles at the top of the range are brought under the whole-text mark as read, and
+        // as kept.
         let mut top = vec![1, measure::WHOLE - 1, measure::WHOLE];
         shingle::into_set(&mut top);
         assert_eq!(top, vec![1, measure::WHOLE - 1]);
+        assert_eq!(
+            crate::fingerprint::early_sets::MAX_SHINGLE,
+            measure::WHOLE - 1
+        );
     }
 }
