@@ -11,6 +11,9 @@ pub struct Avx512 {
     pub popcount: bool,
     /// AVX-512F: sixteen 32-bit minimums (fast densification's table of first throws).
     pub dwords: bool,
+    /// AVX-512F, AVX-512BW and AVX-512DQ: eight 64-bit multiplies (the SimHash features'
+    /// hashes, eight n-grams at a time, beside the byte counters).
+    pub quads: bool,
 }
 
 /// What the CPU offers, unless `NEARDUP_NO_AVX512` is set or Miri is running (which has no
@@ -33,6 +36,7 @@ fn detect() -> Avx512 {
         bytes: f && is_x86_feature_detected!("avx512bw"),
         popcount: f && is_x86_feature_detected!("avx512vpopcntdq"),
         dwords: f,
+        quads: f && is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512dq"),
     }
 }
 

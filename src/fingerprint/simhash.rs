@@ -9,7 +9,9 @@
 //! holding eight byte counters (16 table loads and adds). Both are compiled on x86-64 and
 //! tested against each other and against the per-bit reference. A whole document's features
 //! ([`Accumulator::add_features`]) are counted with AVX-512BW where the CPU has it, chosen at
-//! run time: two masked byte adds a feature on counters held in registers, tested equal.
+//! run time: two masked byte adds a feature on counters held in registers, tested equal; with
+//! AVX-512DQ too, the features' hashes are made eight n-grams at a time (64-bit multiplies on
+//! eight lanes), the same hashes as [`features::ngram_hash`] makes one at a time.
 
 use crate::text::features;
 
@@ -178,10 +180,18 @@ impl Accumulator {
     /// the same counts.
     pub fn add_features(&mut self, terms: &[u64], ngrams: &[usize], seed: u64) {
         #[cfg(target_arch = "x86_64")]
-        if crate::base::simd::avx512().bytes {
-            // SAFETY: the CPU has AVX-512F and AVX-512BW (checked just above).
-            unsafe { self.add_features_avx512(terms, ngrams, seed) };
-            return;
+        {
+            let simd = crate::base::simd::avx512();
+            if simd.quads {
+                // SAFETY: the CPU has AVX-512F, AVX-512BW and AVX-512DQ (checked just above).
+                unsafe { self.add_features_avx512dq(terms, ngrams, seed) };
+                return;
+            }
+            if simd.bytes {
+                // SAFETY: the CPU has AVX-512F and AVX-512BW (checked just above).
+                unsafe { self.add_features_avx512(terms, ngrams, seed) };
+                return;
+            }
         }
         features::for_each_feature(terms, ngrams, seed, |h| self.add(h));
     }
@@ -193,17 +203,7 @@ impl Accumulator {
     #[target_feature(enable = "avx512f,avx512bw")]
     fn add_features_avx512(&mut self, terms: &[u64], ngrams: &[usize], seed: u64) {
         use std::arch::x86_64::*;
-        fn drain(lanes: [__m512i; 2], counts: &mut [u64; 128]) {
-            let mut bytes = [0u8; 128];
-            // SAFETY: `bytes` is 128 writable bytes, two unaligned 64-byte stores.
-            unsafe {
-                _mm512_storeu_si512(bytes.as_mut_ptr().cast(), lanes[0]);
-                _mm512_storeu_si512(bytes.as_mut_ptr().add(64).cast(), lanes[1]);
-            }
-            for (c, b) in counts.iter_mut().zip(bytes) {
-                *c += u64::from(b);
-            }
-        }
+        let drain = drain_bytes;
         let one = _mm512_set1_epi8(1);
         let zero = _mm512_setzero_si512();
         let mut lanes = [zero; 2];
@@ -222,6 +222,93 @@ impl Accumulator {
             }
         });
         drain(lanes, counts);
+        self.total += total;
+    }
+
+    /// [`Accumulator::add_features_avx512`] with the features' hashes made eight n-grams at a
+    /// time: [`features::ngram_hash`]'s two multiply-xorshift lanes and finalisers on eight
+    /// 64-bit lanes each (AVX-512DQ's multiplies), over eight windows that start one term
+    /// apart; the windows left over (fewer than eight of an n), and a text shorter than every
+    /// n, are hashed one at a time. The same features, so the same counts.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq")]
+    fn add_features_avx512dq(&mut self, terms: &[u64], ngrams: &[usize], seed: u64) {
+        use std::arch::x86_64::*;
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512dq")]
+        fn fmix(k: __m512i) -> __m512i {
+            let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
+            let k = _mm512_mullo_epi64(k, _mm512_set1_epi64(0xff51_afd7_ed55_8ccd_u64 as i64));
+            let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
+            let k = _mm512_mullo_epi64(k, _mm512_set1_epi64(0xc4ce_b9fe_1a85_ec53_u64 as i64));
+            _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k))
+        }
+        let one = _mm512_set1_epi8(1);
+        let zero = _mm512_setzero_si512();
+        let mut lanes = [zero; 2];
+        let mut pending = 0u32;
+        let mut total = 0u64;
+        let counts = &mut self.counts;
+        let mut add = |lo: u64, hi: u64| {
+            lanes[0] = _mm512_mask_add_epi8(lanes[0], lo, lanes[0], one);
+            lanes[1] = _mm512_mask_add_epi8(lanes[1], hi, lanes[1], one);
+            pending += 1;
+            total += 1;
+            if pending == 255 {
+                drain_bytes(lanes, counts);
+                lanes = [zero; 2];
+                pending = 0;
+            }
+        };
+        let mut any = false;
+        for &n in ngrams {
+            if n == 0 || n > features::MAX_N || terms.len() < n {
+                continue;
+            }
+            any = true;
+            let windows = terms.len() - n + 1;
+            let nn = n as u64;
+            let a0 = _mm512_set1_epi64((seed ^ nn.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as i64);
+            let b0 = _mm512_set1_epi64((!seed ^ nn.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) as i64);
+            let mut start = 0;
+            while start + 8 <= windows {
+                let (mut a, mut b) = (a0, b0);
+                for i in 0..n {
+                    // SAFETY: terms start + i .. start + i + 8 lie inside `terms`, as
+                    // start + 7 + (n - 1) < windows + n - 1 = terms.len().
+                    let t = unsafe { _mm512_loadu_si512(terms.as_ptr().add(start + i).cast()) };
+                    a = _mm512_mullo_epi64(
+                        _mm512_xor_si512(a, t),
+                        _mm512_set1_epi64(features::MUL_LO[i] as i64),
+                    );
+                    a = _mm512_xor_si512(a, _mm512_srli_epi64::<32>(a));
+                    b = _mm512_mullo_epi64(
+                        _mm512_xor_si512(b, _mm512_rol_epi64::<23>(t)),
+                        _mm512_set1_epi64(features::MUL_HI[i] as i64),
+                    );
+                    b = _mm512_xor_si512(b, _mm512_srli_epi64::<29>(b));
+                }
+                let (mut lo, mut hi) = ([0u64; 8], [0u64; 8]);
+                // SAFETY: `lo` and `hi` are 64 writable bytes each; unaligned stores.
+                unsafe {
+                    _mm512_storeu_si512(lo.as_mut_ptr().cast(), fmix(a));
+                    _mm512_storeu_si512(hi.as_mut_ptr().cast(), fmix(b));
+                }
+                for (&l, &h) in lo.iter().zip(&hi) {
+                    add(l, h);
+                }
+                start += 8;
+            }
+            for w in terms[start..].windows(n) {
+                let h = features::ngram_hash(w, seed);
+                add(h as u64, (h >> 64) as u64);
+            }
+        }
+        if !any && !terms.is_empty() {
+            let h = features::ngram_hash(&terms[..terms.len().min(features::MAX_N)], seed);
+            add(h as u64, (h >> 64) as u64);
+        }
+        drain_bytes(lanes, counts);
         self.total += total;
     }
 
@@ -256,6 +343,22 @@ impl Accumulator {
     }
 }
 
+/// Adds the 128 byte counters of two AVX-512 registers to `counts`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn drain_bytes(lanes: [std::arch::x86_64::__m512i; 2], counts: &mut [u64; 128]) {
+    use std::arch::x86_64::*;
+    let mut bytes = [0u8; 128];
+    // SAFETY: `bytes` is 128 writable bytes, two unaligned 64-byte stores.
+    unsafe {
+        _mm512_storeu_si512(bytes.as_mut_ptr().cast(), lanes[0]);
+        _mm512_storeu_si512(bytes.as_mut_ptr().add(64).cast(), lanes[1]);
+    }
+    for (c, b) in counts.iter_mut().zip(bytes) {
+        *c += u64::from(b);
+    }
+}
+
 /// A plain per-bit reference: sum +1/-1 per feature, set the bit where the sum is positive.
 pub fn reference(features: &[u128]) -> u128 {
     let mut v = 0u128;
@@ -285,17 +388,26 @@ mod tests {
         let lens: &[usize] = if cfg!(miri) {
             &[0, 3, 40]
         } else {
-            &[0, 1, 3, 5, 254, 300, 2000]
+            &[0, 1, 3, 5, 7, 8, 12, 13, 254, 300, 2000]
         };
         for &n in lens {
             let terms: Vec<u64> = (0..n).map(|_| s.next_u64() % 50).collect();
-            for ngrams in [&[3usize, 5][..], &[1], &[8]] {
+            for ngrams in [&[3usize, 5][..], &[1], &[8], &[2, 4, 6, 7]] {
                 let mut wide = Accumulator::default();
                 wide.add_features(&terms, ngrams, 9);
                 let mut one = Accumulator::default();
                 features::for_each_feature(&terms, ngrams, 9, |h| one.add(h));
                 assert_eq!(wide.total(), one.total(), "{n} {ngrams:?}");
-                assert_eq!(wide.finish(), one.finish(), "{n} {ngrams:?}");
+                let want = one.finish();
+                assert_eq!(wide.finish(), want, "{n} {ngrams:?}");
+                // Where the CPU has the hashes eight at a time, the byte counters alone too.
+                #[cfg(target_arch = "x86_64")]
+                if crate::base::simd::avx512().bytes {
+                    let mut bytes = Accumulator::default();
+                    // SAFETY: the CPU has AVX-512F and AVX-512BW (checked just above).
+                    unsafe { bytes.add_features_avx512(&terms, ngrams, 9) };
+                    assert_eq!(bytes.finish(), want, "{n} {ngrams:?}, byte counters");
+                }
             }
         }
     }

@@ -33,7 +33,7 @@ pub fn fmix64(mut k: u64) -> u64 {
 }
 
 /// Per-position odd multipliers, so that the order of the terms matters.
-const MUL_LO: [u64; MAX_N] = [
+pub(crate) const MUL_LO: [u64; MAX_N] = [
     0x9E37_79B9_7F4A_7C15,
     0xC2B2_AE3D_27D4_EB4F,
     0x1656_67B1_9E37_79F9,
@@ -43,7 +43,7 @@ const MUL_LO: [u64; MAX_N] = [
     0xC4CE_B9FE_1A85_EC53,
     0xD6E8_FEB8_6659_FD93,
 ];
-const MUL_HI: [u64; MAX_N] = [
+pub(crate) const MUL_HI: [u64; MAX_N] = [
     0xA076_1D64_78BD_642F,
     0xE703_7ED1_A0B4_28DB,
     0x8EBC_6AF0_9C88_C6E3,
