@@ -42,7 +42,7 @@ library_values!(RemoveBy {
 
 library_values!(crate::text::extract::TextMode {
     crate::text::extract::TextMode::Full => "full": "All of a page's text (CopyCat's definition of a near-duplicate)",
-    crate::text::extract::TextMode::Main => "main": "Its main content, by block scores (the page's frame, hidden parts and link lists dropped; every article kept but teasers of other stories); the full text where that is under 20 words",
+    crate::text::extract::TextMode::Main => "main": "Its main content, by block scores (the page's frame, hidden parts and link lists dropped; every article kept but teasers of other stories); the full text where that is under 20 words, or under 60 and a twentieth of the page's text",
 });
 
 library_values!(crate::jobs::options::SiteBlocks {
@@ -549,7 +549,7 @@ pub struct DedupArgs {
     /// many pages of its host about other things (menus, footers, a section repeated on every
     /// page of a kind): set aside, so that pages are compared on their own content, or kept.
     /// A page with under 20 words of its own, or read whole because its main content is under
-    /// 20 words, is compared on its whole text and removed only as a near-identical copy (S3
+    /// 20 words or a sliver of the page, is compared on its whole text and removed only as a near-identical copy (S3
     /// >= 0.95, its own words alike). Main content only (--text main).
     #[arg(long, value_enum, default_value_t = crate::jobs::options::SiteBlocks::Aside)]
     pub site_blocks: crate::jobs::options::SiteBlocks,
@@ -952,7 +952,8 @@ pub struct FingerprintOpts {
     #[arg(long, value_enum, default_value_t = TextFormat::Auto)]
     pub text_format: TextFormat,
     /// Which text of an HTML page is fingerprinted and verified: its main content (a page
-    /// whose main content is under 20 words is compared on its full text), or all of it,
+    /// whose main content is under 20 words, or under 60 and a twentieth of the page's text,
+    /// is compared on its full text), or all of it,
     /// CopyCat's definition (recorded in the store; verification reads the same).
     #[arg(long, value_enum, default_value_t = crate::text::extract::TextMode::Main)]
     pub text: crate::text::extract::TextMode,

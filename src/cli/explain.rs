@@ -192,7 +192,7 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<Outcome> {
                 if !whole.is_empty() {
                     writeln!(
                         o,
-                        "  read whole (main content under 20 words, no own content): {}",
+                        "  read whole (main content under 20 words or a sliver of the page, no own content): {}",
                         whole.join(", ")
                     )?;
                 }

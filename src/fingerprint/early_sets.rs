@@ -107,7 +107,7 @@ pub struct EarlySets {
     kept: AtomicUsize,
     /// Pages that had a candidate fingerprinted before them but found the budget spent.
     refused: AtomicUsize,
-    /// Whether the sets of pages read whole (main content under 20 words) are kept:
+    /// Whether the sets of pages read whole (main content under 20 words, or a sliver of the page) are kept:
     /// verification with own content compares those pages by sets of another shape.
     read_whole: bool,
 }

@@ -26,7 +26,7 @@ use super::store::StoreSet;
 use crate::text::blocks::{self, WORD_BITS};
 
 /// The rule, as `summary.json` states it.
-pub const RULE: &str = "a block (a line of the page's text) is its site's when pages of its host with at least max(5, ceil(sqrt(host pages) / 2)) distinct titles carry it; two pages are near-duplicates too when their whole pages' (full texts') S3 >= 0.95 and their own words' S3 >= 0.8 (a page with under 20 words of its own, or read whole for a main content under 20 words, is a near-duplicate only so)";
+pub const RULE: &str = "a block (a line of the page's text) is its site's when pages of its host with at least max(5, ceil(sqrt(host pages) / 2)) distinct titles carry it; two pages are near-duplicates too when their whole pages' (full texts') S3 >= 0.95 and their own words' S3 >= 0.8 (a page with under 20 words of its own, or read whole for a main content under 20 words or a sliver of the page, is a near-duplicate only so)";
 
 /// The fewest distinct pages (titles) of a host on which a block is the site's.
 pub const MIN_REPEAT: u32 = 5;

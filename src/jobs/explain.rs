@@ -78,7 +78,8 @@ pub struct OwnCompared {
     pub kept_words_aside: u32,
     /// The removed page's first lines set aside (at most 5, each cut to 200 characters).
     pub site_lines: Vec<String>,
-    /// The removed page, and the kept page, were read whole (main content under 20 words):
+    /// The removed page, and the kept page, were read whole (main content under 20 words, or
+    /// a sliver of the page):
     /// pages with no own content, compared as whole pages only.
     pub removed_read_whole: bool,
     pub kept_read_whole: bool,
@@ -318,7 +319,8 @@ fn own_compared(
         params.tokens,
         params.seed,
     );
-    // A page read whole (its main content under 20 words) has no own content to compare.
+    // A page read whole (its main content under 20 words, or a sliver of the page) has no own
+    // content to compare.
     let whole_a = crate::verify::read_whole_page(stores, a);
     let whole_b = crate::verify::read_whole_page(stores, b);
     let set = |sh: &mut crate::verify::shingle::Shingler, t: &str, words: u32, whole: bool| {

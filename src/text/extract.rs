@@ -11,8 +11,8 @@ pub enum TextMode {
     #[default]
     Full,
     /// Its main content ([`super::main_content`]); a page whose main content has fewer than
-    /// [`MIN_MAIN_WORDS`] words is read whole, so the copies of a login or contact page are
-    /// still compared.
+    /// [`MIN_MAIN_WORDS`] words, or is a sliver of the page ([`is_sliver`]), is read whole, so
+    /// the copies of a login or contact page are still compared.
     Main,
 }
 
@@ -20,10 +20,25 @@ pub enum TextMode {
 /// read instead (`--text main`).
 pub const MIN_MAIN_WORDS: usize = 20;
 
+/// A main content under this many words that is also under [`SLIVER_SHARE`] of its page's
+/// text is a sliver: the block a home page of teasers or a form page was left with (a notice
+/// its script shows, the company footer), not the page's content. The page is read whole.
+pub const SLIVER_WORDS: usize = 60;
+
+/// See [`SLIVER_WORDS`]: a main content of fewer bytes than the page's text over this.
+pub const SLIVER_SHARE: usize = 20;
+
+/// Whether a main content of `main` (its text) is a sliver of a page whose text, hidden parts
+/// and frame included, is `page_bytes` long: under [`SLIVER_WORDS`] words and under
+/// 1/[`SLIVER_SHARE`] of the page's bytes.
+pub fn is_sliver(main: &str, page_bytes: usize) -> bool {
+    main.len().saturating_mul(SLIVER_SHARE) < page_bytes && !has_words(main, SLIVER_WORDS)
+}
+
 /// The main-content extractor that `--text main` stores were made with (recorded in their
 /// manifests): a store made by another reads different text, and is refused.
 pub const MAIN_EXTRACTOR: &str =
-    "main-content v12 (block scores, an article under a fifth of the longest a teaser, beside it or inside it, a one- or two-letter namespace before a frame name passed over, a data table with its wrappers, DocBook's refentry a content word, a declared main or article first, a section under half of a declared main (a quarter for an article, by tag or by a class naming one) gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, full text under 20 words)";
+    "main-content v13 (block scores, an article under a fifth of the longest a teaser, beside it or inside it, a one- or two-letter namespace before a frame name passed over, a data table with its wrappers, DocBook's refentry a content word, a declared main or article first, a section under half of a declared main (a quarter for an article, by tag or by a class naming one) gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, full text under 20 words or under 60 words and a twentieth of the page's text)";
 
 /// What [`payload_text`] read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,7 +46,8 @@ pub struct Read {
     /// It was read as HTML.
     pub html: bool,
     /// Main content was asked for but the page's full text was read: no main content was
-    /// found, or it was under [`MIN_MAIN_WORDS`] words.
+    /// found, or it was under [`MIN_MAIN_WORDS`] words, or a sliver of the page
+    /// ([`is_sliver`]).
     pub full_text: bool,
 }
 
@@ -56,8 +72,8 @@ pub fn payload_text(
     out.clear();
     let mut full_text = false;
     if is_html && mode == TextMode::Main {
-        let found = main_content::extract(&decoded, out).main;
-        if !found || !has_words(out, MIN_MAIN_WORDS) {
+        let found = main_content::extract(&decoded, out);
+        if !found.main || !has_words(out, MIN_MAIN_WORDS) || is_sliver(out, found.page_bytes) {
             out.clear();
             html::to_text(&decoded, out);
             full_text = true;
@@ -179,6 +195,35 @@ pub fn looks_like_html(payload: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sliver is short in words and small beside its page; either alone is not one.
+    #[test]
+    fn a_sliver_is_under_sixty_words_and_a_twentieth_of_the_page() {
+        let words = |n: usize| vec!["word"; n].join(" ");
+        let short = words(SLIVER_WORDS - 1);
+        assert!(is_sliver(&short, SLIVER_SHARE * short.len() + 1));
+        assert!(
+            !is_sliver(&short, SLIVER_SHARE * short.len()),
+            "a twentieth"
+        );
+        let long = words(SLIVER_WORDS);
+        assert!(!is_sliver(&long, 1 << 30), "sixty words are content");
+        // Main content read whole where it is a sliver, the full text given instead.
+        let teasers: String = (0..200)
+            .map(|i| format!("<li><a href=/s{i}>story {i} of the week in the city</a></li>"))
+            .collect();
+        let notice = "You are leaving this site for the site of another of the foundation's \
+                      centres around the world, kept by another office";
+        let page =
+            format!("<html><body><ul>{teasers}</ul><div><p>{notice}</p></div></body></html>");
+        let mut out = String::new();
+        let read = payload_text(page.as_bytes(), None, Some(true), TextMode::Main, &mut out);
+        assert!(read.full_text, "{out}");
+        assert!(out.contains("story 7 of the week"), "{out}");
+        let alone = format!("<html><body><div><p>{notice}</p></div></body></html>");
+        let read = payload_text(alone.as_bytes(), None, Some(true), TextMode::Main, &mut out);
+        assert!(!read.full_text, "{out}");
+    }
 
     /// The word count eight bytes at a time against a character at a time, on random text of
     /// ASCII letters, digits, punctuation, every control and some non-ASCII characters.

@@ -74,6 +74,8 @@ const MIN_SCORED: usize = 25;
 pub struct Found {
     /// Whether main content was found; otherwise the full text was written.
     pub main: bool,
+    /// Bytes of the page's text, hidden parts and frame included.
+    pub page_bytes: usize,
 }
 
 /// Appends the main content's text of `html` to `out` (see the module's notes).
@@ -1093,22 +1095,24 @@ fn word_bytes(s: &str) -> u32 {
 
 /// The second pass: the chosen containers' blocks into `out`.
 fn write(s: &mut Scratch, out: &mut String) -> Found {
+    let page_bytes = s.text.len();
+    let main = |main| Found { main, page_bytes };
     let from = out.len();
     let strict = attempt(s, true, out);
     if strict >= MIN_MAIN_BYTES {
-        return Found { main: true };
+        return main(true);
     }
     let kept = out.split_off(from);
     let relaxed = attempt(s, false, out);
     // Taken only where it finds real content the strict choice missed, not a dialog or a
     // notice beside a short form.
     if relaxed >= MIN_MAIN_BYTES && relaxed >= 3 * strict {
-        return Found { main: true };
+        return main(true);
     }
     out.truncate(from);
     out.push_str(&kept);
     if strict > 0 {
-        return Found { main: true };
+        return main(true);
     }
     // Nothing scored or nothing was left: the full text, hidden parts excepted.
     let mut tb = TextBuilder::new(out);
@@ -1116,7 +1120,7 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
         tb.text(&visible(&s.text[b.start as usize..b.end as usize]), true);
         tb.brk();
     }
-    Found { main: false }
+    main(false)
 }
 
 /// One choice of the content, written to `out`: returns the bytes written. `strict` keeps
