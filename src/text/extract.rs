@@ -62,6 +62,32 @@ pub fn payload_text(
     mode: TextMode,
     out: &mut String,
 ) -> Read {
+    read_payload(payload, charset, html, mode, out, None)
+}
+
+/// [`payload_text`] under `--text main`, and into `main` (cleared first) the page's main
+/// content however short, as [`payload_main_text`] gives it: decoded and extracted once for
+/// both (a page read whole, read again for verification, needs its full text and its own
+/// words).
+pub fn payload_text_and_main(
+    payload: &[u8],
+    charset: Option<&str>,
+    html: Option<bool>,
+    out: &mut String,
+    main: &mut String,
+) -> Read {
+    main.clear();
+    read_payload(payload, charset, html, TextMode::Main, out, Some(main))
+}
+
+fn read_payload(
+    payload: &[u8],
+    charset: Option<&str>,
+    html: Option<bool>,
+    mode: TextMode,
+    out: &mut String,
+    main: Option<&mut String>,
+) -> Read {
     let is_html = html.unwrap_or_else(|| looks_like_html(payload));
     let prescan = if mode == TextMode::Main {
         charset::HEAD_PREFIX
@@ -73,6 +99,9 @@ pub fn payload_text(
     let mut full_text = false;
     if is_html && mode == TextMode::Main {
         let found = main_content::extract(&decoded, out);
+        if let Some(main) = main.filter(|_| found.main) {
+            main.push_str(out);
+        }
         if !found.main || !has_words(out, MIN_MAIN_WORDS) || is_sliver(out, found.page_bytes) {
             out.clear();
             html::to_text(&decoded, out);
@@ -195,6 +224,40 @@ pub fn looks_like_html(payload: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text and the main content read in one pass are those read one after the other.
+    #[test]
+    fn text_and_main_at_once_equal_each_alone() {
+        let menu: String = (0..300)
+            .map(|i| format!("<li><a href=/m{i}>menu item {i}</a></li>"))
+            .collect();
+        let story = vec!["the harbour was quiet that morning"; 30].join(". ");
+        let pages = [
+            format!("<html><body><ul>{menu}</ul><main><p>{story}</p></main></body></html>"),
+            format!("<html><body><ul>{menu}</ul><main><p>Log in here</p></main></body></html>"),
+            format!(
+                "<html><body><ul>{menu}</ul><div><p>{}</p></div></body></html>",
+                &story[..200]
+            ),
+            "<html><body><ul><li><a href=/a>only links</a></li></ul></body></html>".into(),
+            "plain text, not a page at all".into(),
+            String::new(),
+        ];
+        for page in &pages {
+            for html in [None, Some(true), Some(false)] {
+                let (mut text, mut main) = (String::new(), String::new());
+                let read = payload_text_and_main(page.as_bytes(), None, html, &mut text, &mut main);
+                let mut alone = String::new();
+                let want = payload_text(page.as_bytes(), None, html, TextMode::Main, &mut alone);
+                assert_eq!((read, &text), (want, &alone), "{page:.80}");
+                let mut main_alone = String::new();
+                if html.unwrap_or_else(|| looks_like_html(page.as_bytes())) {
+                    payload_main_text(page.as_bytes(), None, &mut main_alone);
+                }
+                assert_eq!(main, main_alone, "{page:.80} {html:?}");
+            }
+        }
+    }
 
     /// A sliver is short in words and small beside its page; either alone is not one.
     #[test]

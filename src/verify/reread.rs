@@ -66,7 +66,7 @@ pub enum Also {
     Nothing,
     /// Its full text (`--text full`'s, the whole page whatever the store's mode).
     Full,
-    /// Its main content however short ([`extract::payload_main_text`]; none for a page not
+    /// Its main content however short (as [`extract::payload_main_text`] gives it; none for a page not
     /// read as HTML): the words of its own of a page read whole.
     Main,
 }
@@ -92,7 +92,19 @@ pub fn for_each_text_and_full<S, T: Send>(
         |(state, text, whole), d, doc| {
             let html = doc.kind.is_html();
             let mode = stores.stores()[stores.position(d).0].manifest.params.text;
-            extract::payload_text(&doc.payload, doc.charset.as_deref(), html, mode, text);
+            // A page read whole wants its main content too: read with its text, in one pass.
+            let main_too = also == Also::Main && mode == extract::TextMode::Main;
+            if main_too {
+                extract::payload_text_and_main(
+                    &doc.payload,
+                    doc.charset.as_deref(),
+                    html,
+                    text,
+                    whole,
+                );
+            } else {
+                extract::payload_text(&doc.payload, doc.charset.as_deref(), html, mode, text);
+            }
             let h = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
             if [h as u64, (h >> 64) as u64] != stores.content_hash(d) {
                 changed.lock().unwrap().push(d);
@@ -108,6 +120,7 @@ pub fn for_each_text_and_full<S, T: Send>(
                     );
                     f(state, d, text, whole)
                 }
+                Also::Main if main_too => f(state, d, text, whole),
                 Also::Main => {
                     whole.clear();
                     if html.unwrap_or_else(|| extract::looks_like_html(&doc.payload)) {
