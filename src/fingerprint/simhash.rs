@@ -196,33 +196,16 @@ impl Accumulator {
         features::for_each_feature(terms, ngrams, seed, |h| self.add(h));
     }
 
-    /// [`Accumulator::add_features`] on 128 byte counters in two AVX-512 registers: byte j of
-    /// the pair counts bit j, a feature's 64-bit halves are the masks of its two adds, and
-    /// the bytes are drained to `counts` every 255 features.
+    /// [`Accumulator::add_features`] on 128 byte counters in two AVX-512 registers
+    /// ([`WideCounts`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw")]
     fn add_features_avx512(&mut self, terms: &[u64], ngrams: &[usize], seed: u64) {
-        use std::arch::x86_64::*;
-        let drain = drain_bytes;
-        let one = _mm512_set1_epi8(1);
-        let zero = _mm512_setzero_si512();
-        let mut lanes = [zero; 2];
-        let mut pending = 0u32;
-        let mut total = 0u64;
-        let counts = &mut self.counts;
+        let mut wide = WideCounts::new();
         features::for_each_feature(terms, ngrams, seed, |h| {
-            lanes[0] = _mm512_mask_add_epi8(lanes[0], h as u64, lanes[0], one);
-            lanes[1] = _mm512_mask_add_epi8(lanes[1], (h >> 64) as u64, lanes[1], one);
-            pending += 1;
-            total += 1;
-            if pending == 255 {
-                drain(lanes, counts);
-                lanes = [zero; 2];
-                pending = 0;
-            }
+            wide.add(h as u64, (h >> 64) as u64, &mut self.counts)
         });
-        drain(lanes, counts);
-        self.total += total;
+        wide.finish(self);
     }
 
     /// [`Accumulator::add_features_avx512`] with the features' hashes made eight n-grams at a
@@ -237,39 +220,19 @@ impl Accumulator {
         #[inline]
         #[target_feature(enable = "avx512f,avx512dq")]
         fn fmix(k: __m512i) -> __m512i {
+            let [m1, m2] = features::FMIX_MUL.map(|m| _mm512_set1_epi64(m as i64));
             let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-            let k = _mm512_mullo_epi64(k, _mm512_set1_epi64(0xff51_afd7_ed55_8ccd_u64 as i64));
+            let k = _mm512_mullo_epi64(k, m1);
             let k = _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k));
-            let k = _mm512_mullo_epi64(k, _mm512_set1_epi64(0xc4ce_b9fe_1a85_ec53_u64 as i64));
+            let k = _mm512_mullo_epi64(k, m2);
             _mm512_xor_si512(k, _mm512_srli_epi64::<33>(k))
         }
-        let one = _mm512_set1_epi8(1);
-        let zero = _mm512_setzero_si512();
-        let mut lanes = [zero; 2];
-        let mut pending = 0u32;
-        let mut total = 0u64;
+        let mut wide = WideCounts::new();
         let counts = &mut self.counts;
-        let mut add = |lo: u64, hi: u64| {
-            lanes[0] = _mm512_mask_add_epi8(lanes[0], lo, lanes[0], one);
-            lanes[1] = _mm512_mask_add_epi8(lanes[1], hi, lanes[1], one);
-            pending += 1;
-            total += 1;
-            if pending == 255 {
-                drain_bytes(lanes, counts);
-                lanes = [zero; 2];
-                pending = 0;
-            }
-        };
-        let mut any = false;
-        for &n in ngrams {
-            if n == 0 || n > features::MAX_N || terms.len() < n {
-                continue;
-            }
-            any = true;
+        features::for_each_ngram_size(terms, ngrams, |terms, n| {
             let windows = terms.len() - n + 1;
-            let nn = n as u64;
-            let a0 = _mm512_set1_epi64((seed ^ nn.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as i64);
-            let b0 = _mm512_set1_epi64((!seed ^ nn.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)) as i64);
+            let (a0, b0) = features::ngram_start(n, seed);
+            let (a0, b0) = (_mm512_set1_epi64(a0 as i64), _mm512_set1_epi64(b0 as i64));
             let mut start = 0;
             while start + 8 <= windows {
                 let (mut a, mut b) = (a0, b0);
@@ -295,21 +258,16 @@ impl Accumulator {
                     _mm512_storeu_si512(hi.as_mut_ptr().cast(), fmix(b));
                 }
                 for (&l, &h) in lo.iter().zip(&hi) {
-                    add(l, h);
+                    wide.add(l, h, counts);
                 }
                 start += 8;
             }
             for w in terms[start..].windows(n) {
                 let h = features::ngram_hash(w, seed);
-                add(h as u64, (h >> 64) as u64);
+                wide.add(h as u64, (h >> 64) as u64, counts);
             }
-        }
-        if !any && !terms.is_empty() {
-            let h = features::ngram_hash(&terms[..terms.len().min(features::MAX_N)], seed);
-            add(h as u64, (h >> 64) as u64);
-        }
-        drain_bytes(lanes, counts);
-        self.total += total;
+        });
+        wide.finish(self);
     }
 
     /// Adds one feature with weight `w`.
@@ -343,19 +301,64 @@ impl Accumulator {
     }
 }
 
-/// Adds the 128 byte counters of two AVX-512 registers to `counts`.
+/// 128 byte counters in two AVX-512 registers for a whole document: byte j of the pair counts
+/// bit j, a feature's 64-bit halves are the masks of its two adds, and the bytes are drained
+/// to the accumulator's counts every 255 features.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn drain_bytes(lanes: [std::arch::x86_64::__m512i; 2], counts: &mut [u64; 128]) {
-    use std::arch::x86_64::*;
-    let mut bytes = [0u8; 128];
-    // SAFETY: `bytes` is 128 writable bytes, two unaligned 64-byte stores.
-    unsafe {
-        _mm512_storeu_si512(bytes.as_mut_ptr().cast(), lanes[0]);
-        _mm512_storeu_si512(bytes.as_mut_ptr().add(64).cast(), lanes[1]);
+struct WideCounts {
+    lanes: [std::arch::x86_64::__m512i; 2],
+    pending: u32,
+    total: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl WideCounts {
+    #[target_feature(enable = "avx512f")]
+    fn new() -> WideCounts {
+        WideCounts {
+            lanes: [std::arch::x86_64::_mm512_setzero_si512(); 2],
+            pending: 0,
+            total: 0,
+        }
     }
-    for (c, b) in counts.iter_mut().zip(bytes) {
-        *c += u64::from(b);
+
+    /// Counts one feature, its halves `lo` and `hi`; drains into `counts` every 255.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn add(&mut self, lo: u64, hi: u64, counts: &mut [u64; 128]) {
+        use std::arch::x86_64::*;
+        let one = _mm512_set1_epi8(1);
+        self.lanes[0] = _mm512_mask_add_epi8(self.lanes[0], lo, self.lanes[0], one);
+        self.lanes[1] = _mm512_mask_add_epi8(self.lanes[1], hi, self.lanes[1], one);
+        self.pending += 1;
+        self.total += 1;
+        if self.pending == 255 {
+            self.drain(counts);
+        }
+    }
+
+    /// Adds the byte counters to `counts` and empties them.
+    #[target_feature(enable = "avx512f")]
+    fn drain(&mut self, counts: &mut [u64; 128]) {
+        use std::arch::x86_64::*;
+        let mut bytes = [0u8; 128];
+        // SAFETY: `bytes` is 128 writable bytes, two unaligned 64-byte stores.
+        unsafe {
+            _mm512_storeu_si512(bytes.as_mut_ptr().cast(), self.lanes[0]);
+            _mm512_storeu_si512(bytes.as_mut_ptr().add(64).cast(), self.lanes[1]);
+        }
+        for (c, b) in counts.iter_mut().zip(bytes) {
+            *c += u64::from(b);
+        }
+        self.lanes = [_mm512_setzero_si512(); 2];
+        self.pending = 0;
+    }
+
+    /// The document's counts and features added to `acc`.
+    #[target_feature(enable = "avx512f")]
+    fn finish(mut self, acc: &mut Accumulator) {
+        self.drain(&mut acc.counts);
+        acc.total += self.total;
     }
 }
 

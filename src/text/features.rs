@@ -26,10 +26,23 @@ pub fn term_hash(term: &[u8], seed: u64) -> u64 {
 #[inline]
 pub fn fmix64(mut k: u64) -> u64 {
     k ^= k >> 33;
-    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k = k.wrapping_mul(FMIX_MUL[0]);
     k ^= k >> 33;
-    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k = k.wrapping_mul(FMIX_MUL[1]);
     k ^ (k >> 33)
+}
+
+/// [`fmix64`]'s two multipliers (for its vector twin beside the SimHash counters).
+pub(crate) const FMIX_MUL: [u64; 2] = [0xff51_afd7_ed55_8ccd, 0xc4ce_b9fe_1a85_ec53];
+
+/// The starting values of [`ngram_hash`]'s two lanes for an n-gram of `n` terms.
+#[inline]
+pub(crate) fn ngram_start(n: usize, seed: u64) -> (u64, u64) {
+    let n = n as u64;
+    (
+        seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        !seed ^ n.wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
+    )
 }
 
 /// Per-position odd multipliers, so that the order of the terms matters.
@@ -59,9 +72,7 @@ pub(crate) const MUL_HI: [u64; MAX_N] = [
 /// are XXH3 outputs, so this cheap mix gives uniform, order-sensitive 128-bit features.
 #[inline]
 pub fn ngram_hash(terms: &[u64], seed: u64) -> u128 {
-    let n = terms.len() as u64;
-    let mut a = seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut b = !seed ^ n.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let (mut a, mut b) = ngram_start(terms.len(), seed);
     for (i, &h) in terms.iter().enumerate() {
         a = (a ^ h).wrapping_mul(MUL_LO[i]);
         a ^= a >> 32;
@@ -78,18 +89,30 @@ pub const MAX_N: usize = 8;
 /// but fewer than the smallest n gets one feature for all of its terms, so short texts still
 /// have a fingerprint.
 pub fn for_each_feature(terms: &[u64], ngrams: &[usize], seed: u64, mut f: impl FnMut(u128)) {
+    for_each_ngram_size(terms, ngrams, |terms, n| {
+        for w in terms.windows(n) {
+            f(ngram_hash(w, seed));
+        }
+    });
+}
+
+/// Calls `run(terms, n)` for each n of `ngrams` that `terms` has n-grams of; where it has
+/// terms but none of those (fewer terms than every n), `run(&terms[..m], m)` once with m the
+/// number of terms (at most [`MAX_N`]): one n-gram of all of them. [`for_each_feature`] hashes
+/// each window of each call.
+#[inline]
+pub fn for_each_ngram_size(terms: &[u64], ngrams: &[usize], mut run: impl FnMut(&[u64], usize)) {
     let mut any = false;
     for &n in ngrams {
         if n == 0 || n > MAX_N || terms.len() < n {
             continue;
         }
         any = true;
-        for w in terms.windows(n) {
-            f(ngram_hash(w, seed));
-        }
+        run(terms, n);
     }
     if !any && !terms.is_empty() {
-        f(ngram_hash(&terms[..terms.len().min(MAX_N)], seed));
+        let m = terms.len().min(MAX_N);
+        run(&terms[..m], m);
     }
 }
 

@@ -66,8 +66,8 @@ pub enum Also {
     Nothing,
     /// Its full text (`--text full`'s, the whole page whatever the store's mode).
     Full,
-    /// Its main content however short (as [`extract::payload_main_text`] gives it; none for a page not
-    /// read as HTML): the words of its own of a page read whole.
+    /// Its main content however short (as [`extract::payload_main_text`] gives it; none for a
+    /// page not read as HTML): the words of its own of a page read whole.
     Main,
 }
 
