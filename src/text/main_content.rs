@@ -26,8 +26,9 @@
 //! are ruby annotations (`rt`, `rp`) or the characters a reader never sees (soft hyphens,
 //! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
 //! author declared is never passed over for a sibling outside it, and a choice inside one
-//! that holds under half of its text is one section of many (an API page's method summary):
-//! the `main` is taken; a choice that is an article, by its tag or by a class or id that
+//! that holds under three quarters of its text is one section of many (an API page's method
+//! summary; a package page's table of classes beside the package's description): the `main`
+//! is taken; a choice that is an article, by its tag or by a class or id that
 //! names one (`yom-article`, `story-body`), gives way only under a quarter. Each chosen part
 //! comes with what introduces it: its preceding siblings back to the nearest heading, or
 //! back to the chosen part before it, when they hold under 200 bytes in all (a section's
@@ -1393,13 +1394,14 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             top = p;
         }
     }
-    // Inside a `main` the author declared, a choice holding under half of its text is one
-    // section of many (an API page's constructor or method summary, of its description,
-    // summaries and details; a class-use page's table beside its captions): the declared
-    // `main` is the content. A choice that is or sits in an article gives way only under a
-    // quarter (an article holding a third of a `main` of sidebars and related stories stays
-    // the content): an `article` element, or an element whose class or id names one
-    // (`yom-article`, `story-body`: [`is_story_word`]).
+    // Inside a `main` the author declared, a choice holding under three quarters of its text
+    // is one section of many (an API page's constructor or method summary, of its
+    // description, summaries and details; a class-use page's table beside its captions; a
+    // package page's table of classes, two thirds of its `main`, beside the package's
+    // description): the declared `main` is the content. A choice that is or sits in an
+    // article gives way only under a quarter (an article holding a third of a `main` of
+    // sidebars and related stories stays the content): an `article` element, or an element
+    // whose class or id names one (`yom-article`, `story-body`: [`is_story_word`]).
     if let Some(m) = ancestors(top)
         .into_iter()
         .find(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
@@ -1410,8 +1412,8 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
                 .iter()
                 .take_while(|&&a| a != m)
                 .any(|&a| article(a));
-        let share = if in_article { 4 } else { 2 };
-        if nodes[top].text * share < nodes[m].text && link_density(&nodes[m]) < 0.5 {
+        let (part, whole) = if in_article { (1, 4) } else { (3, 4) };
+        if nodes[top].text * whole < nodes[m].text * part && link_density(&nodes[m]) < 0.5 {
             top = m;
         }
     }
@@ -1747,6 +1749,38 @@ mod tests {
         assert!(!text.contains("Overview"), "{text}");
     }
 
+    /// A package page of an API site: its table of classes holds about two thirds of the
+    /// declared `main`, its description (sentences with linked names in them) and the related
+    /// packages the rest. The description is the page's own, what tells it from the package's
+    /// use page, which lists the same classes with the same descriptions.
+    #[test]
+    fn a_table_of_two_thirds_of_a_declared_main_brings_the_main() {
+        let rows: String = (0..24)
+            .map(|k| format!("<div class=col-first><a href=E{k}.html>Kind{k}Event</a></div><div class=col-last><div class=block>Notification of an event of kind {k} in the target VM.</div></div>"))
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=/>Overview</a><a href=/p>Package</a></nav><main role=main>\
+             <div class=header><h1>Package com.sun.jdi.event</h1></div>\
+             <section class=package-description><div class=block>This package defines JDI events and event processing. \
+             An <a href=Event.html>Event</a> is always a member of an <a href=EventSet.html>EventSet</a>, which is retrieved \
+             from the <a href=EventQueue.html>EventQueue</a>. Examples of events include <a href=B.html>breakpoint events</a>, \
+             <a href=T.html>thread creation events</a> and <a href=D.html>virtual machine death events</a>. With the exception \
+             of termination events, all events received must be requested with an <a href=R.html>EventRequest</a>. The \
+             <a href=r.html>com.sun.jdi.request</a> package defines event requests and event request management.\
+             <p>Methods may be added to the interfaces in the JDI packages in future releases. Existing packages may be \
+             renamed if the JDI becomes a standard extension.</div></section>\
+             <section class=summary><ul class=summary-list><li><div id=related-package-summary><div class=caption>Related Packages</div>\
+             <div class=summary-table><div class=col-first><a href=../package-summary.html>com.sun.jdi</a></div>\
+             <div class=col-last><div class=block>This is the core package of the Java Debug Interface.</div></div></div></div></li>\
+             <li><div id=class-summary><div class=caption>Interfaces</div><div class=summary-table>{rows}</div></div></li></ul></section>\
+             </main></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("defines JDI events"), "{text}");
+        assert!(text.contains("of kind 23 in the target"), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
+    }
+
     /// An interface's page whose method summary holds between a fifth and a quarter of the
     /// declared `main` (its description, summary and details): the `main` is the content, not
     /// the summary the interface shares with every class that implements it.
@@ -1883,7 +1917,7 @@ mod tests {
                  <div class=\"col-last {parity}-row-color\">\n<div class=\"block\">A walker of syntax trees sorted by their <a href=\"../../tree/Kind.html\">kind</a> with default behavior suited to the <a href=\"../../Level.html#LEVEL_{k}\"><code>LEVEL_{k}</code></a> language level.</div>\n</div>\n"
             )
         };
-        let page = |name: &str| {
+        let page = |name: &str, more: &str| {
             format!(
                 "<html><body><header><nav><a href=/>Overview</a><a href=/p>Package</a></nav></header>\n\
                  <main role=\"main\">\n<div class=\"header\">\n<h1 title=\"Uses of Class x.{name}\" class=\"title\">Uses of Class<br>x.{name}</h1>\n</div>\n\
@@ -1895,20 +1929,25 @@ mod tests {
                  <h2>Uses of <a href=\"../{name}.html\">{name}</a> in <a href=\"../package-summary.html\">x.walk</a></h2>\n\
                  <div class=\"caption\"><span>Subclasses of <a href=\"../{name}.html\">{name}</a> in <a href=\"../package-summary.html\">x.walk</a></span></div>\n\
                  <div class=\"summary-table three-column-summary\">\n<div class=\"table-header col-first\">Modifier and Type</div>\n\
-                 <div class=\"table-header col-second\">Class</div>\n<div class=\"table-header col-last\">Description</div>\n{}{}{}</div>\n\
+                 <div class=\"table-header col-second\">Class</div>\n<div class=\"table-header col-last\">Description</div>\n{}{}{}{more}</div>\n\
                  </section>\n</li>\n</ul>\n</section>\n</main></body></html>",
                 row("even", 14),
                 row("odd", 8),
                 row("even", 9)
             )
         };
-        let text = main_text(&page("Walker7"));
+        let text = main_text(&page("Walker7", ""));
         assert!(text.contains("Subclasses of Walker7 in x.walk"), "{text}");
         assert!(text.contains("suited to the LEVEL_8"), "{text}");
         assert!(!text.contains("Overview"), "{text}");
-        // Without a heading before it, a caption is not an introduction the rule knows.
+        // Without a heading before it, a caption is not an introduction the rule knows (the
+        // table, with more rows, holding over three quarters of the declared `main`, so that
+        // the `main` is not taken whole).
+        let more: String = (20..26)
+            .map(|k| row(if k % 2 == 0 { "even" } else { "odd" }, k))
+            .collect();
         let text = main_text(
-            &page("Walker7")
+            &page("Walker7", &more)
                 .replace("<h2>", "<div class=uses>")
                 .replace("</h2>", "</div>"),
         );
