@@ -25,7 +25,8 @@
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`) or the characters a reader never sees (soft hyphens,
 //! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
-//! author declared is never passed over for a sibling outside it, and a choice inside one
+//! author declared (DocBook's `div class="refentry"`, one reference page whole, counts as a
+//! declared `main`) is never passed over for a sibling outside it, and a choice inside one
 //! that holds under three quarters of its text is one section of many (an API page's method
 //! summary; a package page's table of classes beside the package's description): the `main`
 //! is taken; a choice that is an article, by its tag or by a class or id that
@@ -633,6 +634,10 @@ fn judge(attrs: &[u8]) -> Marks {
                     m.weight += 25.0;
                     m.story |= parts_of(token).any(is_story_word);
                 }
+                // DocBook's reference entry (`div class="refentry"`): the whole of one
+                // reference page (its name, synopsis, description and sections), as a
+                // declared `main` is.
+                m.main |= token == b"refentry";
                 if frame || parts_of(token).any(is_negative_word) {
                     m.weight -= 25.0;
                 }
@@ -2070,6 +2075,61 @@ mod tests {
         assert!(text.contains("alpha particle mass"), "{text}");
         assert!(!text.contains("Libraries"), "{text}");
         assert!(!text.contains("Distributed under"), "{text}");
+    }
+
+    /// A class template's reference page as DocBook writes it: its name and purpose, a
+    /// synopsis, a description, then sections of member functions, the last holding most of
+    /// the page's text. The reference entry is the content, as a declared `main` is: the
+    /// member functions alone are what every container of the library repeats, and the
+    /// name, synopsis and description are what tell the page from its siblings'.
+    #[test]
+    fn a_section_of_a_docbook_reference_entry_brings_the_entry() {
+        let item = |name: &str, what: &str| {
+            format!(
+                "<li class=\"listitem\"><pre class=\"literallayout\"><span class=\"identifier\">iterator</span> <span class=\"identifier\">{name}</span><span class=\"special\">()</span> <span class=\"keyword\">noexcept</span>;</pre>\
+                 <p><span class=\"bold\"><strong>Effects</strong></span>: {what} Throws: if value_traits::node_traits::node constructor throws (this does not happen with predefined hooks), or the copy constructor of the key_compare object throws, basic guarantee.</p>\
+                 <p><span class=\"bold\"><strong>Complexity</strong></span>: Constant.</p><p><span class=\"bold\"><strong>Throws</strong></span>: Nothing.</p></li>"
+            )
+        };
+        let list = |items: String| {
+            format!("<div class=\"orderedlist\"><ol class=\"orderedlist\" type=\"1\">{items}</ol></div>")
+        };
+        let synopsis: String = (0..40)
+            .map(|k| format!("  <span class=\"keyword\">typedef</span> <a class=\"link\" href=\"t.html#t{k}\">implementation_defined</a>::<span class=\"identifier\">type{k}</span> <span class=\"identifier\">name{k}</span>;\n"))
+            .collect();
+        let ctors: String = (0..6)
+            .map(|k| item(&format!("avltree{k}"), &format!("Constructs a container from the range number {k}, with the given comparison.")))
+            .collect();
+        let members: String = (0..30)
+            .map(|k| {
+                item(
+                    &format!("member{k}"),
+                    &format!("Returns an iterator pointing to element {k} of the container."),
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><table width=\"100%\"><tr><td><a href=/index.html>Home</a></td><td><a href=/libs.html>Libraries</a></td></tr></table><hr>\
+             <div class=\"refentry\"><a name=\"x\"></a><div class=\"titlepage\"></div>\
+             <div class=\"refnamediv\"><h2><span class=\"refentrytitle\">Class template avltree</span></h2><p>boost::intrusive::avltree</p></div>\
+             <h2 class=\"refsynopsisdiv-title\">Synopsis</h2>\
+             <div class=\"refsynopsisdiv\"><pre class=\"synopsis\"><span class=\"keyword\">class</span> <a class=\"link\" href=\"avltree.html\">avltree</a> {{\n{synopsis}}};</pre></div>\
+             <div class=\"refsect1\"><a name=\"d\"></a><h2>Description</h2>\
+             <p>The class template avltree is an intrusive AVL tree container, that is used to construct intrusive <a class=\"link\" href=\"avl_set.html\">avl_set</a> and <a class=\"link\" href=\"avl_multiset.html\">avl_multiset</a> containers.</p>\
+             <p>The template parameter <code class=\"computeroutput\">T</code> is the type to be managed by the container.</p>\
+             <div class=\"refsect2\"><a name=\"c\"></a><h3><code class=\"computeroutput\">avltree</code> public construct/copy/destruct</h3>{}</div>\
+             <div class=\"refsect2\"><a name=\"m\"></a><h3><code class=\"computeroutput\">avltree</code> public member functions</h3>{}</div>\
+             </div></div>\
+             <table width=\"100%\"><tr><td><div class=\"copyright-footer\">Copyright 2005 the authors</div></td></tr></table></body></html>",
+            list(ctors),
+            list(members)
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Class template avltree"), "{text}");
+        assert!(text.contains("intrusive AVL tree container"), "{text}");
+        assert!(text.contains("from the range number 5"), "{text}");
+        assert!(text.contains("element 29 of the container"), "{text}");
+        assert!(!text.contains("Libraries"), "{text}");
     }
 
     /// A database manual's page of one view (as a DocBook generator writes it): a paragraph
