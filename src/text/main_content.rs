@@ -6,7 +6,8 @@
 //! text into blocks at block-level boundaries. Each block knows its length, how much of it is
 //! link text, and the element that holds it. As in Readability, every block of 25 or more
 //! characters scores its container's ancestors (1, plus its commas, plus one per 100
-//! characters up to 3; the parent takes all of it, the grandparent half, further ancestors a
+//! characters up to 3; in a block that is mostly links only the commas inside its links
+//! count, since a list of links with commas between them is not a paragraph with commas; the parent takes all of it, the grandparent half, further ancestors a
 //! third or less), containers start from their tag and from the words of their `class` and
 //! `id`, and a container's score shrinks with its share of link text. The best container
 //! wins, with an ancestor where most good candidates meet, and with those of its siblings that
@@ -731,6 +732,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         block_start: 0,
         block_links: 0,
         block_link_words: 0,
+        block_link_commas: 0,
         block_anchors: 0,
     };
     let mut i = 0;
@@ -826,6 +828,8 @@ struct Pass<'a, 'o> {
     block_links: u32,
     /// Word bytes ([`word_bytes`]) of the current block's link text.
     block_link_words: u32,
+    /// Commas ([`commas`]) in the current block's link text.
+    block_link_commas: u32,
     /// Links begun in the current block.
     block_anchors: u16,
 }
@@ -857,7 +861,9 @@ impl Pass<'_, '_> {
         write(&mut self.tb);
         if state.link {
             self.block_links += (self.tb.len() - before) as u32;
-            self.block_link_words += word_bytes(&self.tb.as_str()[before..]);
+            let written = &self.tb.as_str()[before..];
+            self.block_link_words += word_bytes(written);
+            self.block_link_commas += commas(written) as u32;
         }
     }
 
@@ -889,41 +895,30 @@ impl Pass<'_, '_> {
             o.text += len;
             o.links += links;
             if len as usize >= MIN_SCORED && !frame_tag {
-                self.score_block(owner, end, frame);
+                // A block that is mostly links (a list of them with commas between) is not a
+                // paragraph with commas: only the commas inside its links (a linked teaser's
+                // sentences) score, not those between them.
+                let link_commas = (links * 2 > len).then_some(self.block_link_commas);
+                self.score_block(owner, end, frame, link_commas);
             }
         }
         self.block_start = end;
         self.block_links = 0;
         self.block_link_words = 0;
+        self.block_link_commas = 0;
         self.block_anchors = 0;
     }
 
     /// Adds a block's score to its owner's ancestors, as Readability does for a paragraph.
-    fn score_block(&mut self, owner: u32, end: usize, frame: bool) {
+    fn score_block(&mut self, owner: u32, end: usize, frame: bool, link_commas: Option<u32>) {
         let text = &self.tb.as_str()[self.block_start..end];
         let bytes = text.as_bytes();
-        let mut commas = memchr::memchr_iter(b',', bytes).count();
-        let mut chars = bytes.len();
-        if !bytes.is_ascii() {
-            chars = bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count();
-            commas += text
-                .chars()
-                .filter(|c| {
-                    matches!(
-                        c,
-                        '\u{060C}'
-                            | '\u{FE50}'
-                            | '\u{FE10}'
-                            | '\u{FE11}'
-                            | '\u{2E41}'
-                            | '\u{2E34}'
-                            | '\u{2E32}'
-                            | '\u{FF0C}'
-                            | '\u{3001}'
-                    )
-                })
-                .count();
-        }
+        let commas = link_commas.map_or_else(|| commas(text), |c| c as usize);
+        let chars = if bytes.is_ascii() {
+            bytes.len()
+        } else {
+            bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count()
+        };
         let score = 1.0 + commas as f32 + (chars / 100).min(3) as f32;
         let mut at = self.nodes[owner as usize].parent;
         for level in 0..5 {
@@ -1091,6 +1086,33 @@ const PLAIN_IN_LINKED: u32 = 12;
 /// The same for a heading, which is never a list: `Uses of <a>X</a> in <a>p</a>` names the
 /// section's subject; a heading that is a link alone (`<h3><a>Related</a></h3>`) is not.
 const PLAIN_IN_HEADING: u32 = 4;
+
+/// The commas in `s`, as Readability counts them: ASCII's and the other scripts' (Arabic,
+/// the ideographic and full-width ones, ...).
+fn commas(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let mut n = memchr::memchr_iter(b',', bytes).count();
+    if !bytes.is_ascii() {
+        n += s
+            .chars()
+            .filter(|c| {
+                matches!(
+                    c,
+                    '\u{060C}'
+                        | '\u{FE50}'
+                        | '\u{FE10}'
+                        | '\u{FE11}'
+                        | '\u{2E41}'
+                        | '\u{2E34}'
+                        | '\u{2E32}'
+                        | '\u{FF0C}'
+                        | '\u{3001}'
+                )
+            })
+            .count();
+    }
+    n
+}
 
 /// The bytes of `s` that are letters or digits (every byte of a non-ASCII character counts).
 fn word_bytes(s: &str) -> u32 {
@@ -1751,6 +1773,67 @@ mod tests {
         let text = main_text(&html);
         assert!(text.contains("indicate a problem"), "{text}");
         assert!(text.contains("Returns the cause"), "{text}");
+        assert!(!text.contains("Overview"), "{text}");
+    }
+
+    /// A class page of an API site whose summary is the lists of methods it inherits: long
+    /// lists of links with commas between them, which must not outscore the class's
+    /// description by the commas between their links (they are left out of the text as link
+    /// lists), so the page's main content is its description and not the lists' headings.
+    #[test]
+    fn lists_of_links_do_not_outscore_the_description_by_their_commas() {
+        let names = [
+            "addFocusListener",
+            "contains",
+            "getAccessibleAt",
+            "getBackground",
+            "getBounds",
+            "getCursor",
+            "getFont",
+            "getFontMetrics",
+            "getForeground",
+            "getLocation",
+            "getLocationOnScreen",
+            "getSize",
+            "isEnabled",
+            "isFocusTraversable",
+            "isShowing",
+            "isVisible",
+            "removeFocusListener",
+            "requestFocus",
+            "setBackground",
+            "setBounds",
+            "setCursor",
+            "setEnabled",
+            "setFont",
+            "setForeground",
+            "setLocation",
+            "setSize",
+            "setVisible",
+        ];
+        let inherited: String = ["AccessibleContext", "AccessibleComponent", "AccessibleAWTComponent"]
+            .iter()
+            .map(|c| {
+                let links: Vec<String> = names
+                    .iter()
+                    .map(|m| format!("<a href=\"{c}.html#{m}()\">{m}</a>"))
+                    .collect();
+                format!(
+                    "<div class=\"inherited-list\"><h3>Methods declared in class&nbsp;javax.accessibility.<a href=\"{c}.html\">{c}</a></h3><code>{}</code></div>",
+                    links.join(", ")
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><header><nav><a href=/>Overview</a></nav></header><main role=\"main\">\
+             <section class=\"class-description\"><div class=\"block\">This class implements accessibility support for the <code>JProgressBar</code> class. \
+             It provides an implementation of the Java Accessibility API appropriate to progress bar user-interface elements. \
+             <p>Serialized objects of this class will not be compatible with future releases, and the current serialization support is appropriate for short term storage.</div></section>\
+             <section class=\"summary\"><ul class=\"summary-list\"><li><section class=\"method-summary\">{inherited}</section></li></ul></section></main></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("implements accessibility support"), "{text}");
+        assert!(!text.contains("setVisible"), "{text}");
         assert!(!text.contains("Overview"), "{text}");
     }
 
