@@ -40,7 +40,13 @@
 //! the longest article's text (a grid of teasers for other stories beside the page's story;
 //! an index of posts of about one length keeps them all); an article inside the chosen one
 //! that holds under a fifth of its text (a "more news" list, a comment) is left out with what
-//! it holds. Within the chosen containers,
+//! it holds, and so is one inside the chosen region but in no article that holds under a
+//! fifth of the longest article's text (teasers after the story's `main` whose classes score
+//! them as well as the story, so that the wrapper of both is chosen).
+//! Where the strict reading finds nothing (a template marks the wrapper of the whole content
+//! as frame, `div class="container penci_sidebar"`), the page is read again without the
+//! class and id marks; the marks inside the region then chosen still hold (its comments and
+//! share bar are left out) unless they would leave too little. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
 //! is about, not a list of links with commas between them; a heading needs fewer: `Uses of
@@ -173,6 +179,9 @@ struct Node {
     shown: bool,
     /// Its class or id names one piece of writing (see [`is_story_word`]).
     story: bool,
+    /// Its own class or id marks it as frame (`comments`, `share-bar`), whatever its
+    /// ancestors are.
+    marked: bool,
 }
 
 /// An element on the stack.
@@ -722,6 +731,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         visible: true,
         shown: true,
         story: false,
+        marked: false,
     });
     let mut p = Pass {
         tb: TextBuilder::new(text),
@@ -1014,6 +1024,7 @@ impl Pass<'_, '_> {
             visible: !state.hidden && !state.frame,
             shown: !state.hidden && !state.frame_tag,
             story: marks.story,
+            marked: marks.frame && tag != Tag::Body,
         });
         if self_closed {
             return;
@@ -1126,18 +1137,21 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
     let page_bytes = s.text.len();
     let main = |main| Found { main, page_bytes };
     let from = out.len();
-    let strict = attempt(s, true, out);
+    let strict = attempt(s, true, false, out);
     if strict >= MIN_MAIN_BYTES {
         return main(true);
     }
     let kept = out.split_off(from);
-    let relaxed = attempt(s, false, out);
     // Taken only where it finds real content the strict choice missed, not a dialog or a
-    // notice beside a short form.
-    if relaxed >= MIN_MAIN_BYTES && relaxed >= 3 * strict {
-        return main(true);
+    // notice beside a short form: first with the frame marks inside the chosen region kept
+    // out, then, where that leaves too little, with everything the region holds.
+    for inner_out in [true, false] {
+        let relaxed = attempt(s, false, inner_out, out);
+        if relaxed >= MIN_MAIN_BYTES && relaxed >= 3 * strict {
+            return main(true);
+        }
+        out.truncate(from);
     }
-    out.truncate(from);
     out.push_str(&kept);
     if strict > 0 {
         return main(true);
@@ -1152,8 +1166,9 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
 }
 
 /// One choice of the content, written to `out`: returns the bytes written. `strict` keeps
-/// the frame out; otherwise only hidden parts are.
-fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
+/// the frame out; otherwise only hidden parts are, and with `inner_out` the parts of the
+/// chosen region marked as frame ([`keep_inner_frame_out`]).
+fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> usize {
     let Scratch {
         text,
         nodes,
@@ -1173,13 +1188,29 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
     if let Some(t) = *title {
         region[t as usize] = true;
     }
+    // The longest article the content may keep (as `choose` counts them).
+    let longest = nodes
+        .iter()
+        .skip(1)
+        .filter(|n| {
+            let shown = if strict { n.visible } else { n.shown };
+            n.tag == Tag::Article && shown && n.text >= 100 && link_density(n) < 0.5
+        })
+        .map(|n| n.text)
+        .max()
+        .unwrap_or(0);
     for i in 1..nodes.len() {
         if region[nodes[i].parent as usize] && !region[i] {
             // An article inside the chosen one that holds under a fifth of its text is a
-            // teaser of another story (a "more news" list) or a comment: left out, with
-            // what it holds.
-            region[i] = !(nodes[i].tag == Tag::Article && nested_teaser(nodes, i));
+            // teaser of another story or a comment; one in no article that holds under a
+            // fifth of the longest article is a teaser beside the story (the "more news"
+            // list a site puts after its `main`, inside the container chosen): left out,
+            // with what it holds.
+            region[i] = !(nodes[i].tag == Tag::Article && teaser(nodes, i, longest));
         }
+    }
+    if inner_out {
+        keep_inner_frame_out(nodes, blocks, region);
     }
     let from = out.len();
     let mut tb = TextBuilder::new(out);
@@ -1213,13 +1244,44 @@ fn attempt(s: &mut Scratch, strict: bool, out: &mut String) -> usize {
     out.len() - from
 }
 
-/// Whether the article `nodes[i]` sits in a larger article (its nearest, within [`MAX_CLOSE`] levels)
-/// and holds under 1 / [`TEASER`] of that one's text.
-fn nested_teaser(nodes: &[Node], i: usize) -> bool {
+/// Read without the frame's class and id marks (where a template marks the wrapper of the
+/// whole content as frame, `div class="container penci_sidebar"`, and the strict reading
+/// found nothing), the marks inside the chosen region still hold: the comments, share bar
+/// and author box inside the story are left out of `region`, with what they hold, unless
+/// they hold half of the region's text or more.
+fn keep_inner_frame_out(nodes: &[Node], blocks: &[Block], region: &mut [bool]) {
+    let mut inner = vec![false; nodes.len()];
+    for i in 1..nodes.len() {
+        let p = nodes[i].parent as usize;
+        // A region's root (its parent outside it) is what the relaxed choice took, marks
+        // and all.
+        inner[i] = region[i] && region[p] && (inner[p] || nodes[i].marked);
+    }
+    let (mut all, mut framed) = (0u64, 0u64);
+    for b in blocks {
+        let o = b.owner as usize;
+        if region[o] && !b.frame_tag {
+            let len = u64::from(b.end - b.start);
+            all += len;
+            if inner[o] {
+                framed += len;
+            }
+        }
+    }
+    if framed > 0 && framed * 2 < all {
+        for (r, i) in region.iter_mut().zip(&inner) {
+            *r &= !i;
+        }
+    }
+}
+
+/// Whether the article `nodes[i]` holds under 1 / [`TEASER`] of the text of the article it
+/// sits in (its nearest, within [`MAX_CLOSE`] levels), or, in none, of the `longest` article's.
+fn teaser(nodes: &[Node], i: usize, longest: u32) -> bool {
     let mut up = nodes[i].parent as usize;
     for _ in 0..MAX_CLOSE {
         if up == 0 {
-            return false;
+            return nodes[i].text.saturating_mul(TEASER) < longest;
         }
         if nodes[up].tag == Tag::Article {
             return nodes[i].text.saturating_mul(TEASER) < nodes[up].text;
@@ -1774,6 +1836,81 @@ mod tests {
         assert!(text.contains("indicate a problem"), "{text}");
         assert!(text.contains("Returns the cause"), "{text}");
         assert!(!text.contains("Overview"), "{text}");
+    }
+
+    /// A blog whose template marks the wrapper of the whole content as frame (`penci_sidebar`:
+    /// a layout with a sidebar), so that the strict reading finds nothing and the page is read
+    /// again without the class marks. The comments inside the chosen story keep their marks:
+    /// they are left out, and the story is the content.
+    #[test]
+    fn frame_marks_inside_the_story_hold_when_its_wrapper_is_marked() {
+        let story: String = (0..10)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the hike: we climbed the first flat iron in the morning, with water, snacks and a map, and the boys, the dog and I reached the top by noon.</p>"
+                )
+            })
+            .collect();
+        let comments: String = (0..3)
+            .map(|i| {
+                format!(
+                    "<div class=\"comment even depth-1\" id=\"comment-{i}\"><div class=\"comment-text\"><span class=\"author\">Reader {i}</span>\
+                     <p>Comment {i}: we also fill our refillable bottles before heading out, and this fall we are mostly on the soccer circuit with both of my sons.</p></div></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=\"wrapper-boxed\"><header id=\"header\"><nav><a href=\"/\">Home</a></nav></header>\
+             <div class=\"container container-single penci_sidebar\"><div id=\"main\"><article class=\"post type-post hentry\" id=\"post-1\">\
+             <h1 class=\"post-title\">Hiking the flat irons</h1><div class=\"post-entry\"><div class=\"inner-post-entry entry-content\">{story}</div></div>\
+             <div class=\"post-comments\" id=\"comments\"><div class=\"comments\">{comments}</div></div></article></div></div>\
+             <footer id=\"footer\"><p>Copyright</p></footer></div></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Hiking the flat irons"), "{text}");
+        assert!(text.contains("Paragraph 0 of the hike"), "{text}");
+        assert!(text.contains("Paragraph 9 of the hike"), "{text}");
+        assert!(!text.contains("refillable"), "{text}");
+        assert!(!text.contains("Copyright"), "{text}");
+    }
+
+    /// A news page whose story sits in a declared `main`, followed (outside it, in the same
+    /// wrapper) by a "more news" list of teaser articles, each a headline and an excerpt.
+    /// The teasers' classes (`post`, `hentry`) score them as well as the story scores, so
+    /// their wrapper, which holds the story too, is chosen; the teasers, each under a fifth of
+    /// the story's text, are left out of it, and the story is the whole main content.
+    #[test]
+    fn teaser_articles_beside_the_story_are_left_out_of_a_wrapper_chosen() {
+        let story: String = (0..14)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the story tells how the team played in the cold, with the coach saying that the veterans, the rookies and the goalie all did their part tonight.</p>"
+                )
+            })
+            .collect();
+        let teasers: String = (0..6)
+            .map(|i| {
+                format!(
+                    "<li><article class=\"more-posts-view archive-view post type-post hentry category-sports\"><figure><a href=\"/t{i}\"><img src=\"/i{i}.jpg\"></a></figure>\
+                     <div class=\"article-info\"><header><h5 class=\"entry-title\"><a href=\"/t{i}\">Other story number {i} of the week</a></h5>\
+                     <div class=\"entry-meta\"><time>November 18, 2019</time></div></header>\
+                     <div class=\"excerpt\">Teaser {i}: maybe the team has found, at last, its own way to fix the problems of the season, and the forwards, the defence and the coach agree on it...</div></div></article></li>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><header><nav><a href=\"/\">Home</a> <a href=\"/sports\">Sports</a></nav></header>\
+             <div id=\"content\" class=\"site-content\"><div class=\"header-banners\"><div class=\"dfp-ad\"></div></div>\
+             <div id=\"primary\" class=\"content-area\"><main id=\"main\" class=\"site-main\" role=\"main\">\
+             <article class=\"full-view post type-post hentry category-sports\"><header><h1 class=\"entry-title\">The team wins in the cold</h1></header>\
+             <div class=\"entry-content\"><div class=\"article-body\"><div class=\"body-copy\">{story}</div></div></div></article></main></div>\
+             <div class=\"more-news\"><h2 class=\"widget-title\">More news</h2><ul>{teasers}</ul></div></div>\
+             <footer><p>Copyright</p></footer></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Paragraph 0 of the story"), "{text}");
+        assert!(text.contains("Paragraph 13 of the story"), "{text}");
+        assert!(!text.contains("Teaser"), "{text}");
     }
 
     /// A class page of an API site whose summary is the lists of methods it inherits: long
