@@ -7,8 +7,9 @@
 //! link text, and the element that holds it. As in Readability, every block of 25 or more
 //! characters scores its container's ancestors (1, plus its commas, plus one per 100
 //! characters up to 3; in a block that is mostly links only the commas inside its links
-//! count, since a list of links with commas between them is not a paragraph with commas; the parent takes all of it, the grandparent half, further ancestors a
-//! third or less), containers start from their tag and from the words of their `class` and
+//! count, since a list of links with commas between them is not a paragraph with commas;
+//! the parent takes all of it, the grandparent half, further ancestors a third or less),
+//! containers start from their tag and from the words of their `class` and
 //! `id`, and a container's score shrinks with its share of link text. The best container
 //! wins, with an ancestor where most good candidates meet, and with those of its siblings that
 //! score nearly as well: so an index page of posts X, Y and Z keeps all three.
@@ -1082,6 +1083,25 @@ fn link_density(n: &Node) -> f32 {
     }
 }
 
+/// Whether `n` is an article the content may keep whole: visible (in the strict reading, out
+/// of the frame), of 100 bytes of text or more, and not mostly links.
+fn keepable_article(n: &Node, strict: bool) -> bool {
+    let visible = if strict { n.visible } else { n.shown };
+    n.tag == Tag::Article && visible && n.text >= 100 && link_density(n) < 0.5
+}
+
+/// The text of the longest article the content may keep ([`keepable_article`]), or 0: what
+/// tells a teaser (under 1 / [`TEASER`] of it) from a story.
+fn longest_article(nodes: &[Node], strict: bool) -> u32 {
+    nodes
+        .iter()
+        .skip(1)
+        .filter(|n| keepable_article(n, strict))
+        .map(|n| n.text)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The most text (bytes) of the siblings that introduce the chosen container.
 const MAX_INTRO: u32 = 200;
 
@@ -1188,17 +1208,7 @@ fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> 
     if let Some(t) = *title {
         region[t as usize] = true;
     }
-    // The longest article the content may keep (as `choose` counts them).
-    let longest = nodes
-        .iter()
-        .skip(1)
-        .filter(|n| {
-            let shown = if strict { n.visible } else { n.shown };
-            n.tag == Tag::Article && shown && n.text >= 100 && link_density(n) < 0.5
-        })
-        .map(|n| n.text)
-        .max()
-        .unwrap_or(0);
+    let longest = longest_article(nodes, strict);
     for i in 1..nodes.len() {
         if region[nodes[i].parent as usize] && !region[i] {
             // An article inside the chosen one that holds under a fifth of its text is a
@@ -1598,20 +1608,11 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             .enumerate()
             .any(|(i, n)| n.tag == Tag::Article && visible(n) && ancestors(i).contains(&top));
     if in_article {
-        let kept = |n: &Node| {
-            n.tag == Tag::Article && visible(n) && n.text >= 100 && link_density(n) < 0.5
-        };
         // Beside a story, the short articles of a grid of other stories are its teasers:
         // an article is kept when it holds at least a fifth of the longest one's text.
-        let longest = nodes
-            .iter()
-            .skip(1)
-            .filter(|n| kept(n))
-            .map(|n| n.text)
-            .max()
-            .unwrap_or(0);
+        let longest = longest_article(nodes, strict);
         for (i, n) in nodes.iter().enumerate().skip(1) {
-            if kept(n) && n.text.saturating_mul(TEASER) >= longest {
+            if keepable_article(n, strict) && n.text.saturating_mul(TEASER) >= longest {
                 chosen.push(i as u32);
             }
         }
