@@ -17,7 +17,8 @@
 //! What is never main content, decided on whole words of `class`, `id` and `role` values
 //! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not; a
 //! namespace of one or two letters before a name of several parts is passed over, so
-//! `sf_comment_list` names comments):
+//! `sf_comment_list` names comments; a heading marked only as a header, rustdoc's
+//! `h4 class="code-header"` over a method's signature, is a heading of the content):
 //! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
 //! sidebars, banners, sharing, comments and the like. A mark that also names the content
 //! (`content with-sidebar`) is not the frame. Where the frame's class and id marks leave less
@@ -31,7 +32,9 @@
 //! declared `main`) is never passed over for a sibling outside it, and a choice inside one
 //! that holds under three quarters of its text is one section of many (an API page's method
 //! summary; a package page's table of classes beside the package's description): the `main`
-//! is taken; a choice that is an article, by its tag or by a class or id that
+//! is taken, and so it is where the `main` holds 200 bytes or more of text beside the choice
+//! that are not mostly links (an API page whose trait implementations outweigh the type's
+//! description and methods); a choice that is an article, by its tag or by a class or id that
 //! names one (`yom-article`, `story-body`), gives way only under a quarter. Each chosen part
 //! comes with what introduces it: its preceding siblings back to the nearest heading, or
 //! back to the chosen part before it, when they hold under 200 bytes in all (a section's
@@ -543,6 +546,9 @@ struct Marks {
     /// A class or id names one piece of writing (`yom-article`, `story-body`, `post`,
     /// `hentry`): marked as an article is, by the author's words rather than the tag.
     story: bool,
+    /// Every class or id value that names the frame ends in `header` (`code-header`,
+    /// `section-header`): on a heading, that names what the heading is, not the page's header.
+    header_only: bool,
 }
 
 /// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
@@ -596,6 +602,7 @@ fn judge(attrs: &[u8]) -> Marks {
     let mut m = Marks::default();
     let mut frame_tokens = 0;
     let mut footer_tokens = 0;
+    let mut header_tokens = 0;
     let mut content_tokens = 0;
     let mut lower: Vec<u8> = Vec::new();
     html::attributes(attrs, |name, value| {
@@ -631,6 +638,7 @@ fn judge(attrs: &[u8]) -> Marks {
                 let content = parts_of(token).any(is_content_word);
                 if frame {
                     frame_tokens += 1;
+                    header_tokens += usize::from(parts_of(token).last() == Some(b"header"));
                     // A page's footer or its legal lines (`copyright-footer`, `site-footer`,
                     // `copyright`): kept out by the retry too, which would otherwise give a
                     // page of short sections its copyright notice.
@@ -686,6 +694,7 @@ fn judge(attrs: &[u8]) -> Marks {
         }
     });
     m.frame = frame_tokens > 0 && content_tokens == 0 && !m.main && !m.article;
+    m.header_only = frame_tokens > 0 && frame_tokens == header_tokens;
     m.frame_role |= m.frame && footer_tokens > 0;
     m.frame_role &= !m.main;
     m
@@ -993,6 +1002,13 @@ impl Pass<'_, '_> {
         } else {
             tag
         };
+        // A heading marked only as a header (rustdoc's `h4 class="code-header"` over each
+        // method's signature, `h2 class="section-header"`) is a heading of the content: the
+        // page's header is a container, not a heading.
+        let mut marks = marks;
+        if tag == Tag::Heading && marks.header_only && !marks.frame_role {
+            marks.frame = false;
+        }
         let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
         let state = State {
             // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
@@ -1104,6 +1120,11 @@ fn longest_article(nodes: &[Node], strict: bool) -> u32 {
 
 /// The most text (bytes) of the siblings that introduce the chosen container.
 const MAX_INTRO: u32 = 200;
+
+/// Inside a declared `main`, the text (bytes) beside a choice, and its largest share of link
+/// text, at which that text is read as content with the choice, whatever the choice's share.
+const MIN_REST: u32 = 200;
+const REST_LINKS: f32 = 0.5;
 
 /// Main content shorter than this (bytes) is looked for again with the frame's marks
 /// ignored, as Readability retries without its "unlikely candidates": a page's content
@@ -1512,7 +1533,17 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
                 .take_while(|&&a| a != m)
                 .any(|&a| article(a));
         let (part, whole) = if in_article { (1, 4) } else { (3, 4) };
-        if nodes[top].text * whole < nodes[m].text * part && link_density(&nodes[m]) < 0.5 {
+        // A larger choice gives way too where what the `main` holds beside it reads as text,
+        // not as lists of links (an API page whose trait implementations outweigh the type's
+        // description and methods, above them in the same `main`; a story's teasers beside
+        // it are links).
+        let rest = nodes[m].text - nodes[top].text;
+        let rest_links = nodes[m].links.saturating_sub(nodes[top].links);
+        let rest_is_text =
+            !in_article && rest >= MIN_REST && (rest_links as f32) < REST_LINKS * rest as f32;
+        if (nodes[top].text * whole < nodes[m].text * part || rest_is_text)
+            && link_density(&nodes[m]) < 0.5
+        {
             top = m;
         }
     }
@@ -1912,6 +1943,53 @@ mod tests {
         assert!(text.contains("Paragraph 0 of the story"), "{text}");
         assert!(text.contains("Paragraph 13 of the story"), "{text}");
         assert!(!text.contains("Teaser"), "{text}");
+    }
+
+    /// An API page as rustdoc writes it: each method's signature is a heading marked
+    /// `code-header` (and each section's title `section-header`), and the trait
+    /// implementations, one long list of the trait's provided methods, outweigh the type's
+    /// description and its own methods above them in the same `main`. The signatures are text
+    /// of the content (a heading marked a header is not the page's header), and the whole
+    /// `main` is the content: what it holds beside the implementations reads as text.
+    #[test]
+    fn an_api_page_keeps_its_signatures_and_its_description_beside_long_trait_docs() {
+        let provided: String = (0..60)
+            .map(|i| {
+                format!(
+                    "<details class=\"toggle method-toggle\" open><summary><section id=\"method.m{i}\" class=\"method trait-impl\">\
+                     <a class=\"src rightside\" href=\"s.html\">Source</a><h4 class=\"code-header\">fn <a href=\"#method.m{i}\" class=\"fn\">method_{i}</a>(self) -&gt; \
+                     <a href=\"o.html\">Option</a>&lt;Self::Item&gt;</h4></section></summary>\
+                     <div class=\"docblock\">Provided method {i} consumes the iterator, folding every element into an accumulator, and returns the result. <a href=\"x\">Read more</a></div></details>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><nav class=\"sidebar\"><a href=\"/\">crate</a></nav><main><div class=\"width-limiter\"><section id=\"main-content\" class=\"content\">\
+             <div class=\"main-heading\"><h1>Struct <span class=\"struct\">Needles</span></h1></div>\
+             <pre class=\"rust item-decl\"><code>pub struct Needles&lt;'h&gt; {{ /* private fields */ }}</code></pre>\
+             <details class=\"toggle top-doc\" open><summary class=\"hideme\"><span>Expand description</span></summary><div class=\"docblock\">\
+             <p>An iterator over all occurrences of a single byte in a haystack, from the front or from the back.</p></div></details>\
+             <h2 id=\"implementations\" class=\"section-header\">Implementations</h2><div id=\"implementations-list\"><details class=\"toggle implementors-toggle\" open><summary>\
+             <section class=\"impl\"><h3 class=\"code-header\">impl&lt;'h&gt; <a href=\"#\">Needles</a>&lt;'h&gt;</h3></section></summary><div class=\"impl-items\">\
+             <section id=\"method.new\" class=\"method\"><h4 class=\"code-header\">pub fn <a href=\"#method.new\" class=\"fn\">new</a>(needle: u8, haystack: &amp;'h [u8]) -&gt; Needles&lt;'h&gt;</h4></section>\
+             <div class=\"docblock\"><p>Returns an iterator over all occurrences of the needle byte in the given haystack.</p></div></div></details></div>\
+             <h2 id=\"trait-implementations\" class=\"section-header\">Trait Implementations</h2><div id=\"trait-implementations-list\">\
+             <details class=\"toggle implementors-toggle\" open><summary><section class=\"impl\"><h3 class=\"code-header\">impl&lt;'h&gt; <a href=\"i.html\">Iterator</a> for Needles&lt;'h&gt;</h3></section></summary>\
+             <div class=\"impl-items\">{provided}</div></details></div></section></div></main></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(
+            text.contains("pub fn new(needle: u8, haystack: &'h [u8]) -> Needles<'h>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("fn method_7(self) -> Option<Self::Item>"),
+            "{text}"
+        );
+        assert!(text.contains("An iterator over all occurrences"), "{text}");
+        assert!(text.contains("Returns an iterator over all"), "{text}");
+        assert!(text.contains("Provided method 59"), "{text}");
+        assert!(!text.contains("crate"), "{text}");
     }
 
     /// A class page of an API site whose summary is the lists of methods it inherits: long
