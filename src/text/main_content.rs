@@ -20,11 +20,11 @@
 //! `sf_comment_list` names comments; a heading marked only as a header, rustdoc's
 //! `h4 class="code-header"` over a method's signature, is a heading of the content):
 //! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
-//! sidebars, banners, sharing, comments and the like. A mark that also names the content
-//! (`content with-sidebar`) is not the frame. Where the frame's class and id marks leave less
-//! than 500 bytes of text, the choice is made again without them (a page's article sometimes
-//! sits in an element marked `related`), and taken where it finds much more; frame tags and
-//! roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
+//! sidebars, banners, sharing, comments, bylines, author boxes and the like. A mark that also
+//! names the content (`content with-sidebar`) is not the frame. Where the frame's class and id
+//! marks leave less than 500 bytes of text, the choice is made again without them (a page's
+//! article sometimes sits in an element marked `related`), and taken where it finds much more;
+//! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`) or the characters a reader never sees (soft hyphens,
 //! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
@@ -359,6 +359,10 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"masthead"
             | b"breadcrumb"
             | b"breadcrumbs"
+            | b"byline"
+            | b"bylines"
+            | b"author"
+            | b"authors"
             | b"banner"
             | b"cookie"
             | b"cookies"
@@ -1943,6 +1947,34 @@ mod tests {
         assert!(text.contains("Paragraph 0 of the story"), "{text}");
         assert!(text.contains("Paragraph 13 of the story"), "{text}");
         assert!(!text.contains("Teaser"), "{text}");
+    }
+
+    /// A story's byline (`div class="byline"`, with the author's name, title and links) and
+    /// the author box under it (`div class="post-author"`) name who wrote it, not what it
+    /// says: left out, as the frame is, while the story is kept.
+    #[test]
+    fn bylines_and_author_boxes_are_left_out_of_the_story() {
+        let story: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the review: the new consoles, the streaming services and the phones all want a share of what we spend on games, and each asks for it again.</p>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div id=\"page\"><div class=\"story\"><h1>So many ways to play</h1>\
+             <div class=\"clearfix byline-wrap\"><div class=\"byline article__byline\"><span>By</span>\
+             <div class=\"author\"><span class=\"name\">Pat Example</span><div class=\"info-title\">The Daily Paper</div></div></div></div>\
+             {story}<div class=\"post-author\"><h3>About Pat Example</h3><p>Pat writes about games and gadgets, and lives with two cats, a piano and far too many consoles.</p></div>\
+             </div></div></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("So many ways to play"), "{text}");
+        assert!(text.contains("Paragraph 0 of the review"), "{text}");
+        assert!(text.contains("Paragraph 7 of the review"), "{text}");
+        assert!(!text.contains("Pat Example"), "{text}");
+        assert!(!text.contains("The Daily Paper"), "{text}");
+        assert!(!text.contains("two cats"), "{text}");
     }
 
     /// An API page as rustdoc writes it: each method's signature is a heading marked
