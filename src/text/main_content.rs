@@ -20,7 +20,8 @@
 //! `sf_comment_list` names comments; a heading marked only as a header, rustdoc's
 //! `h4 class="code-header"` over a method's signature, is a heading of the content):
 //! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
-//! sidebars, banners, sharing, comments, bylines, author boxes and the like. A mark that also
+//! sidebars, banners, sharing, comments, bylines (Drupal's `submitted` too), author boxes,
+//! related links (`related` and its compounds: `relatedlinks`) and the like. A mark that also
 //! names the content (`content with-sidebar`) is not the frame. Where the frame's class and id
 //! marks leave less than 500 bytes of text, the choice is made again without them (a page's
 //! article sometimes sits in an element marked `related`), and taken where it finds much more;
@@ -337,7 +338,8 @@ fn is_frame_tag(name: &[u8]) -> bool {
 }
 
 /// Words of class and id values that name the frame, matched as a whole value or as the
-/// first or last part of one cut at `-` and `_` (see [`frame_token`]).
+/// first or last part of one cut at `-` and `_` (see [`frame_token`]); a compound of
+/// `related` written as one word (`relatedlinks`, `relatedarticles`) is one.
 fn is_frame_word(w: &[u8]) -> bool {
     // A literal match compiles to a switch on the length and a few compares.
     matches!(
@@ -363,6 +365,7 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"bylines"
             | b"author"
             | b"authors"
+            | b"submitted"
             | b"banner"
             | b"cookie"
             | b"cookies"
@@ -398,7 +401,7 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"contentinfo"
             | b"complementary"
             | b"widget"
-    )
+    ) || (w.len() > 7 && w.starts_with(b"related"))
 }
 
 /// Parts that may follow (or precede) a frame word in one value and keep it the frame:
@@ -1975,6 +1978,42 @@ mod tests {
         assert!(!text.contains("Pat Example"), "{text}");
         assert!(!text.contains("The Daily Paper"), "{text}");
         assert!(!text.contains("two cats"), "{text}");
+    }
+
+    /// A story's Drupal byline (`div class="submitted"`) and the list of related links after
+    /// it, named by a compound of `related` (`li-relatedlinks`, `relatedarticles`) with
+    /// teasers that each carry a date and a topic, are the frame.
+    #[test]
+    fn drupal_bylines_and_related_compounds_are_left_out_of_the_story() {
+        let story: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the report: the council met on Monday, heard the residents, the builders and the inspectors, and put off its vote until the new year.</p>"
+                )
+            })
+            .collect();
+        let related: String = (0..4)
+            .map(|i| {
+                format!(
+                    "<li class=\"teaser\"><a href=\"/news/{i}\">Earlier report {i} on the building works</a><p class=\"date\">6 December 2012</p>, <p class=\"topics\"><a href=\"/topics/city\">City</a></p></li>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=\"story-body\"><h1>Council puts off its vote</h1>\
+             <div class=\"submitted\">Submitted on Mon, 2019-01-21 13:49 by the city desk</div>{story}\
+             <div class=\"list li-relatedlinks\"><h3 class=\"title\">Related content</h3><ul>{related}</ul></div>\
+             <div class=\"relatedarticles\"><h3>More from the city desk, with the week's other stories</h3></div>\
+             </div></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Council puts off its vote"), "{text}");
+        assert!(text.contains("Paragraph 0 of the report"), "{text}");
+        assert!(text.contains("Paragraph 7 of the report"), "{text}");
+        assert!(!text.contains("Submitted on"), "{text}");
+        assert!(!text.contains("Related content"), "{text}");
+        assert!(!text.contains("6 December 2012"), "{text}");
+        assert!(!text.contains("More from the city desk"), "{text}");
     }
 
     /// An API page as rustdoc writes it: each method's signature is a heading marked
