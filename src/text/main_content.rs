@@ -27,7 +27,8 @@
 //! article sometimes sits in an element marked `related`), and taken where it finds much more;
 //! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
-//! are ruby annotations (`rt`, `rp`) or the characters a reader never sees (soft hyphens,
+//! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`: what a photo shows and
+//! whose it is) or the characters a reader never sees (soft hyphens,
 //! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
 //! author declared (DocBook's `div class="refentry"`, one reference page whole, counts as a
 //! declared `main`) is never passed over for a sibling outside it, and a choice inside one
@@ -1019,8 +1020,11 @@ impl Pass<'_, '_> {
         let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
         let state = State {
             // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
-            // read inline with it.
-            hidden: parent_state.hidden || marks.hidden || matches!(nb, b"rt" | b"rp"),
+            // read inline with it; a figure's caption (`figcaption`: what a photo shows and
+            // whose it is) describes the figure, not the story.
+            hidden: parent_state.hidden
+                || marks.hidden
+                || matches!(nb, b"rt" | b"rp" | b"figcaption"),
             frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
             frame_tag: parent_state.frame_tag || by_tag,
             link: parent_state.link || nb == b"a",
@@ -2014,6 +2018,30 @@ mod tests {
         assert!(!text.contains("Related content"), "{text}");
         assert!(!text.contains("6 December 2012"), "{text}");
         assert!(!text.contains("More from the city desk"), "{text}");
+    }
+
+    /// A photo's caption and credit (`figcaption`) describe the figure, not the story: left
+    /// out of the text, while the story around the figure is kept.
+    #[test]
+    fn figure_captions_are_not_text() {
+        let story: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the story: the carmaker showed its new sedan on Tuesday, with a range of 300 miles, a price under $40,000 and deliveries next spring.</p>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><article><h1>A new sedan</h1><figure><img src=\"car.jpg\" alt=\"\">\
+             <figcaption>The designers stand beside the sedan at the show in Los Angeles. Photo: A. Photographer, Wire Service</figcaption></figure>\
+             {story}</article></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("A new sedan"), "{text}");
+        assert!(text.contains("Paragraph 0 of the story"), "{text}");
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+        assert!(!text.contains("designers stand"), "{text}");
+        assert!(!text.contains("Wire Service"), "{text}");
     }
 
     /// An API page as rustdoc writes it: each method's signature is a heading marked
