@@ -28,8 +28,8 @@
 //! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`: what a photo shows and
-//! whose it is) or the characters a reader never sees (soft hyphens,
-//! zero-width spaces and joiners, private-use icon glyphs). A visible `main` or `article` the
+//! whose it is) or the characters a reader never sees (soft hyphens, zero-width spaces and
+//! joiners, private-use icon glyphs). A visible `main` or `article` the
 //! author declared (DocBook's `div class="refentry"`, one reference page whole, counts as a
 //! declared `main`) is never passed over for a sibling outside it, and a choice inside one
 //! that holds under three quarters of its text is one section of many (an API page's method
@@ -1548,7 +1548,7 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         // not as lists of links (an API page whose trait implementations outweigh the type's
         // description and methods, above them in the same `main`; a story's teasers beside
         // it are links).
-        let rest = nodes[m].text - nodes[top].text;
+        let rest = nodes[m].text.saturating_sub(nodes[top].text);
         let rest_links = nodes[m].links.saturating_sub(nodes[top].links);
         let rest_is_text =
             !in_article && rest >= MIN_REST && (rest_links as f32) < REST_LINKS * rest as f32;
@@ -1665,6 +1665,11 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `n` pieces of a test page, the `i`th made by `f(i)`, one after another.
+    fn each(n: usize, f: impl FnMut(usize) -> String) -> String {
+        (0..n).map(f).collect()
+    }
 
     /// Sixteen bytes lowercased at once against a byte at a time: every byte value, every
     /// length, names near the end of the buffer and longer than sixteen bytes.
@@ -1792,9 +1797,7 @@ mod tests {
 
     #[test]
     fn content_given_only_in_noscript_is_read_there() {
-        let links: String = (0..30)
-            .map(|i| format!("<li><a href=/s/{i}>Section {i}</a></li>"))
-            .collect();
+        let links = each(30, |i| format!("<li><a href=/s/{i}>Section {i}</a></li>"));
         let page = format!(
             "<body><nav><ul>{links}</ul></nav><div id=app></div><noscript><div class=story>\
              <h1>The story</h1><p>{P1}</p><p>{P2}</p><p>{P1} Again, {P2}</p><p>{P2} More, {P1}</p>\
@@ -1887,21 +1890,17 @@ mod tests {
     /// they are left out, and the story is the content.
     #[test]
     fn frame_marks_inside_the_story_hold_when_its_wrapper_is_marked() {
-        let story: String = (0..10)
-            .map(|i| {
-                format!(
+        let story = each(10, |i| {
+            format!(
                     "<p>Paragraph {i} of the hike: we climbed the first flat iron in the morning, with water, snacks and a map, and the boys, the dog and I reached the top by noon.</p>"
                 )
-            })
-            .collect();
-        let comments: String = (0..3)
-            .map(|i| {
-                format!(
+        });
+        let comments = each(3, |i| {
+            format!(
                     "<div class=\"comment even depth-1\" id=\"comment-{i}\"><div class=\"comment-text\"><span class=\"author\">Reader {i}</span>\
                      <p>Comment {i}: we also fill our refillable bottles before heading out, and this fall we are mostly on the soccer circuit with both of my sons.</p></div></div>"
                 )
-            })
-            .collect();
+        });
         let html = format!(
             "<html><body><div class=\"wrapper-boxed\"><header id=\"header\"><nav><a href=\"/\">Home</a></nav></header>\
              <div class=\"container container-single penci_sidebar\"><div id=\"main\"><article class=\"post type-post hentry\" id=\"post-1\">\
@@ -1924,23 +1923,19 @@ mod tests {
     /// the story's text, are left out of it, and the story is the whole main content.
     #[test]
     fn teaser_articles_beside_the_story_are_left_out_of_a_wrapper_chosen() {
-        let story: String = (0..14)
-            .map(|i| {
-                format!(
+        let story = each(14, |i| {
+            format!(
                     "<p>Paragraph {i} of the story tells how the team played in the cold, with the coach saying that the veterans, the rookies and the goalie all did their part tonight.</p>"
                 )
-            })
-            .collect();
-        let teasers: String = (0..6)
-            .map(|i| {
-                format!(
+        });
+        let teasers = each(6, |i| {
+            format!(
                     "<li><article class=\"more-posts-view archive-view post type-post hentry category-sports\"><figure><a href=\"/t{i}\"><img src=\"/i{i}.jpg\"></a></figure>\
                      <div class=\"article-info\"><header><h5 class=\"entry-title\"><a href=\"/t{i}\">Other story number {i} of the week</a></h5>\
                      <div class=\"entry-meta\"><time>November 18, 2019</time></div></header>\
                      <div class=\"excerpt\">Teaser {i}: maybe the team has found, at last, its own way to fix the problems of the season, and the forwards, the defence and the coach agree on it...</div></div></article></li>"
                 )
-            })
-            .collect();
+        });
         let html = format!(
             "<html><body><header><nav><a href=\"/\">Home</a> <a href=\"/sports\">Sports</a></nav></header>\
              <div id=\"content\" class=\"site-content\"><div class=\"header-banners\"><div class=\"dfp-ad\"></div></div>\
@@ -1961,13 +1956,11 @@ mod tests {
     /// says: left out, as the frame is, while the story is kept.
     #[test]
     fn bylines_and_author_boxes_are_left_out_of_the_story() {
-        let story: String = (0..8)
-            .map(|i| {
-                format!(
+        let story = each(8, |i| {
+            format!(
                     "<p>Paragraph {i} of the review: the new consoles, the streaming services and the phones all want a share of what we spend on games, and each asks for it again.</p>"
                 )
-            })
-            .collect();
+        });
         let html = format!(
             "<html><body><div id=\"page\"><div class=\"story\"><h1>So many ways to play</h1>\
              <div class=\"clearfix byline-wrap\"><div class=\"byline article__byline\"><span>By</span>\
@@ -1989,20 +1982,16 @@ mod tests {
     /// teasers that each carry a date and a topic, are the frame.
     #[test]
     fn drupal_bylines_and_related_compounds_are_left_out_of_the_story() {
-        let story: String = (0..8)
-            .map(|i| {
-                format!(
+        let story = each(8, |i| {
+            format!(
                     "<p>Paragraph {i} of the report: the council met on Monday, heard the residents, the builders and the inspectors, and put off its vote until the new year.</p>"
                 )
-            })
-            .collect();
-        let related: String = (0..4)
-            .map(|i| {
-                format!(
+        });
+        let related = each(4, |i| {
+            format!(
                     "<li class=\"teaser\"><a href=\"/news/{i}\">Earlier report {i} on the building works</a><p class=\"date\">6 December 2012</p>, <p class=\"topics\"><a href=\"/topics/city\">City</a></p></li>"
                 )
-            })
-            .collect();
+        });
         let html = format!(
             "<html><body><div class=\"story-body\"><h1>Council puts off its vote</h1>\
              <div class=\"submitted\">Submitted on Mon, 2019-01-21 13:49 by the city desk</div>{story}\
@@ -2024,13 +2013,11 @@ mod tests {
     /// out of the text, while the story around the figure is kept.
     #[test]
     fn figure_captions_are_not_text() {
-        let story: String = (0..8)
-            .map(|i| {
-                format!(
+        let story = each(8, |i| {
+            format!(
                     "<p>Paragraph {i} of the story: the carmaker showed its new sedan on Tuesday, with a range of 300 miles, a price under $40,000 and deliveries next spring.</p>"
                 )
-            })
-            .collect();
+        });
         let html = format!(
             "<html><body><article><h1>A new sedan</h1><figure><img src=\"car.jpg\" alt=\"\">\
              <figcaption>The designers stand beside the sedan at the show in Los Angeles. Photo: A. Photographer, Wire Service</figcaption></figure>\
@@ -2052,16 +2039,14 @@ mod tests {
     /// `main` is the content: what it holds beside the implementations reads as text.
     #[test]
     fn an_api_page_keeps_its_signatures_and_its_description_beside_long_trait_docs() {
-        let provided: String = (0..60)
-            .map(|i| {
-                format!(
+        let provided = each(60, |i| {
+            format!(
                     "<details class=\"toggle method-toggle\" open><summary><section id=\"method.m{i}\" class=\"method trait-impl\">\
                      <a class=\"src rightside\" href=\"s.html\">Source</a><h4 class=\"code-header\">fn <a href=\"#method.m{i}\" class=\"fn\">method_{i}</a>(self) -&gt; \
                      <a href=\"o.html\">Option</a>&lt;Self::Item&gt;</h4></section></summary>\
                      <div class=\"docblock\">Provided method {i} consumes the iterator, folding every element into an accumulator, and returns the result. <a href=\"x\">Read more</a></div></details>"
                 )
-            })
-            .collect();
+        });
         let html = format!(
             "<html><body><nav class=\"sidebar\"><a href=\"/\">crate</a></nav><main><div class=\"width-limiter\"><section id=\"main-content\" class=\"content\">\
              <div class=\"main-heading\"><h1>Struct <span class=\"struct\">Needles</span></h1></div>\
@@ -2158,9 +2143,9 @@ mod tests {
     /// use page, which lists the same classes with the same descriptions.
     #[test]
     fn a_table_of_two_thirds_of_a_declared_main_brings_the_main() {
-        let rows: String = (0..24)
-            .map(|k| format!("<div class=col-first><a href=E{k}.html>Kind{k}Event</a></div><div class=col-last><div class=block>Notification of an event of kind {k} in the target VM.</div></div>"))
-            .collect();
+        let rows = each(24, |k| {
+            format!("<div class=col-first><a href=E{k}.html>Kind{k}Event</a></div><div class=col-last><div class=block>Notification of an event of kind {k} in the target VM.</div></div>")
+        });
         let html = format!(
             "<html><body><nav><a href=/>Overview</a><a href=/p>Package</a></nav><main role=main>\
              <div class=header><h1>Package com.sun.jdi.event</h1></div>\
@@ -2199,9 +2184,7 @@ mod tests {
             .map(|(m, d)| format!("<div class=col-first><code>void</code></div><div class=col-second><code><a href=#{m}>{m}</a></code></div><div class=col-last><div class=block>{d}</div></div>"))
             .collect();
         // Each method's details: short notes (none long enough to score), much text in all.
-        let notes: String = (0..16)
-            .map(|k| format!("<dt>Note {k}:</dt><dd>see the manual</dd>"))
-            .collect();
+        let notes = each(16, |k| format!("<dt>Note {k}:</dt><dd>see the manual</dd>"));
         let details: String = methods
             .iter()
             .map(|(m, _)| format!("<section class=detail><h3>{m}</h3><div class=block>Lays it out.</div><dl class=notes>{notes}</dl></section>"))
@@ -2226,9 +2209,9 @@ mod tests {
     /// a line of links with commas between them is not.
     #[test]
     fn a_declared_mains_title_and_its_linked_captions_are_kept() {
-        let rows: String = (0..3)
-            .map(|k| format!("<div class=col-first><code>abstract void</code></div><div class=col-second><code><a href=#m{k}>check{k}</a>()</code></div><div class=col-last><div class=block>Checks that the certificate is currently valid, given the date {k}.</div></div>"))
-            .collect();
+        let rows = each(3, |k| {
+            format!("<div class=col-first><code>abstract void</code></div><div class=col-second><code><a href=#m{k}>check{k}</a>()</code></div><div class=col-last><div class=block>Checks that the certificate is currently valid, given the date {k}.</div></div>")
+        });
         let html = format!(
             "<html><body><header class=flex-header><nav><a href=/>Overview</a></nav></header>\
              <main role=main><div class=header><h1 title=x class=title>Uses of Class<br>java.security.cert.CertificateExpiredException</h1></div>\
@@ -2428,11 +2411,9 @@ mod tests {
         assert!(!text.contains("Copyright"), "{text}");
         // A long line between the two tables (over 200 bytes, mostly links, so it is not a
         // part of its own) is not an introduction.
-        let long: String = (0..12)
-            .map(|k| {
-                format!("<a href=\"../T{k}.html\">javax.management.openbean.SomeOtherType{k}</a> ")
-            })
-            .collect();
+        let long = each(12, |k| {
+            format!("<a href=\"../T{k}.html\">javax.management.openbean.SomeOtherType{k}</a> ")
+        });
         let text = main_text(&page(
             "OpenBeanAttributeInfo",
             &format!("<div class=\"caption\"><span>See also {long}</span></div>\n"),
@@ -2492,20 +2473,23 @@ mod tests {
         let list = |items: String| {
             format!("<div class=\"orderedlist\"><ol class=\"orderedlist\" type=\"1\">{items}</ol></div>")
         };
-        let synopsis: String = (0..40)
-            .map(|k| format!("  <span class=\"keyword\">typedef</span> <a class=\"link\" href=\"t.html#t{k}\">implementation_defined</a>::<span class=\"identifier\">type{k}</span> <span class=\"identifier\">name{k}</span>;\n"))
-            .collect();
-        let ctors: String = (0..6)
-            .map(|k| item(&format!("avltree{k}"), &format!("Constructs a container from the range number {k}, with the given comparison.")))
-            .collect();
-        let members: String = (0..30)
-            .map(|k| {
-                item(
-                    &format!("member{k}"),
-                    &format!("Returns an iterator pointing to element {k} of the container."),
-                )
-            })
-            .collect();
+        let synopsis = each(40, |k| {
+            format!("  <span class=\"keyword\">typedef</span> <a class=\"link\" href=\"t.html#t{k}\">implementation_defined</a>::<span class=\"identifier\">type{k}</span> <span class=\"identifier\">name{k}</span>;\n")
+        });
+        let ctors = each(6, |k| {
+            item(
+                &format!("avltree{k}"),
+                &format!(
+                    "Constructs a container from the range number {k}, with the given comparison."
+                ),
+            )
+        });
+        let members = each(30, |k| {
+            item(
+                &format!("member{k}"),
+                &format!("Returns an iterator pointing to element {k} of the container."),
+            )
+        });
         let html = format!(
             "<html><body><table width=\"100%\"><tr><td><a href=/index.html>Home</a></td><td><a href=/libs.html>Libraries</a></td></tr></table><hr>\
              <div class=\"refentry\"><a name=\"x\"></a><div class=\"titlepage\"></div>\
@@ -2598,9 +2582,9 @@ mod tests {
         let story =
             format!("<p>{P1}</p><p>{P2}</p><p>{P1} Once more, in the words of the veteran.</p>");
         let listing = |name: &str| -> String {
-            let items: String = (0..3)
-                .map(|k| format!("<li><h3><a href=/s{k}>Headline {k} of {name}</a></h3><p>Blurb {k} of {name}: what the other story says, told in a line or two for readers of the front page.</p></li>"))
-                .collect();
+            let items = each(3, |k| {
+                format!("<li><h3><a href=/s{k}>Headline {k} of {name}</a></h3><p>Blurb {k} of {name}: what the other story says, told in a line or two for readers of the front page.</p></li>")
+            });
             format!("<section class=\"yom-mod\"><ul>{items}</ul></section>")
         };
         let page = |class: &str| {
@@ -2637,9 +2621,7 @@ mod tests {
 
     #[test]
     fn teasers_of_other_stories_beside_an_article_are_not_kept() {
-        let story: String = (0..8)
-            .map(|i| format!("<p>Part {i}: {P1} {P2}</p>"))
-            .collect();
+        let story = each(8, |i| format!("<p>Part {i}: {P1} {P2}</p>"));
         let teaser = |n: usize| {
             format!(
                 "<div class=col><article class=card><h3>Other story {n}</h3>\
@@ -2699,9 +2681,7 @@ mod tests {
 
     #[test]
     fn boilerplate_is_dropped_and_the_content_kept() {
-        let links: String = (0..20)
-            .map(|i| format!("<li><a href=/{i}>Link {i}</a></li>"))
-            .collect();
+        let links = each(20, |i| format!("<li><a href=/{i}>Link {i}</a></li>"));
         let page = format!(
             "<html><head><title>T</title></head><body><div class=top>Welcome guest</div>\
              <div class=menu><ul>{links}</ul></div><div class=wrap><div class=\"main\">\
