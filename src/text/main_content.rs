@@ -27,8 +27,9 @@
 //! article sometimes sits in an element marked `related`), and taken where it finds much more;
 //! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
-//! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`: what a photo shows and
-//! whose it is) or the characters a reader never sees (soft hyphens, zero-width spaces and
+//! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
+//! photo's caption or credit, `wp-caption`, `imageEmbedCredit`: what a photo shows and whose
+//! it is) or the characters a reader never sees (soft hyphens, zero-width spaces and
 //! joiners, private-use icon glyphs). A visible `main` or `article` the
 //! author declared (DocBook's `div class="refentry"`, one reference page whole, counts as a
 //! declared `main`) is never passed over for a sibling outside it, and a choice inside one
@@ -524,6 +525,37 @@ fn is_hidden_class(w: &[u8]) -> bool {
     )
 }
 
+/// Whether a class value names a photo's caption or its credit line: its last part (cut at
+/// what is not a letter or a digit, plurals read as one) a credit (`credits`, `photo-credit`,
+/// `imageEmbedCredit`), or a caption named for what it captions (`wp-caption`,
+/// `image-caption`, `imageEmbedCaption`). A bare `caption` is not one: javadoc's tables and
+/// Sphinx's menus are titled so, and a table's caption (`table-caption`) names what the table
+/// lists.
+fn is_caption_class(token: &[u8]) -> bool {
+    // Most values end in neither word: told at their last bytes, before they are cut.
+    let end = token
+        .iter()
+        .rposition(u8::is_ascii_alphanumeric)
+        .map_or(&b""[..], |i| &token[..=i]);
+    let end = end.strip_suffix(b"s").unwrap_or(end);
+    if !end.ends_with(b"caption") && !end.ends_with(b"credit") {
+        return false;
+    }
+    let mut parts = parts_of(token);
+    let Some(last) = parts.next_back() else {
+        return false;
+    };
+    let last = last.strip_suffix(b"s").unwrap_or(last);
+    if last.ends_with(b"credit") {
+        return true;
+    }
+    let before = parts.next_back();
+    if last == b"caption" {
+        return before.is_some_and(|b| b != b"table");
+    }
+    last.len() > b"caption".len() && last.ends_with(b"caption") && !last.starts_with(b"table")
+}
+
 /// Roles that name the frame.
 fn is_frame_role(w: &[u8]) -> bool {
     // A literal match compiles to a switch on the length and a few compares.
@@ -557,6 +589,9 @@ struct Marks {
     /// Every class or id value that names the frame ends in `header` (`code-header`,
     /// `section-header`): on a heading, that names what the heading is, not the page's header.
     header_only: bool,
+    /// A class or id names a photo's caption or credit (`caption`, `wp-caption`,
+    /// `InlineImage-imageEmbedCredit`, `credits`): read as a `figcaption` is, not as text.
+    caption: bool,
 }
 
 /// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
@@ -599,7 +634,7 @@ fn is_number(p: &[u8]) -> bool {
     p.iter().all(u8::is_ascii_digit)
 }
 
-fn parts_of(token: &[u8]) -> impl Iterator<Item = &[u8]> {
+fn parts_of(token: &[u8]) -> impl DoubleEndedIterator<Item = &[u8]> {
     token
         .split(|c| !c.is_ascii_alphanumeric())
         .filter(|p| !p.is_empty())
@@ -642,6 +677,7 @@ fn judge(attrs: &[u8]) -> Marks {
                 if is_hidden_class(token) {
                     m.hidden = true;
                 }
+                m.caption |= name.eq_ignore_ascii_case(b"class") && is_caption_class(token);
                 let frame = frame_token(token);
                 let content = parts_of(token).any(is_content_word);
                 if frame {
@@ -1020,11 +1056,13 @@ impl Pass<'_, '_> {
         let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
         let state = State {
             // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
-            // read inline with it; a figure's caption (`figcaption`: what a photo shows and
-            // whose it is) describes the figure, not the story.
+            // read inline with it; a figure's caption (`figcaption`, or an element whose class
+            // names a caption or a credit: what a photo shows and whose it is) describes the
+            // figure, not the story. A declared `main` or `article` is never one.
             hidden: parent_state.hidden
                 || marks.hidden
-                || matches!(nb, b"rt" | b"rp" | b"figcaption"),
+                || matches!(nb, b"rt" | b"rp" | b"figcaption")
+                || (marks.caption && !matches!(tag, Tag::Main | Tag::Article | Tag::Body)),
             frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
             frame_tag: parent_state.frame_tag || by_tag,
             link: parent_state.link || nb == b"a",
@@ -2029,6 +2067,70 @@ mod tests {
         assert!(text.contains("Paragraph 7 of the story"), "{text}");
         assert!(!text.contains("designers stand"), "{text}");
         assert!(!text.contains("Wire Service"), "{text}");
+    }
+
+    /// Captions and credits marked by their class (a `div`, not a `figcaption`) describe a
+    /// photo too: left out, with the story around them kept; a bare `caption` (javadoc titles
+    /// its tables so) and a table's caption stay text.
+    #[test]
+    fn captions_and_credits_named_by_class_are_not_text() {
+        let story = each(8, |i| {
+            format!(
+                "<p>Paragraph {i} of the story: the airline ordered thirty new jets on Monday, \
+                 with options for twenty more, and said deliveries would start in two years.</p>"
+            )
+        });
+        let html = format!(
+            "<html><body><article><h1>Thirty new jets</h1>\
+             <div class=\"InlineImage-imageEmbed\"><img src=\"jet.jpg\" alt=\"\">\
+             <div class=\"InlineImage-imageEmbedCaption\">The chairman passes a jet at the air show in Dubai on Monday.</div>\
+             <div class=\"InlineImage-imageEmbedCredit\">A. Photographer | Wire Service</div></div>\
+             <div class=\"content-img\"><img src=\"a.jpg\"><div class=\"credits\">Copyright Second Photographer</div></div>\
+             <div class=\"wp-caption aligncenter\"><img src=\"b.jpg\"><p class=\"wp-caption-text\">The hangar where the jets are built.</p></div>\
+             {story}\
+             <div class=\"caption\"><span>Orders by year</span></div>\
+             <div class=\"table-caption\">Deliveries by month</div>\
+             <table><tr><td>2024</td><td>12 jets ordered and delivered</td></tr></table>\
+             </article></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Thirty new jets"), "{text}");
+        assert!(text.contains("Paragraph 0 of the story"), "{text}");
+        assert!(text.contains("Paragraph 7 of the story"), "{text}");
+        assert!(!text.contains("chairman passes"), "{text}");
+        assert!(!text.contains("Wire Service"), "{text}");
+        assert!(!text.contains("Second Photographer"), "{text}");
+        assert!(!text.contains("hangar"), "{text}");
+        assert!(text.contains("Orders by year"), "{text}");
+        assert!(text.contains("Deliveries by month"), "{text}");
+    }
+
+    /// Class values that name a caption or a credit, and those that do not.
+    #[test]
+    fn caption_classes_are_told_from_table_captions() {
+        for yes in [
+            "credits",
+            "photo-credit",
+            "inlineimage-imageembedcredit",
+            "wp-caption",
+            "image-caption",
+            "imageembedcaption",
+            "photocaptions",
+        ] {
+            assert!(is_caption_class(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "caption",
+            "captions",
+            "table-caption",
+            "tablecaption",
+            "caption-text",
+            "captiontitle",
+            "",
+            "-",
+        ] {
+            assert!(!is_caption_class(no.as_bytes()), "{no}");
+        }
     }
 
     /// An API page as rustdoc writes it: each method's signature is a heading marked
