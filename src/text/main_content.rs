@@ -622,12 +622,14 @@ fn frame_token(token: &[u8]) -> bool {
     };
     // More than nine parts: the last one is not known here, and it is not a frame's name.
     let last = rest[n - 1];
+    let plain = |p: &[u8]| is_frame_modifier(p) || is_frame_word(p) || is_number(p);
     is_frame_word(last)
-        || (is_frame_word(first)
-            && (n == 1
-                || rest[..n]
-                    .iter()
-                    .all(|p| is_frame_modifier(p) || is_frame_word(p) || is_number(p))))
+        || (is_frame_word(first) && (n == 1 || rest[..n].iter().all(|p| plain(p))))
+        // A frame word between layout words (`region-footer-bottom`, `inner-comments-wrap`):
+        // every part is the frame's or a layout word.
+        || (plain(first)
+            && rest[..n].iter().all(|p| plain(p))
+            && rest[..n - 1].iter().any(|p| is_frame_word(p)))
 }
 
 fn is_number(p: &[u8]) -> bool {
@@ -1758,6 +1760,13 @@ mod tests {
         assert!(frame_token(b"js-nav-menu-left"));
         assert!(!frame_token(b"sf_comment_form_container"));
         assert!(!frame_token(b"no-sidebars-here"));
+        // A frame word between layout words.
+        assert!(frame_token(b"region-footer-bottom"));
+        assert!(frame_token(b"inner-comments-wrap"));
+        assert!(frame_token(b"section-share-top"));
+        assert!(!frame_token(b"main-content-area"));
+        assert!(!frame_token(b"story-share-text"));
+        assert!(!frame_token(b"region-footer-law-notes"));
         let m = judge(br#" class="content with-sidebar""#);
         assert!(!m.frame);
         let m = judge(br#" id="comments""#);
