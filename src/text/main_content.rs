@@ -532,15 +532,7 @@ fn is_hidden_class(w: &[u8]) -> bool {
 /// Sphinx's menus are titled so, and a table's caption (`table-caption`) names what the table
 /// lists.
 fn is_caption_class(token: &[u8]) -> bool {
-    // Most values end in neither word: told at their last bytes, before they are cut.
-    let end = token
-        .iter()
-        .rposition(u8::is_ascii_alphanumeric)
-        .map_or(&b""[..], |i| &token[..=i]);
-    let end = end.strip_suffix(b"s").unwrap_or(end);
-    if !end.ends_with(b"caption") && !end.ends_with(b"credit") {
-        return false;
-    }
+    // Cut from the back: only the last part or two are looked at.
     let mut parts = parts_of(token);
     let Some(last) = parts.next_back() else {
         return false;
@@ -549,11 +541,13 @@ fn is_caption_class(token: &[u8]) -> bool {
     if last.ends_with(b"credit") {
         return true;
     }
-    let before = parts.next_back();
-    if last == b"caption" {
-        return before.is_some_and(|b| b != b"table");
+    if !last.ends_with(b"caption") {
+        return false;
     }
-    last.len() > b"caption".len() && last.ends_with(b"caption") && !last.starts_with(b"table")
+    if last.len() > b"caption".len() {
+        return !last.starts_with(b"table");
+    }
+    parts.next_back().is_some_and(|b| b != b"table")
 }
 
 /// Roles that name the frame.
@@ -589,8 +583,8 @@ struct Marks {
     /// Every class or id value that names the frame ends in `header` (`code-header`,
     /// `section-header`): on a heading, that names what the heading is, not the page's header.
     header_only: bool,
-    /// A class or id names a photo's caption or credit (`caption`, `wp-caption`,
-    /// `InlineImage-imageEmbedCredit`, `credits`): read as a `figcaption` is, not as text.
+    /// A class names a photo's caption or credit (`wp-caption`, `InlineImage-imageEmbedCredit`,
+    /// `credits`; [`is_caption_class`]): read as a `figcaption` is, not as text.
     caption: bool,
 }
 
