@@ -98,12 +98,16 @@ impl<'a> TextBuilder<'a> {
                     i += 1;
                 } else if is_ascii_space(b) {
                     self.word(&s[run..i]);
-                    self.gap(if newline_breaks && b == b'\n' {
-                        Gap::Break
-                    } else {
-                        Gap::Space
-                    });
-                    i += 1;
+                    // The whole run of ASCII whitespace at once (a page's indentation between
+                    // tags is most of its text segments), not a window a byte.
+                    let mut gap = Gap::Space;
+                    while let Some(&c) = bytes.get(i).filter(|c| is_ascii_space(**c)) {
+                        if newline_breaks && c == b'\n' {
+                            gap = Gap::Break;
+                        }
+                        i += 1;
+                    }
+                    self.gap(gap);
                     run = i;
                 } else {
                     i += 1;
