@@ -217,9 +217,21 @@ fn decode_into(seg: &str, tb: &mut TextBuilder<'_>, mut next_amp: impl FnMut(usi
 pub(super) fn name_len(b: &[u8], from: usize) -> usize {
     b[from..]
         .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b':')
-        .count()
+        .position(|c| !NAME_BYTE[usize::from(*c)])
+        .unwrap_or(b.len() - from)
 }
+
+/// The bytes of an element name ([`name_len`]), one lookup a byte.
+static NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'-' || b == b':';
+        c += 1;
+    }
+    t
+};
 
 /// Index just past the `>` that closes a tag whose attributes start at `from`. Quotes matter
 /// only for attribute values (after `=`), as in browsers.

@@ -1188,7 +1188,13 @@ const PLAIN_IN_HEADING: u32 = 4;
 /// the ideographic and full-width ones, ...).
 fn commas(s: &str) -> usize {
     let bytes = s.as_bytes();
-    let mut n = memchr::memchr_iter(b',', bytes).count();
+    // A link's or a short block's few bytes are counted in a plain loop: `memchr`'s vector
+    // count costs more to set up than such a piece holds.
+    let mut n = if bytes.len() < 64 {
+        bytes.iter().filter(|b| **b == b',').count()
+    } else {
+        memchr::memchr_iter(b',', bytes).count()
+    };
     if !bytes.is_ascii() {
         n += s
             .chars()
