@@ -286,6 +286,42 @@ fn a_bound_on_leaders_is_counted_and_the_lists_stay_stars() {
     }
 }
 
+/// A bound under which no text was kept after meeting a kept text left unlisted changes no
+/// text's fate: the same documents are kept as without the bound. Where the kept documents
+/// differ, such texts are counted.
+#[test]
+fn a_bound_that_kept_no_text_after_an_unlisted_leader_changes_no_fate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut unchanged, mut at_risk, mut differ) = (0, 0, 0);
+    for seed in 1..=6 {
+        let crawl = dir.path().join(format!("c{seed}.jsonl"));
+        std::fs::write(&crawl, corpus(seed)).unwrap();
+        let free = dir.path().join(format!("free{seed}"));
+        let (_, want_keep, _) = dedup(&[&crawl], &free, &["--max-leaders", "0"]);
+        for cap in ["1", "2", "4", "8", "16"] {
+            let o = dir.path().join(format!("b{seed}-{cap}"));
+            let (_, keep, summary) = dedup(&[&crawl], &o, &["--max-leaders", cap]);
+            let l = summary.verification.unwrap().leaders.unwrap();
+            if l.kept_after_full == 0 {
+                unchanged += usize::from(l.capped_groups > 0);
+                assert_eq!(keep, want_keep, "seed {seed}, --max-leaders {cap}: {l:?}");
+            } else {
+                at_risk += 1;
+            }
+            if keep != want_keep {
+                differ += 1;
+                assert!(l.kept_after_full > 0, "seed {seed}, --max-leaders {cap}");
+            }
+        }
+    }
+    // Bounds reached with no fate changed, and bounds that put texts at risk, both occur.
+    assert!(
+        unchanged > 0 && at_risk > 0,
+        "{unchanged} {at_risk} {differ}"
+    );
+    eprintln!("bounds reached with nothing at risk {unchanged}, at risk {at_risk}, lists changed {differ}");
+}
+
 #[test]
 fn linear_removal_equals_the_all_pairs_reference_where_texts_have_many_leaders() {
     // Pages of one template that share band keys but do not pass S3 lead each (a later page

@@ -144,6 +144,12 @@ pub struct LeaderStats {
     pub leaders_not_listed: u64,
     /// Visits of a full group by a text: each may have missed a leader not listed there.
     pub capped_visits: u64,
+    /// Texts compared and kept after visiting a group that had left a leader unlisted: only
+    /// these could have been removed without the bound. When there are none, the bound
+    /// changed no text's fate: the same texts are kept and removed as without it (a removed
+    /// text may name another of its kept near-duplicates).
+    #[serde(default)]
+    pub kept_after_full: u64,
 }
 
 impl LeaderStats {
@@ -155,6 +161,7 @@ impl LeaderStats {
         self.capped_groups += o.capped_groups;
         self.leaders_not_listed += o.leaders_not_listed;
         self.capped_visits += o.capped_visits;
+        self.kept_after_full += o.kept_after_full;
     }
 }
 
@@ -202,7 +209,10 @@ impl Walk {
         let u = c.texts.unit[t as usize];
         let groups = c.groups_of.row(u);
         let cap = c.rules.max_leaders;
-        let found = if c.old[t as usize] && !c.has_new[t as usize] {
+        // Whether a group of `t` left a leader unlisted before `t` came.
+        let mut met_unlisted = false;
+        let compared = !c.old[t as usize] || c.has_new[t as usize];
+        let found = if !compared {
             None
         } else {
             self.candidates.clear();
@@ -211,6 +221,7 @@ impl Walk {
                     self.candidates.extend_from_slice(l);
                     if cap > 0 && l.len() >= cap {
                         self.stats.capped_visits += 1;
+                        met_unlisted |= self.full.contains(g);
                     }
                 }
             }
@@ -267,6 +278,12 @@ impl Walk {
             found
         };
         let leads = c.old[t as usize] || found.is_none();
+        // The first text whose fate the bound changes is one of these: a text that meets no
+        // unlisted leader sees every leader of its groups, and one removed by a listed leader
+        // is removed without the bound too.
+        if compared && found.is_none() && met_unlisted {
+            self.stats.kept_after_full += 1;
+        }
         if let Some(r) = found {
             self.removals.push(r);
             self.stats.removed += 1;
