@@ -153,7 +153,7 @@ pub struct LeaderStats {
 }
 
 impl LeaderStats {
-    /// Adds `o`'s counts of leaders, removals, comparisons and capped groups.
+    /// Adds `o`'s counts of leaders, removals, comparisons and of what the bound left out.
     pub fn add(&mut self, o: &LeaderStats) {
         self.leaders += o.leaders;
         self.removed += o.removed;

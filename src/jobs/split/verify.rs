@@ -125,14 +125,8 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
         };
         let (scored, st) =
             crate::cluster::leaders::remove(&stores, generated.graph, &v.spec, &rules, &policy)?;
-        leaders.leaders += st.leaders;
-        leaders.removed += st.removed;
-        leaders.comparisons += st.comparisons;
+        leaders.add(&st);
         leaders.texts += st.texts;
-        leaders.capped_groups += st.capped_groups;
-        leaders.leaders_not_listed += st.leaders_not_listed;
-        leaders.capped_visits += st.capped_visits;
-        leaders.kept_after_full += st.kept_after_full;
         leaders.largest_component = leaders.largest_component.max(st.largest_component);
         let g = scored.verified(&v.spec);
         let scores = scored.verified_scores(&v.spec);
