@@ -153,8 +153,16 @@ pub struct LeaderStats {
 }
 
 impl LeaderStats {
-    /// Adds `o`'s counts of leaders, removals, comparisons and of what the bound left out.
+    /// Adds the counts of a disjoint part of the texts (another batch of components, another
+    /// partition): every count is summed; the largest component and the bound are the
+    /// larger of the two.
     pub fn add(&mut self, o: &LeaderStats) {
+        self.groups += o.groups;
+        self.group_entries += o.group_entries;
+        self.components += o.components;
+        self.largest_component = self.largest_component.max(o.largest_component);
+        self.texts += o.texts;
+        self.max_leaders = self.max_leaders.max(o.max_leaders);
         self.leaders += o.leaders;
         self.removed += o.removed;
         self.comparisons += o.comparisons;

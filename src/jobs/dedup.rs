@@ -778,25 +778,7 @@ pub(super) fn linear_verify(
             t.elapsed().as_secs_f64()
         );
     }
-    // A bound that may have changed what is found is said as a warning, whatever -q says;
-    // one that changed no text's fate (every text that met an unlisted kept text was removed
-    // by a listed one) only beside the other figures.
-    if stats.kept_after_full > 0 {
-        say_warning!(
-            "{} runs of candidates reached --max-leaders {}: {} texts were kept without being compared with all the kept texts of their runs ({} not listed there), so near-duplicates among them can be missed; a larger --max-leaders compares them",
-            stats.capped_groups,
-            rules.max_leaders,
-            stats.kept_after_full,
-            stats.leaders_not_listed
-        );
-    } else if stats.capped_groups > 0 && !quiet {
-        say!(
-            "      {} runs of candidates reached --max-leaders {} ({} kept texts not listed there); every text that met one was removed by a listed kept text, so the same documents are removed as without the bound",
-            stats.capped_groups,
-            rules.max_leaders,
-            stats.leaders_not_listed
-        );
-    }
+    say_bound(&stats, quiet);
     Ok(Linear {
         scored,
         stats,
@@ -804,6 +786,29 @@ pub(super) fn linear_verify(
         canonical: g.canonical,
         started,
     })
+}
+
+/// What the bound on listed kept texts did, as `dedup` says it after verifying (one box's
+/// run and a split run's gather alike). A bound that may have changed what is found is said as
+/// a warning, whatever `-q` says; one that changed no text's fate (every text that met an
+/// unlisted kept text was removed by a listed one) only beside the other figures.
+pub(crate) fn say_bound(stats: &LeaderStats, quiet: bool) {
+    if stats.kept_after_full > 0 {
+        say_warning!(
+            "{} runs of candidates reached --max-leaders {}: {} texts were kept without being compared with all the kept texts of their runs ({} not listed there), so near-duplicates among them can be missed; a larger --max-leaders compares them",
+            stats.capped_groups,
+            stats.max_leaders,
+            stats.kept_after_full,
+            stats.leaders_not_listed
+        );
+    } else if stats.capped_groups > 0 && !quiet {
+        say!(
+            "      {} runs of candidates reached --max-leaders {} ({} kept texts not listed there); every text that met one was removed by a listed kept text, so the same documents are removed as without the bound",
+            stats.capped_groups,
+            stats.max_leaders,
+            stats.leaders_not_listed
+        );
+    }
 }
 
 /// The stage behind `dedup --all-pairs`: candidate pairs listed, every one verified.

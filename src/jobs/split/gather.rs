@@ -243,6 +243,7 @@ pub fn gather(
             leaders.add(&l);
         }
     }
+    crate::jobs::dedup::say_bound(&leaders, quiet);
 
     // The run as one box describes it: the stores' audit per site, the summary, the page.
     let spec = plan.spec()?;
@@ -250,6 +251,7 @@ pub fn gather(
     if against {
         stores = stores.against(plan.new_stores);
     }
+    crate::jobs::outputs::warn_qualified(&stores);
     let protect = stores.old_from();
     let kept = {
         let names = crate::jobs::corpus::ids_of(&stores);

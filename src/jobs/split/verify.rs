@@ -126,8 +126,6 @@ pub fn run(plan: &Plan, p: u32, step: u32, stats: &mut TaskStats) -> anyhow::Res
         let (scored, st) =
             crate::cluster::leaders::remove(&stores, generated.graph, &v.spec, &rules, &policy)?;
         leaders.add(&st);
-        leaders.texts += st.texts;
-        leaders.largest_component = leaders.largest_component.max(st.largest_component);
         let g = scored.verified(&v.spec);
         let scores = scored.verified_scores(&v.spec);
         let removal = crate::jobs::outputs::Removal {
