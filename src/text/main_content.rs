@@ -73,6 +73,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::html;
+use super::labels;
 use super::normalize::TextBuilder;
 use super::structure::Index;
 
@@ -1313,17 +1314,65 @@ fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> 
         let framed = strict && b.frame && *title != Some(b.owner);
         !region[b.owner as usize] || b.frame_tag || framed
     };
+    // The element whose blocks after a label of other stories are that list, not text.
+    let mut section: Option<u32> = None;
+    let mut judge = labels::Judge::default();
     for (i, b) in blocks.iter().enumerate() {
         if left_out(b) {
             continue;
         }
+        if let Some(p) = section {
+            // The list goes on under the label's parent, up to the next heading beside the
+            // label (a teaser's headline is further in) or a block of text long enough to be
+            // the story's own again.
+            let own = b.end - b.start - b.links.min(b.end - b.start);
+            let owner = &nodes[b.owner as usize];
+            if !(owner.tag == Tag::Heading && owner.parent == p)
+                && own < MAX_TEASER
+                && descends(nodes, b.owner, p)
+            {
+                continue;
+            }
+            section = None;
+        }
         if link_list(b) && !names_the_next(nodes, blocks, i, &left_out, &link_list) {
             continue;
         }
-        tb.text(&visible(&text[b.start as usize..b.end as usize]), true);
+        let t = visible(&text[b.start as usize..b.end as usize]);
+        // A label between the content's parts, a date line, a byline: not the content's
+        // text (the page's title is, whatever it reads).
+        if *title != Some(b.owner) {
+            match judge.kind(&t) {
+                labels::Kind::Text => {}
+                labels::Kind::Label => continue,
+                labels::Kind::Section => {
+                    section = Some(nodes[b.owner as usize].parent);
+                    continue;
+                }
+            }
+        }
+        tb.text(&t, true);
         tb.brk();
     }
     out.len() - from
+}
+
+/// The most bytes of text, besides link text, of a block in a list of other stories after
+/// its label: a teaser's headline and line of summary; a longer block is the story's again.
+const MAX_TEASER: u32 = 200;
+
+/// Whether node `i` is `p` or lies inside it (looked for at most [`MAX_CLOSE`] levels up).
+fn descends(nodes: &[Node], mut i: u32, p: u32) -> bool {
+    for _ in 0..MAX_CLOSE {
+        if i == p {
+            return true;
+        }
+        if i == 0 {
+            return false;
+        }
+        i = nodes[i as usize].parent;
+    }
+    false
 }
 
 /// Read without the frame's class and id marks (where a template marks the wrapper of the
@@ -2022,6 +2071,46 @@ mod tests {
         assert!(!text.contains("Pat Example"), "{text}");
         assert!(!text.contains("The Daily Paper"), "{text}");
         assert!(!text.contains("two cats"), "{text}");
+    }
+
+    /// The labels a site puts between a story's parts, its date lines and byline are left
+    /// out (the headline stays); a label of other stories takes their list with it, up to a
+    /// block long enough to be the story's own; a label's words inside a sentence stay.
+    #[test]
+    fn labels_date_lines_and_lists_of_other_stories_are_left_out() {
+        let story = each(6, |i| {
+            format!(
+                "<p>Paragraph {i} of the match report: the visitors pressed from the start, hit the post twice and still went home with nothing, as the rain came down.</p>"
+            )
+        });
+        let teasers = each(4, |i| {
+            format!(
+                "<li><a href=\"/news/{i}\"><figure></figure></a><h4><a href=\"/news/{i}\">Other match {i}</a></h4><p>A short line on other match {i} and its coach.</p></li>"
+            )
+        });
+        let html = format!(
+            "<html><body><div class=\"story\"><h1>Rain and the post</h1>\
+             <div class=\"meta\">Posted: Fri 6:45 PM, Feb 16, 2018 |</div><div class=\"meta\">By Leigh Ann Caldwell</div>\
+             {story}<div class=\"slot\">ADVERTISEMENT</div><p>Comments from the coach came later: advertisement boards, he said, had blocked the view of the bench for the whole second half.</p>\
+             <div class=\"latest-news-box\"><div class=\"title\"><span>Our Latest Stories</span></div><ul>{teasers}</ul>\
+             <p>The last word of the report, long enough to be its own paragraph again: the club said the pitch would be relaid over the summer, at a cost the board would not name, and that the new drains would be tested before the first home game of the season.</p></div>\
+             </div></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Rain and the post"), "{text}");
+        assert!(text.contains("Paragraph 5 of the match report"), "{text}");
+        assert!(text.contains("Comments from the coach"), "{text}");
+        assert!(text.contains("The last word of the report"), "{text}");
+        for gone in [
+            "Posted:",
+            "Leigh Ann",
+            "ADVERTISEMENT",
+            "Our Latest",
+            "Other match",
+            "A short line",
+        ] {
+            assert!(!text.contains(gone), "{gone}: {text}");
+        }
     }
 
     /// A story's Drupal byline (`div class="submitted"`) and the list of related links after

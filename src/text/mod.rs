@@ -5,6 +5,8 @@
 //! terms ([`stop`] words, [`porter`] stems) and [`features`] hashes term n-grams into the
 //! 128-bit feature hashes that SimHash sums. [`extract`] is the payload-to-text path every
 //! stage shares. [`paragraphs`] cuts the text into the paragraph chunks of content reuse.
+//! [`main_content`] finds a page's main region, leaving out the [`labels`], date lines and
+//! bylines between its parts.
 
 pub mod blocks;
 pub mod canonical;
@@ -13,6 +15,7 @@ pub mod entities;
 pub mod extract;
 pub mod features;
 pub mod html;
+pub mod labels;
 pub mod main_content;
 pub mod normalize;
 pub mod paragraphs;
