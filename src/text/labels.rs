@@ -22,7 +22,8 @@ const MAX_LINE: usize = 120;
 /// The most words of a date line that are not part of its time stamp.
 const MAX_OTHER_WORDS: usize = 3;
 
-/// Phrases a site labels its page's parts with, lowercased, without a trailing colon.
+/// Phrases a site labels its page's parts with, lowercased, without a trailing colon (those
+/// that head a list of other stories are [`SECTION_LABELS`]).
 const LABELS: &[&str] = &[
     // English
     "actions",
@@ -41,31 +42,12 @@ const LABELS: &[&str] = &[
     "email",
     "follow",
     "follow us",
-    "latest news",
-    "latest stories",
     "leave a comment",
     "more from",
-    "more news",
-    "more stories",
-    "most popular",
-    "most popular articles",
-    "most popular videos",
-    "most read",
-    "our latest stories",
     "paid content",
     "post a comment",
     "post comment",
     "post comment (+)",
-    "recommended",
-    "recommended for you",
-    "related",
-    "related articles",
-    "related content",
-    "related items",
-    "related links",
-    "related news",
-    "related posts",
-    "related stories",
     "related tags",
     "related topics",
     "see more photos",
@@ -83,65 +65,45 @@ const LABELS: &[&str] = &[
     "story continues below advertisement",
     "this slideshow requires javascript",
     "to read the full story",
-    "top stories",
-    "trending",
-    "trending now",
     "tweet",
     "view comments",
-    "you may also like",
-    "you might also like",
     // German
     "anzeige",
     "artikel teilen",
-    "das könnte sie auch interessieren",
     "kommentare",
-    "mehr zum thema",
     "teilen",
     "teilen sie dies mit",
     "werbung",
-    "ähnliche beiträge",
     // French
-    "à lire aussi",
     "commentaires",
-    "lire aussi",
     "partager",
     "publicité",
-    "sur le même sujet",
     // Spanish
     "comentar",
     "comentarios",
     "compartir",
-    "lee también",
-    "noticias relacionadas",
     "publicidad",
-    "te puede interesar",
     "valorar",
     // Italian
     "commenti",
     "condividi",
-    "leggi anche",
     "pubblicità",
     // Portuguese
     "comentários",
     "compartilhe",
-    "leia também",
     "publicidade",
     // Dutch
     "advertentie",
     "delen",
-    "lees ook",
     "reacties",
     // Polish
-    "czytaj także",
     "komentarze",
     "reklama",
     "udostępnij",
-    "zobacz także",
     // Russian
     "комментарии",
     "поделиться",
     "реклама",
-    "читайте также",
 ];
 
 /// Labels that head a list of other stories (`Our Latest Stories`, `Related Articles`,
@@ -374,11 +336,11 @@ impl Judge {
             };
         }
         let n = normal(s, &mut self.buf);
-        if n.is_empty() {
-            Kind::Text
-        } else if is_section_label(n) {
+        if let Some(kind) = phrases().get(n) {
+            *kind
+        } else if is_more_from(n) {
             Kind::Section
-        } else if labels().contains(n) || is_byline(s) {
+        } else if is_byline(s) {
             Kind::Label
         } else {
             Kind::Text
@@ -431,18 +393,16 @@ fn ends() -> &'static Ends {
     })
 }
 
-/// [`LABELS`] as a set, made once.
-fn labels() -> &'static std::collections::HashSet<&'static str> {
-    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+/// [`LABELS`] and [`SECTION_LABELS`], each with its kind, made once.
+fn phrases() -> &'static std::collections::HashMap<&'static str, Kind> {
+    static MAP: std::sync::OnceLock<std::collections::HashMap<&'static str, Kind>> =
         std::sync::OnceLock::new();
-    SET.get_or_init(|| LABELS.iter().copied().collect())
-}
-
-/// [`SECTION_LABELS`] as a set, made once.
-fn section_labels() -> &'static std::collections::HashSet<&'static str> {
-    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
-        std::sync::OnceLock::new();
-    SET.get_or_init(|| SECTION_LABELS.iter().copied().collect())
+    MAP.get_or_init(|| {
+        let labels = LABELS.iter().map(|l| (*l, Kind::Label));
+        labels
+            .chain(SECTION_LABELS.iter().map(|l| (*l, Kind::Section)))
+            .collect()
+    })
 }
 
 /// The trimmed line `s` lowercased into `buf`, its runs of white space one space, without a
@@ -462,12 +422,11 @@ fn normal<'b>(s: &str, buf: &'b mut String) -> &'b str {
     buf.trim_end_matches([':', '.', '…', ' '])
 }
 
-/// Whether the normalised line `n` is a label that heads a list of other stories (see
-/// [`SECTION_LABELS`]; `more from the verge`, a site's name after `more from`, is one too).
-fn is_section_label(n: &str) -> bool {
-    section_labels().contains(n)
-        || n.strip_prefix("more from ")
-            .is_some_and(|site| (1..=3).contains(&site.split(' ').count()))
+/// Whether the normalised line `n` is `more from` and a site's name (`more from the verge`):
+/// a label that heads a list of other stories.
+fn is_more_from(n: &str) -> bool {
+    n.strip_prefix("more from ")
+        .is_some_and(|site| (1..=3).contains(&site.split(' ').count()))
 }
 
 /// Whether the line `n` is a date line: a date, and at most

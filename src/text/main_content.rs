@@ -1325,7 +1325,7 @@ fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> 
             // The list goes on under the label's parent, up to the next heading beside the
             // label (a teaser's headline is further in) or a block of text long enough to be
             // the story's own again.
-            let own = b.end - b.start - b.links.min(b.end - b.start);
+            let own = (b.end - b.start).saturating_sub(b.links);
             let owner = &nodes[b.owner as usize];
             if !(owner.tag == Tag::Heading && owner.parent == p)
                 && own < MAX_TEASER
