@@ -29,6 +29,27 @@ pub fn avx512() -> Avx512 {
     })
 }
 
+/// Whether the AVX2 paths are taken (the structural index, the text's 64-byte skip): where
+/// the CPU has AVX2, unless `NEARDUP_NO_AVX2` is set or Miri is running. Paths that have an
+/// AVX-512 twin take that one first.
+pub fn avx2() -> bool {
+    use std::sync::OnceLock;
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        if cfg!(miri) || std::env::var_os("NEARDUP_NO_AVX2").is_some() {
+            return false;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            is_x86_feature_detected!("avx2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
+}
+
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Avx512 {
     let f = is_x86_feature_detected!("avx512f");

@@ -676,29 +676,36 @@ fn judge(attrs: &[u8]) -> Marks {
                 }
                 m.caption |= name.eq_ignore_ascii_case(b"class") && is_caption_class(token);
                 let frame = frame_token(token);
-                let content = parts_of(token).any(is_content_word);
+                // The token's parts are cut once and each asked every question.
+                let (mut content, mut story, mut negative) = (false, false, false);
+                let mut last: &[u8] = b"";
+                for part in parts_of(token) {
+                    content |= is_content_word(part);
+                    story |= is_story_word(part);
+                    negative |= is_negative_word(part);
+                    last = part;
+                }
                 if frame {
                     frame_tokens += 1;
-                    header_tokens += usize::from(parts_of(token).last() == Some(b"header"));
+                    header_tokens += usize::from(last == b"header");
                     // A page's footer or its legal lines (`copyright-footer`, `site-footer`,
                     // `copyright`): kept out by the retry too, which would otherwise give a
                     // page of short sections its copyright notice.
                     footer_tokens +=
-                        usize::from(parts_of(token).last().is_some_and(|p| {
-                            matches!(p, b"footer" | b"copyright" | b"copyrights")
-                        }));
+                        usize::from(matches!(last, b"footer" | b"copyright" | b"copyrights"));
                 } else if content {
                     content_tokens += 1;
                 }
                 if content {
                     m.weight += 25.0;
-                    m.story |= parts_of(token).any(is_story_word);
+                    // Every story word is a content word: a part that is one makes `content`.
+                    m.story |= story;
                 }
                 // DocBook's reference entry (`div class="refentry"`): the whole of one
                 // reference page (its name, synopsis, description and sections), as a
                 // declared `main` is.
                 m.main |= token == b"refentry";
-                if frame || parts_of(token).any(is_negative_word) {
+                if frame || negative {
                     m.weight -= 25.0;
                 }
             }

@@ -55,7 +55,8 @@ impl<'a> TextBuilder<'a> {
     /// paragraph of prose in a few steps), eight at a time elsewhere and near a piece's end.
     pub fn text(&mut self, s: &str, newline_breaks: bool) {
         let bytes = s.as_bytes();
-        let wide = bytes.len() >= WIDE && crate::base::simd::avx512().bytes;
+        let path = wide_path();
+        let wide = bytes.len() >= WIDE && path != Wide::None;
         // Whether to try the 64-byte skip here: at first, and again only after an eight-byte
         // window needed no look, so that text where every character needs one (non-ASCII
         // scripts) does not try it at every character.
@@ -66,9 +67,14 @@ impl<'a> TextBuilder<'a> {
             #[cfg(target_arch = "x86_64")]
             if try_wide && i + WIDE <= bytes.len() {
                 try_wide = false;
-                // SAFETY: `wide` (which `try_wide` implies) holds only where the CPU has
-                // AVX-512F and AVX-512BW.
-                let to = unsafe { skip_wide(bytes, i, i == run) };
+                let to = match path {
+                    // SAFETY: `Wide::Avx512` is chosen only where the CPU has AVX-512F and
+                    // AVX-512BW.
+                    Wide::Avx512 => unsafe { skip_wide(bytes, i, i == run) },
+                    // SAFETY: `Wide::Avx2` is chosen only where the CPU has AVX2.
+                    Wide::Avx2 => unsafe { skip_wide_avx2(bytes, i, i == run) },
+                    Wide::None => i,
+                };
                 if to > i {
                     i = to;
                     continue;
@@ -100,14 +106,13 @@ impl<'a> TextBuilder<'a> {
                     self.word(&s[run..i]);
                     // The whole run of ASCII whitespace at once (a page's indentation between
                     // tags is most of its text segments), not a window a byte.
-                    let mut gap = Gap::Space;
-                    while let Some(&c) = bytes.get(i).filter(|c| is_ascii_space(**c)) {
-                        if newline_breaks && c == b'\n' {
-                            gap = Gap::Break;
-                        }
-                        i += 1;
-                    }
-                    self.gap(gap);
+                    let (end, newline) = space_run(bytes, i);
+                    i = end;
+                    self.gap(if newline_breaks && newline {
+                        Gap::Break
+                    } else {
+                        Gap::Space
+                    });
                     run = i;
                 } else {
                     i += 1;
@@ -171,6 +176,39 @@ fn needs_look(w: u64, at_run_start: bool) -> u64 {
 /// Bytes a wide window holds.
 const WIDE: usize = 64;
 
+/// Which 64-byte skip [`TextBuilder::text`] takes: found once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wide {
+    /// One AVX-512BW load and compare a window.
+    Avx512,
+    /// Two AVX2 loads a window.
+    Avx2,
+    /// None: eight bytes at a time only.
+    None,
+}
+
+fn wide_path() -> Wide {
+    use std::sync::OnceLock;
+    static FOUND: OnceLock<Wide> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        if crate::base::simd::avx512().bytes {
+            Wide::Avx512
+        } else if cfg!(target_arch = "x86_64") && crate::base::simd::avx2() {
+            Wide::Avx2
+        } else {
+            Wide::None
+        }
+    })
+}
+
+/// The bytes of a 64-byte window the byte-wise rule must look at, from its masks of special
+/// bytes (controls and non-ASCII) and of spaces: [`needs_look`]'s rule, one bit a byte.
+#[inline(always)]
+fn wide_look(special: u64, spaces: u64, first: u64) -> u64 {
+    let followed = ((special | spaces) >> 1) | (1 << 63);
+    special | (spaces & (followed | first))
+}
+
 /// The first byte at or after `i` that the byte-wise rule must look at, found 64 bytes at a
 /// time while `i + 64 <= bytes.len()` ([`needs_look`]'s rule on one bit a byte; a space in a
 /// window's last byte, whose successor is in the next window, is looked at); `i` itself when
@@ -189,8 +227,7 @@ fn skip_wide(bytes: &[u8], mut i: usize, at_run_start: bool) -> usize {
         // Non-ASCII bytes have the high bit; controls are below 0x20 as unsigned bytes.
         let special = _mm512_movepi8_mask(v) | _mm512_cmplt_epu8_mask(v, control_below);
         let spaces = _mm512_cmpeq_epi8_mask(v, space);
-        let followed = ((special | spaces) >> 1) | (1 << 63);
-        let look = special | (spaces & (followed | first));
+        let look = wide_look(special, spaces, first);
         if look != 0 {
             return i + look.trailing_zeros() as usize;
         }
@@ -198,6 +235,93 @@ fn skip_wide(bytes: &[u8], mut i: usize, at_run_start: bool) -> usize {
         i += WIDE;
     }
     i
+}
+
+/// [`skip_wide`] with AVX2: a window is two 32-byte halves, whose masks are joined into one.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn skip_wide_avx2(bytes: &[u8], mut i: usize, at_run_start: bool) -> usize {
+    use std::arch::x86_64::*;
+    // As signed bytes, the controls (below 0x20) and the non-ASCII bytes (0x80 and above,
+    // negative) are exactly those less than 0x20.
+    let control_below = _mm256_set1_epi8(0x20);
+    let space = _mm256_set1_epi8(b' ' as i8);
+    let mut first = u64::from(at_run_start);
+    while i + WIDE <= bytes.len() {
+        // SAFETY: `i + 64 <= bytes.len()`: two unaligned 32-byte loads in bounds.
+        let (lo, hi) = unsafe {
+            let p = bytes.as_ptr().add(i);
+            (
+                _mm256_loadu_si256(p.cast()),
+                _mm256_loadu_si256(p.add(32).cast()),
+            )
+        };
+        let mask = |a: __m256i, b: __m256i| {
+            u64::from(_mm256_movemask_epi8(a) as u32)
+                | (u64::from(_mm256_movemask_epi8(b) as u32) << 32)
+        };
+        let special = mask(
+            _mm256_cmpgt_epi8(control_below, lo),
+            _mm256_cmpgt_epi8(control_below, hi),
+        );
+        let spaces = mask(_mm256_cmpeq_epi8(lo, space), _mm256_cmpeq_epi8(hi, space));
+        let look = wide_look(special, spaces, first);
+        if look != 0 {
+            return i + look.trailing_zeros() as usize;
+        }
+        first = 0;
+        i += WIDE;
+    }
+    i
+}
+
+/// The end of the run of ASCII whitespace at `i`, and whether it holds a newline: eight bytes
+/// at a time (a page's indentation between tags is most of its text segments), then byte by
+/// byte in the last few.
+#[inline]
+fn space_run(bytes: &[u8], mut i: usize) -> (usize, bool) {
+    let mut newline = false;
+    while let Some(w) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        let other = !ascii_spaces(w) & HIGH;
+        // Bytes of the run in this window: all eight, or those before the first other byte
+        // (whose flag is its high bit, bit 8k + 7 of byte k).
+        let (n, before) = if other == 0 {
+            (8, u64::MAX)
+        } else {
+            let k = other.trailing_zeros() as usize / 8;
+            (k, (1u64 << (8 * k)) - 1)
+        };
+        newline |= bytes_equal(w, b'\n') & before != 0;
+        i += n;
+        if n < 8 {
+            return (i, newline);
+        }
+    }
+    while let Some(&c) = bytes.get(i).filter(|c| is_ascii_space(**c)) {
+        newline |= c == b'\n';
+        i += 1;
+    }
+    (i, newline)
+}
+
+/// The bytes of `w` equal to `c`, flagged in their high bit (exactly: no carry crosses a byte).
+#[inline]
+fn bytes_equal(w: u64, c: u8) -> u64 {
+    let x = w ^ (u64::from(c) * 0x0101_0101_0101_0101);
+    !(((x & LOW) + LOW) | x) & HIGH
+}
+
+/// The bytes of `w` that are ASCII whitespace ([`is_ascii_space`]), flagged in their high bit.
+#[inline]
+fn ascii_spaces(w: u64) -> u64 {
+    // 0x09 to 0x0d: ASCII, at least 0x09 and not at least 0x0e (0x7f plus 0x77 is below 0x100,
+    // so no carry crosses a byte).
+    let low = w & LOW;
+    let at_least_9 = low + 0x7777_7777_7777_7777;
+    let at_least_14 = low + 0x7272_7272_7272_7272;
+    let controls = at_least_9 & !at_least_14 & !w & HIGH;
+    bytes_equal(w, b' ') | controls
 }
 
 #[inline]
@@ -257,6 +381,9 @@ mod tests {
         // Half the short texts are mostly words and single spaces, what the eight-byte skip
         // passes.
         let prose = ['c', 'd', 'e', 'f', 'g', 'h', 'i', ' '];
+        let indent = [
+            "\n", "    ", "\t\t", "x", "\r\n", "\x0c", "\x0b", "        ", "é", "\u{a0}", " ",
+        ];
         let mut rng = crate::base::rng::SplitMix64(17);
         // A third of the pieces are long (64 to 463 characters, most of them prose with a
         // rare character every 10 to 200), which the 64-byte skip passes where the CPU has
@@ -272,7 +399,7 @@ mod tests {
                 } as usize;
                 let rare = !long && rng.below(2) == 0;
                 let every = [10, 10, 50, 200][rng.below(4) as usize];
-                let s: String = (0..n)
+                let mut s: String = (0..n)
                     .map(|_| {
                         if rare || rng.below(every) == 0 {
                             alphabet[rng.below(alphabet.len() as u64) as usize]
@@ -281,6 +408,14 @@ mod tests {
                         }
                     })
                     .collect();
+                // A quarter of the pieces are a page's indentation: long runs of every kind
+                // of ASCII whitespace between words, which the whitespace run passes eight
+                // bytes at a time.
+                if rng.below(4) == 0 {
+                    s = (0..rng.below(30))
+                        .map(|_| indent[rng.below(indent.len() as u64) as usize])
+                        .collect();
+                }
                 parts.push((s, rng.below(2) == 0, rng.below(4) == 0));
             }
             let mut out = String::new();
@@ -294,6 +429,96 @@ mod tests {
             let refs: Vec<(&str, bool, bool)> =
                 parts.iter().map(|(s, n, k)| (s.as_str(), *n, *k)).collect();
             assert_eq!(out, reference(&refs), "{parts:?}");
+        }
+    }
+
+    /// What the 64-byte skips find, byte by byte: the first byte of a whole window that the
+    /// byte-wise rule must look at, or where the whole windows end.
+    fn skip_reference(bytes: &[u8], mut i: usize, at_run_start: bool) -> usize {
+        let special = |c: u8| !(0x20..0x80).contains(&c);
+        let mut first = at_run_start;
+        while i + super::WIDE <= bytes.len() {
+            for j in 0..super::WIDE {
+                let b = bytes[i + j];
+                let next = bytes.get(i + j + 1).copied().unwrap_or(b'a');
+                let space_look = j == super::WIDE - 1 || special(next) || next == b' ';
+                if special(b) || (b == b' ' && (space_look || (j == 0 && first))) {
+                    return i + j;
+                }
+            }
+            first = false;
+            i += super::WIDE;
+        }
+        i
+    }
+
+    /// Each 64-byte skip this CPU has (AVX-512BW, AVX2) against the byte-by-byte rule, on
+    /// random text, from every kind of start.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[test]
+    fn the_wide_skips_equal_the_byte_by_byte_rule() {
+        let alphabet = [b'a', b'b', b' ', b'\t', b'\n', 0x7f, 0x1f, 0xc3, 0xa9, b'~'];
+        let mut rng = crate::base::rng::SplitMix64(29);
+        let (avx512, avx2) = (
+            crate::base::simd::avx512().bytes,
+            std::arch::is_x86_feature_detected!("avx2"),
+        );
+        let mut windows = 0;
+        for _ in 0..20_000 {
+            let n = rng.below(300) as usize;
+            let every = [4, 30, 400, 4000][rng.below(4) as usize];
+            let bytes: Vec<u8> = (0..n)
+                .map(|_| {
+                    if rng.below(every) == 0 {
+                        alphabet[rng.below(alphabet.len() as u64) as usize]
+                    } else {
+                        [b'q', b'r', b's', b't', b'x', b'y', b'z', b' '][rng.below(8) as usize]
+                    }
+                })
+                .collect();
+            let i = rng.below(n as u64 + 1) as usize;
+            let start = rng.below(2) == 0;
+            let want = skip_reference(&bytes, i, start);
+            windows += usize::from(want >= i + super::WIDE);
+            if avx512 {
+                // SAFETY: the CPU has AVX-512F and AVX-512BW.
+                let got = unsafe { super::skip_wide(&bytes, i, start) };
+                assert_eq!(got, want, "avx512 {bytes:?} from {i}");
+            }
+            if avx2 {
+                // SAFETY: the CPU has AVX2.
+                let got = unsafe { super::skip_wide_avx2(&bytes, i, start) };
+                assert_eq!(got, want, "avx2 {bytes:?} from {i}");
+            }
+        }
+        // Whole windows were skipped, not only looks found in the first one.
+        assert!(windows > 1000, "{windows}");
+    }
+
+    /// The eight-byte whitespace test against the byte's own, for every byte value in every
+    /// place of a window, beside every other.
+    #[test]
+    fn ascii_spaces_eight_at_a_time_equal_byte_by_byte() {
+        for b in 0..=255u8 {
+            for other in [b'a', b' ', b'\n', 0x80, 0x0e, 0x08, 0xff] {
+                for k in 0..8 {
+                    let mut bytes = [other; 8];
+                    bytes[k] = b;
+                    let w = u64::from_le_bytes(bytes);
+                    let flags = super::ascii_spaces(w);
+                    let newlines = super::bytes_equal(w, b'\n');
+                    for (j, c) in bytes.iter().enumerate() {
+                        let bit = 8 * j + 7;
+                        assert_eq!(
+                            flags >> bit & 1 == 1,
+                            super::is_ascii_space(*c),
+                            "{bytes:?}"
+                        );
+                        assert_eq!(newlines >> bit & 1 == 1, *c == b'\n', "{bytes:?}");
+                    }
+                    assert_eq!(flags & !super::HIGH, 0);
+                }
+            }
         }
     }
 

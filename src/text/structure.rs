@@ -49,10 +49,7 @@ fn path() -> Path {
             return Path::Avx512;
         }
         #[cfg(target_arch = "x86_64")]
-        if !cfg!(miri)
-            && std::env::var_os("NEARDUP_NO_AVX2").is_none()
-            && is_x86_feature_detected!("avx2")
-        {
+        if crate::base::simd::avx2() {
             return Path::Avx2;
         }
         Path::Portable
