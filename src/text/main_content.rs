@@ -1487,11 +1487,34 @@ fn invisible(c: char) -> bool {
 /// `s` without the characters a reader never sees ([`invisible`]): `Donau\u{ad}dampf` is the
 /// word `Donaudampf`.
 fn visible(s: &str) -> std::borrow::Cow<'_, str> {
-    // All of them are at least two bytes in UTF-8: ASCII text is returned as it is at once.
-    if s.is_ascii() || !s.chars().any(invisible) {
+    if !has_invisible(s.as_bytes()) {
         return std::borrow::Cow::Borrowed(s);
     }
     std::borrow::Cow::Owned(s.chars().filter(|c| !invisible(*c)).collect())
+}
+
+/// Whether UTF-8 text holds an [`invisible`] character, told by its bytes: each one's encoding
+/// starts with one of six lead bytes, which a vector search finds (a block's text is mostly
+/// without any), and the bytes after a lead say which character it is:
+///
+/// | characters | bytes |
+/// |---|---|
+/// | U+00AD | `C2 AD` |
+/// | U+200B to U+200D, U+2060 | `E2 80 8B`-`8D`, `E2 81 A0` |
+/// | U+FEFF; U+F000 to U+F8FF | `EF BB BF`; `EF 80`-`A3` |
+/// | U+E000 to U+EFFF | `EE` |
+/// | U+F0000 to U+FFFFF | `F3 B0`-`BF` |
+/// | U+100000 to U+10FFFF | `F4` |
+///
+/// A lead byte is never a continuation byte (those are 0x80 to 0xBF), so each one found starts
+/// a character.
+fn has_invisible(b: &[u8]) -> bool {
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    memchr::memchr3_iter(0xc2, 0xe2, 0xef, b).any(|i| match b[i] {
+        0xc2 => at(i + 1) == 0xad,
+        0xe2 => matches!((at(i + 1), at(i + 2)), (0x80, 0x8b..=0x8d) | (0x81, 0xa0)),
+        _ => matches!((at(i + 1), at(i + 2)), (0xbb, 0xbf) | (0x80..=0xa3, _)),
+    }) || memchr::memchr3_iter(0xee, 0xf3, 0xf4, b).any(|i| b[i] != 0xf3 || at(i + 1) >= 0xb0)
 }
 
 /// The chosen region's nodes: the best container, promoted and with its siblings, and every
@@ -1787,6 +1810,67 @@ mod tests {
             let slow = Name::new(&b[start..start + len]);
             assert!(fast == slow, "{:?} at {start} len {len}", b);
         }
+    }
+
+    /// The byte test for invisible characters against the character rule: every character
+    /// alone, and random text of the characters at the edges of each range.
+    #[test]
+    fn invisible_characters_are_told_by_their_bytes() {
+        let mut buf = [0u8; 4];
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let b = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(has_invisible(b), invisible(c), "U+{:04X}", c as u32);
+        }
+        let edges = [
+            'a',
+            ' ',
+            'é',
+            '中',
+            '“',
+            '，',
+            '\u{ac}',
+            '\u{ad}',
+            '\u{ae}',
+            '\u{200a}',
+            '\u{200b}',
+            '\u{200d}',
+            '\u{200e}',
+            '\u{205f}',
+            '\u{2060}',
+            '\u{2061}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{efff}',
+            '\u{f000}',
+            '\u{f8ff}',
+            '\u{f900}',
+            '\u{fefe}',
+            '\u{feff}',
+            '\u{ff00}',
+            '\u{effff}',
+            '\u{f0000}',
+            '\u{fffff}',
+            '\u{100000}',
+            '\u{10ffff}',
+        ];
+        let mut rng = crate::base::rng::SplitMix64(47);
+        let mut with = 0;
+        for _ in 0..20_000 {
+            let n = rng.below(12) as usize;
+            let s: String = (0..n)
+                .map(|_| {
+                    if rng.below(4) == 0 {
+                        edges[rng.below(edges.len() as u64) as usize]
+                    } else {
+                        edges[rng.below(6) as usize]
+                    }
+                })
+                .collect();
+            let want = s.chars().any(invisible);
+            assert_eq!(has_invisible(s.as_bytes()), want, "{s:?}");
+            with += usize::from(want);
+        }
+        assert!(with > 2000, "{with}");
     }
 
     fn main_text(html: &str) -> String {
