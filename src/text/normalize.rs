@@ -176,7 +176,7 @@ fn needs_look(w: u64, at_run_start: bool) -> u64 {
 /// Bytes a wide window holds.
 const WIDE: usize = 64;
 
-/// Which 64-byte skip [`TextBuilder::text`] takes: found once.
+/// Which 64-byte skip [`TextBuilder::text`] takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wide {
     /// One AVX-512BW load and compare a window.
@@ -187,18 +187,16 @@ enum Wide {
     None,
 }
 
+/// Which skip this CPU takes; [`crate::base::simd`] finds and keeps what the CPU has (and
+/// answers no AVX2 off x86-64).
 fn wide_path() -> Wide {
-    use std::sync::OnceLock;
-    static FOUND: OnceLock<Wide> = OnceLock::new();
-    *FOUND.get_or_init(|| {
-        if crate::base::simd::avx512().bytes {
-            Wide::Avx512
-        } else if cfg!(target_arch = "x86_64") && crate::base::simd::avx2() {
-            Wide::Avx2
-        } else {
-            Wide::None
-        }
-    })
+    if crate::base::simd::avx512().bytes {
+        Wide::Avx512
+    } else if crate::base::simd::avx2() {
+        Wide::Avx2
+    } else {
+        Wide::None
+    }
 }
 
 /// The bytes of a 64-byte window the byte-wise rule must look at, from its masks of special

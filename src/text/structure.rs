@@ -33,7 +33,7 @@ pub struct Index {
     len: usize,
 }
 
-/// Which builder to use: found once.
+/// Which builder to use.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Path {
     Avx512,
@@ -41,19 +41,16 @@ enum Path {
     Portable,
 }
 
+/// Which builder this CPU takes; [`crate::base::simd`] finds and keeps what the CPU has (and
+/// answers no AVX2 off x86-64).
 fn path() -> Path {
-    use std::sync::OnceLock;
-    static FOUND: OnceLock<Path> = OnceLock::new();
-    *FOUND.get_or_init(|| {
-        if crate::base::simd::avx512().bytes {
-            return Path::Avx512;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if crate::base::simd::avx2() {
-            return Path::Avx2;
-        }
+    if crate::base::simd::avx512().bytes {
+        Path::Avx512
+    } else if crate::base::simd::avx2() {
+        Path::Avx2
+    } else {
         Path::Portable
-    })
+    }
 }
 
 impl Index {
