@@ -12,7 +12,9 @@
 //! containers start from their tag and from the words of their `class` and
 //! `id`, and a container's score shrinks with its share of link text. The best container
 //! wins, with an ancestor where most good candidates meet, and with those of its siblings that
-//! score nearly as well: so an index page of posts X, Y and Z keeps all three.
+//! score nearly as well: so an index page of posts X, Y and Z keeps all three. Siblings that
+//! are paragraphs come too: a `p`, or a `div` of its own text only, over 80 bytes with few
+//! links (Readability reads such a `div` as a `p`: an article's lead beside its story).
 //!
 //! What is never main content, decided on whole words of `class`, `id` and `role` values
 //! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not; a
@@ -183,6 +185,9 @@ struct Node {
     /// Bytes of text inside it, and of link text.
     text: u32,
     links: u32,
+    /// Bytes of text in the blocks it holds itself, not in a block-level element inside it:
+    /// all of `text` in a `div` of phrasing content only, which Readability reads as a `p`.
+    own: u32,
     /// Not hidden and not in the frame; not hidden and not in a frame element (by tag or
     /// role), what the retry without the frame's class and id marks looks at.
     visible: bool,
@@ -843,6 +848,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         children: 0,
         text: 0,
         links: 0,
+        own: 0,
         visible: true,
         shown: true,
         story: false,
@@ -1015,6 +1021,7 @@ impl Pass<'_, '_> {
             // The text and link bytes count for the owner (and its ancestors when it closes).
             let o = &mut self.nodes[owner as usize];
             o.text += len;
+            o.own += len;
             o.links += links;
             if len as usize >= MIN_SCORED && !frame_tag {
                 // A block that is mostly links (a list of them with commas between) is not a
@@ -1145,6 +1152,7 @@ impl Pass<'_, '_> {
             children: 0,
             text: 0,
             links: 0,
+            own: 0,
             visible: !state.hidden && !state.frame,
             shown: !state.hidden && !state.frame_tag,
             story: marks.story,
@@ -1749,7 +1757,12 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             continue;
         }
         let ld = link_density(n);
+        // A `div` of phrasing content only (an article's lead written straight into
+        // `div class="summary"` beside the story) is a paragraph, as Readability reads it;
+        // only a long one with few links, since the short rule has no sentence to look for.
+        let own_div = n.tag == Tag::Div && n.own == n.text && n.text > 80 && ld < 0.25;
         let keep = (scored(i) && fin(i) >= threshold)
+            || own_div
             || (n.tag == Tag::Para && ((n.text > 80 && ld < 0.25) || (n.text > 0 && ld == 0.0)));
         if keep {
             chosen.push(i as u32);
@@ -2332,6 +2345,34 @@ mod tests {
         assert!(!text.contains("Related content"), "{text}");
         assert!(!text.contains("6 December 2012"), "{text}");
         assert!(!text.contains("More from the city desk"), "{text}");
+    }
+
+    /// An article's lead written straight into a `div` beside the story's container (no `p`
+    /// in it), too long to be kept as what introduces the story (over 200 bytes with the
+    /// headline), is a paragraph of the story, as Readability reads it, and kept with the
+    /// story; the share bar beside it is not.
+    #[test]
+    fn a_lead_in_a_div_of_its_own_text_is_kept_with_the_story() {
+        let story = each(7, |i| {
+            format!(
+                "<p>Paragraph {i} of the report: the clashes went on through the night near the \
+                 fuel plant, and the public defender's office counted the injured.</p>"
+            )
+        });
+        let html = format!(
+            "<html><body><div class=\"article\"><h1>Three die in clashes near a fuel plant</h1>\
+             <div class=\"article__share\"><a href=\"/s\">Share</a></div>\
+             <div class=\"article__summary summary\">Three people have died during protests \
+             against the interim government, after clashes erupted between the former leader's \
+             supporters and the security forces; thirty more were hurt, the public defender's office \
+             said, and the roads to the capital stayed closed.</div>\
+             <div class=\"article__text text\">{story}</div></div></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Three people have died"), "{text}");
+        assert!(text.contains("Paragraph 0 of the report"), "{text}");
+        assert!(text.contains("Paragraph 6 of the report"), "{text}");
+        assert!(!text.contains("Share"), "{text}");
     }
 
     /// Share and like blocks named by their plugin (Jetpack's `sharedaddy` likes, whose id
