@@ -1757,13 +1757,14 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             continue;
         }
         let ld = link_density(n);
+        let long_prose = n.text > 80 && ld < 0.25;
         // A `div` of phrasing content only (an article's lead written straight into
         // `div class="summary"` beside the story) is a paragraph, as Readability reads it;
         // only a long one with few links, since the short rule has no sentence to look for.
-        let own_div = n.tag == Tag::Div && n.own == n.text && n.text > 80 && ld < 0.25;
+        let own_div = n.tag == Tag::Div && n.own == n.text;
         let keep = (scored(i) && fin(i) >= threshold)
-            || own_div
-            || (n.tag == Tag::Para && ((n.text > 80 && ld < 0.25) || (n.text > 0 && ld == 0.0)));
+            || (own_div && long_prose)
+            || (n.tag == Tag::Para && (long_prose || (n.text > 0 && ld == 0.0)));
         if keep {
             chosen.push(i as u32);
         }
