@@ -50,6 +50,30 @@ pub fn avx2() -> bool {
     })
 }
 
+/// Which byte-vector path a text scanner takes over 64 bytes at a time (the structural
+/// index's masks, the normaliser's skip): the widest this CPU has of the two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bytes64 {
+    /// One AVX-512BW register a window (AVX-512F and AVX-512BW).
+    Avx512,
+    /// Two AVX2 registers a window.
+    Avx2,
+    /// No vector path: the scanner's portable loop.
+    Portable,
+}
+
+/// The path [`Bytes64`] names for this CPU, from what [`avx512`] and [`avx2`] keep (so the
+/// same switches turn it off; `Portable` off x86-64 and under Miri).
+pub fn bytes64() -> Bytes64 {
+    if avx512().bytes {
+        Bytes64::Avx512
+    } else if avx2() {
+        Bytes64::Avx2
+    } else {
+        Bytes64::Portable
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Avx512 {
     let f = is_x86_feature_detected!("avx512f");

@@ -5,6 +5,8 @@
 //! text); text starts and ends without whitespace. Two documents whose text differs only in
 //! spacing therefore normalise to the same string.
 
+use crate::base::simd::Bytes64;
+
 /// Appends text to a string, collapsing whitespace.
 pub struct TextBuilder<'a> {
     out: &'a mut String,
@@ -55,8 +57,8 @@ impl<'a> TextBuilder<'a> {
     /// paragraph of prose in a few steps), eight at a time elsewhere and near a piece's end.
     pub fn text(&mut self, s: &str, newline_breaks: bool) {
         let bytes = s.as_bytes();
-        let path = wide_path();
-        let wide = bytes.len() >= WIDE && path != Wide::None;
+        let path = crate::base::simd::bytes64();
+        let wide = bytes.len() >= WIDE && path != Bytes64::Portable;
         // Whether to try the 64-byte skip here: at first, and again only after an eight-byte
         // window needed no look, so that text where every character needs one (non-ASCII
         // scripts) does not try it at every character.
@@ -68,12 +70,12 @@ impl<'a> TextBuilder<'a> {
             if try_wide && i + WIDE <= bytes.len() {
                 try_wide = false;
                 let to = match path {
-                    // SAFETY: `Wide::Avx512` is chosen only where the CPU has AVX-512F and
+                    // SAFETY: `Bytes64::Avx512` is chosen only where the CPU has AVX-512F and
                     // AVX-512BW.
-                    Wide::Avx512 => unsafe { skip_wide(bytes, i, i == run) },
-                    // SAFETY: `Wide::Avx2` is chosen only where the CPU has AVX2.
-                    Wide::Avx2 => unsafe { skip_wide_avx2(bytes, i, i == run) },
-                    Wide::None => i,
+                    Bytes64::Avx512 => unsafe { skip_wide(bytes, i, i == run) },
+                    // SAFETY: `Bytes64::Avx2` is chosen only where the CPU has AVX2.
+                    Bytes64::Avx2 => unsafe { skip_wide_avx2(bytes, i, i == run) },
+                    Bytes64::Portable => i,
                 };
                 if to > i {
                     i = to;
@@ -176,31 +178,9 @@ fn needs_look(w: u64, at_run_start: bool) -> u64 {
 /// Bytes a wide window holds.
 const WIDE: usize = 64;
 
-/// Which 64-byte skip [`TextBuilder::text`] takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Wide {
-    /// One AVX-512BW load and compare a window.
-    Avx512,
-    /// Two AVX2 loads a window.
-    Avx2,
-    /// None: eight bytes at a time only.
-    None,
-}
-
-/// Which skip this CPU takes; [`crate::base::simd`] finds and keeps what the CPU has (and
-/// answers no AVX2 off x86-64).
-fn wide_path() -> Wide {
-    if crate::base::simd::avx512().bytes {
-        Wide::Avx512
-    } else if crate::base::simd::avx2() {
-        Wide::Avx2
-    } else {
-        Wide::None
-    }
-}
-
 /// The bytes of a 64-byte window the byte-wise rule must look at, from its masks of special
 /// bytes (controls and non-ASCII) and of spaces: [`needs_look`]'s rule, one bit a byte.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn wide_look(special: u64, spaces: u64, first: u64) -> u64 {
     let followed = ((special | spaces) >> 1) | (1 << 63);
@@ -432,6 +412,7 @@ mod tests {
 
     /// What the 64-byte skips find, byte by byte: the first byte of a whole window that the
     /// byte-wise rule must look at, or where the whole windows end.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     fn skip_reference(bytes: &[u8], mut i: usize, at_run_start: bool) -> usize {
         let special = |c: u8| !(0x20..0x80).contains(&c);
         let mut first = at_run_start;

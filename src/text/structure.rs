@@ -15,6 +15,8 @@
 //! masks made byte by byte through a class table on random bytes. `NEARDUP_NO_AVX512` turns the AVX-512 path off (as everywhere);
 //! `NEARDUP_NO_AVX2` the AVX2 path too, for measuring them against the portable one.
 
+use crate::base::simd::Bytes64;
+
 /// The classes of bytes a block's masks mark.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Masks {
@@ -33,44 +35,24 @@ pub struct Index {
     len: usize,
 }
 
-/// Which builder to use.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Path {
-    Avx512,
-    Avx2,
-    Portable,
-}
-
-/// Which builder this CPU takes; [`crate::base::simd`] finds and keeps what the CPU has (and
-/// answers no AVX2 off x86-64).
-fn path() -> Path {
-    if crate::base::simd::avx512().bytes {
-        Path::Avx512
-    } else if crate::base::simd::avx2() {
-        Path::Avx2
-    } else {
-        Path::Portable
-    }
-}
-
 impl Index {
     /// The index of `b`, replacing what `self` held.
     pub fn build(&mut self, b: &[u8]) {
-        self.build_with(b, path());
+        self.build_with(b, crate::base::simd::bytes64());
     }
 
-    fn build_with(&mut self, b: &[u8], path: Path) {
+    fn build_with(&mut self, b: &[u8], path: Bytes64) {
         let whole = b.len() / 64;
         self.blocks.clear();
         self.blocks.reserve(whole + 1);
         self.len = b.len();
         match path {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::Avx512` is chosen only where the CPU has AVX-512F and AVX-512BW.
-            Path::Avx512 => unsafe { build_avx512(&b[..whole * 64], &mut self.blocks) },
+            // SAFETY: `Bytes64::Avx512` is chosen only where the CPU has AVX-512F and AVX-512BW.
+            Bytes64::Avx512 => unsafe { build_avx512(&b[..whole * 64], &mut self.blocks) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Path::Avx2` is chosen only where the CPU has AVX2.
-            Path::Avx2 => unsafe { build_avx2(&b[..whole * 64], &mut self.blocks) },
+            // SAFETY: `Bytes64::Avx2` is chosen only where the CPU has AVX2.
+            Bytes64::Avx2 => unsafe { build_avx2(&b[..whole * 64], &mut self.blocks) },
             _ => {
                 for block in b[..whole * 64].chunks_exact(64) {
                     self.blocks.push(eight_at_a_time(block));
@@ -223,8 +205,9 @@ fn build_avx2(b: &[u8], out: &mut Vec<Masks>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Index, Path};
+    use super::Index;
     use crate::base::rng::SplitMix64;
+    use crate::base::simd::Bytes64;
 
     /// Random bytes, most of them the classes' own and ASCII whitespace.
     fn random(rng: &mut SplitMix64, n: usize) -> Vec<u8> {
@@ -241,15 +224,16 @@ mod tests {
     }
 
     /// Every builder this CPU can run (the portable one first).
-    fn paths() -> Vec<Path> {
-        let mut p = vec![Path::Portable];
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    fn paths() -> Vec<Bytes64> {
+        let mut p = vec![Bytes64::Portable];
         #[cfg(target_arch = "x86_64")]
         if !cfg!(miri) {
             if is_x86_feature_detected!("avx2") {
-                p.push(Path::Avx2);
+                p.push(Bytes64::Avx2);
             }
             if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-                p.push(Path::Avx512);
+                p.push(Bytes64::Avx512);
             }
         }
         p

@@ -184,6 +184,7 @@ fn common(a: &[u64], b: &[u64]) -> u32 {
 }
 
 /// Elements a block intersection compares at once.
+#[cfg(target_arch = "x86_64")]
 const BLOCK: usize = 8;
 
 /// `common` plus the elements `a[i..]` and `b[j..]` share: a branch-free merge, in which
