@@ -786,9 +786,21 @@ type Judged = HashMap<Box<[u8]>, Marks, foldhash::fast::RandomState>;
 const JUDGED_MAX: usize = 1 << 15;
 
 /// The words whose absence from an inline element's attributes says [`judge`] would find
-/// nothing there: `hidden` and `none` (a hidden class, `display: none`), and a photo's caption
-/// or credit (`Caption` or `caption`, `Credit` or `credit`).
-const INLINE_WORDS: [&str; 4] = ["hidden", "none", "aption", "redit"];
+/// nothing there: `hidden` and `none` (a hidden class, `display: none`; in capitals too, and
+/// `Hidden` as in `visuallyHidden`), the screen readers' text (`sr-only`,
+/// `screen-reader-text`), and a photo's caption or credit (`Caption` or `caption`, `Credit` or
+/// `credit`).
+const INLINE_WORDS: [&str; 9] = [
+    "hidden",
+    "Hidden",
+    "HIDDEN",
+    "none",
+    "NONE",
+    "sr-only",
+    "reader-text",
+    "aption",
+    "redit",
+];
 
 /// One search for all of [`INLINE_WORDS`]: a vector search (Teddy) where the CPU has one, where
 /// four searches cost 2.6 % of main content; an automaton where it has none.
@@ -804,7 +816,7 @@ impl InlineWords {
             Some(packed) => InlineWords::Packed(packed),
             None => InlineWords::Automaton(
                 aho_corasick::AhoCorasick::new(INLINE_WORDS)
-                    .expect("four short words build an automaton"),
+                    .expect("nine short words build an automaton"),
             ),
         })
     }
@@ -1859,19 +1871,28 @@ mod tests {
     }
 
     /// The one search for the inline words, vector and automaton alike, against a plain
-    /// search for each word: attribute strings of every length made of the words' letters, the
+    /// search for each word (in capitals and cut short too): attribute strings of every length made of the words' letters, the
     /// words cut short and whole, near the start and the end.
     #[test]
-    fn inline_words_are_found_as_four_searches_find_them() {
+    fn inline_words_are_found_as_a_search_for_each_finds_them() {
         let automaton =
             InlineWords::Automaton(aho_corasick::AhoCorasick::new(INLINE_WORDS).unwrap());
         let forms = [InlineWords::get(), &automaton];
         let mut rng = crate::base::rng::SplitMix64(54);
-        let pieces: [&[u8]; 12] = [
+        let pieces: [&[u8]; 20] = [
             b"hidden",
             b"hidde",
+            b"Hidden",
+            b"HIDDEN",
+            b"HIDDE",
             b"none",
             b"non",
+            b"NONE",
+            b"NoNE",
+            b"sr-only",
+            b"sr-onl",
+            b"reader-text",
+            b"reader-tex",
             b"aption",
             b"Caption",
             b"aptio",
@@ -1879,15 +1900,14 @@ mod tests {
             b"Credi",
             b" class=\"",
             b"\"",
-            b"x",
         ];
         let mut found = 0;
         for _ in 0..20_000 {
             let mut b = Vec::new();
             for _ in 0..rng.below(12) {
                 match rng.below(3) {
-                    0 => b.extend_from_slice(pieces[rng.below(12) as usize]),
-                    1 => b.push(b"hidenoaptcr"[rng.below(11) as usize]),
+                    0 => b.extend_from_slice(pieces[rng.below(20) as usize]),
+                    1 => b.push(b"hidenoaptcrHIDENOsly-x"[rng.below(22) as usize]),
                     _ => b.push(rng.below(256) as u8),
                 }
             }
@@ -2465,6 +2485,43 @@ mod tests {
         assert!(!text.contains("Agency"), "{text}");
         assert!(text.contains("Orders by year"), "{text}");
         assert!(text.contains("Deliveries by month"), "{text}");
+    }
+
+    /// Inline elements hidden from the eye are left out as hidden blocks are: text for screen
+    /// readers only (`sr-only`, `screen-reader-text`, `visuallyHidden`) and `display` written in
+    /// capitals; the words around them stay.
+    #[test]
+    fn hidden_spans_are_left_out_however_they_are_named() {
+        let story = each(6, |i| {
+            format!(
+                "<p>Paragraph {i} of the report: the council voted to rebuild the old bridge over \
+                 the river, and work on the new deck starts in the spring.</p>"
+            )
+        });
+        let html = format!(
+            "<html><body><article><h1>The bridge will be rebuilt</h1>\
+             <p><span class=\"sr-only\">Published on</span> Monday, by the city desk. \
+             <a href=\"/more\">Read on<span class=\"screen-reader-text\"> about the vote in full</span></a></p>\
+             {story}\
+             <p>The mayor welcomed the vote<span class=\"visuallyHidden\"> (opens a transcript)</span>, \
+             and the works begin in April<span STYLE=\"DISPLAY: NONE\">tracking pixel text</span>.</p>\
+             </article></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("Monday, by the city desk"), "{text}");
+        assert!(text.contains("Paragraph 5 of the report"), "{text}");
+        assert!(
+            text.contains("The mayor welcomed the vote, and the works begin in April."),
+            "{text}"
+        );
+        for hidden in [
+            "Published on",
+            "in full",
+            "opens a transcript",
+            "tracking pixel",
+        ] {
+            assert!(!text.contains(hidden), "{hidden}: {text}");
+        }
     }
 
     /// Class values that name a caption or a credit, and those that do not.
