@@ -349,7 +349,9 @@ fn is_frame_tag(name: &[u8]) -> bool {
 
 /// Words of class and id values that name the frame, matched as a whole value or as the
 /// first or last part of one cut at `-` and `_` (see [`frame_token`]); a compound of
-/// `related` written as one word (`relatedlinks`, `relatedarticles`) is one.
+/// `related` written as one word (`relatedlinks`, `relatedarticles`) is one. The author's and
+/// the comments' names are also in Spanish, Portuguese, German, French and Italian (`autor`,
+/// `auteur`, `autore`; `comentarios`, `kommentare`, `commentaires`, `commenti`).
 fn is_frame_word(w: &[u8]) -> bool {
     // A literal match compiles to a switch on the length and a few compares.
     matches!(
@@ -375,6 +377,12 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"bylines"
             | b"author"
             | b"authors"
+            | b"autor"
+            | b"autores"
+            | b"auteur"
+            | b"auteurs"
+            | b"autore"
+            | b"autori"
             | b"submitted"
             | b"banner"
             | b"cookie"
@@ -391,6 +399,10 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"relatedposts"
             | b"comment"
             | b"comments"
+            | b"comentarios"
+            | b"commentaires"
+            | b"kommentare"
+            | b"commenti"
             | b"disqus"
             | b"related"
             | b"sponsor"
@@ -2272,7 +2284,8 @@ mod tests {
 
     /// A story's byline (`div class="byline"`, with the author's name, title and links) and
     /// the author box under it (`div class="post-author"`) name who wrote it, not what it
-    /// says: left out, as the frame is, while the story is kept.
+    /// says: left out, as the frame is, while the story is kept; so are those named in other
+    /// languages, and the comments.
     #[test]
     fn bylines_and_author_boxes_are_left_out_of_the_story() {
         let story = each(8, |i| {
@@ -2287,6 +2300,25 @@ mod tests {
              {story}<div class=\"post-author\"><h3>About Pat Example</h3><p>Pat writes about games and gadgets, and lives with two cats, a piano and far too many consoles.</p></div>\
              </div></div></body></html>"
         );
+        // The same in Spanish and French: `autor`, `auteur`, and the comments' `comentarios`.
+        let historia = each(8, |i| {
+            format!(
+                "<p>Párrafo {i} de la noticia: el juez decidirá la semana que viene si acepta el recurso, \
+                 y la fiscalía estudia ahora los argumentos de las dos partes.</p>"
+            )
+        });
+        let es = main_text(&format!(
+            "<html><body><article><h3>El juez decidirá sobre el recurso</h3>\
+             <div class=\"box valora\"><p class=\"autor pull-left\"><strong>Ana Ejemplo</strong> | Palma | 08/01/2014</p></div>\
+             {historia}<div class=\"auteur\">Par Jean Exemple, correspondant à Palma depuis dix ans.</div>\
+             <div id=\"comentarios\"><p>Un comentario de un lector que opina sobre la noticia de hoy, con muchas palabras.</p></div>\
+             </article></body></html>"
+        ));
+        assert!(es.contains("Párrafo 0 de la noticia"), "{es}");
+        assert!(es.contains("Párrafo 7 de la noticia"), "{es}");
+        for frame in ["Ana Ejemplo", "Jean Exemple", "Un comentario"] {
+            assert!(!es.contains(frame), "{frame}: {es}");
+        }
         let text = main_text(&html);
         assert!(text.contains("So many ways to play"), "{text}");
         assert!(text.contains("Paragraph 0 of the review"), "{text}");
