@@ -38,7 +38,7 @@ pub fn is_sliver(main: &str, page_bytes: usize) -> bool {
 /// The main-content extractor that `--text main` stores were made with (recorded in their
 /// manifests): a store made by another reads different text, and is refused.
 pub const MAIN_EXTRACTOR: &str =
-    "main-content v24 (block scores (a block mostly links: only its links' own commas), a heading marked only as a header (code-header, section-header) not the frame, bylines, author boxes, Drupal's submitted lines and compounds of related (relatedlinks) the frame, figure captions and classes naming a photo's caption or credit (wp-caption, imageEmbedCredit, credits) not text, an article under a fifth of the longest a teaser, beside it, inside it or in the wrapper chosen, a one- or two-letter namespace before a frame name passed over, a frame word between layout words (region-footer-bottom) the frame, a data table with its wrappers, DocBook's refentry a content word and a declared main, a declared main or article first, frame marks inside the region kept out when read without the wrapper's, a section under three quarters of a declared main (a quarter for an article, by tag or by a class naming one), or one beside 200 bytes or more of the main's text that is not mostly links (not in an article), gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, full text under 20 words or under 60 words and a twentieth of the page's text)";
+    "main-content v28 (block scores (a block mostly links: only its links' own commas), a heading marked only as a header (code-header, section-header) not the frame, bylines, author boxes, Drupal's submitted lines and compounds of related (relatedlinks) the frame, figure captions and classes naming a photo's caption or credit (wp-caption, imageEmbedCredit, credits) not text, an article under a fifth of the longest a teaser, beside it, inside it or in the wrapper chosen, a one- or two-letter namespace before a frame name passed over, a frame word between layout words (region-footer-bottom) the frame, a data table with its wrappers, DocBook's refentry a content word and a declared main, a declared main or article first, frame marks inside the region kept out when read without the wrapper's, a section under three quarters of a declared main (a quarter for an article, by tag or by a class naming one), or one beside 200 bytes or more of the main's text that is not mostly links (not in an article), gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, labels, date lines and lists of other stories the frame, captions and credits on spans, share and like plugins (sharedaddy, jp-relatedposts, addtoany, shariff, sharethis, dpsp, disqus) the frame whatever else they name, a lead written in a div beside the story kept, text for screen readers only and spans hidden in capitals left out, bylines and comments named in Spanish, Portuguese, German, French and Italian the frame, a story of 20 words or more given only in noscript read there, full text under 20 words or under 60 words and a twentieth of the page's text)";
 
 /// What [`payload_text`] read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -331,6 +331,16 @@ mod tests {
                 assert_eq!(out.trim(), want, "{mode:?}");
             }
         }
+        // A page whose title is its only text outside `noscript`, and whose short story is
+        // inside it, is read as that story's main content, not as its title alone.
+        let story = "The council voted on Tuesday to keep the old bridge open for walkers and \
+                     cyclists, after a year of talks with the people who cross it every day.";
+        let page = format!(
+            "<html><head><title>Bridge</title></head><body><div id=app></div><noscript>\
+             <p>{story}</p></noscript></body></html>"
+        );
+        let read = payload_text(page.as_bytes(), None, Some(true), TextMode::Main, &mut out);
+        assert!(out.contains(story) && !read.full_text, "{out:?} {read:?}");
         // A page with text of its own is read without them.
         let page = "<body><p>Own words here.</p><noscript>no script</noscript></body>";
         payload_text(page.as_bytes(), None, Some(true), TextMode::Full, &mut out);

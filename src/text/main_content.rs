@@ -113,8 +113,14 @@ pub fn extract(html: &str, out: &mut String) -> Found {
         let again = extract_as(html, out, true);
         let got = out.len() - from;
         // Taken when it finds main content where the first reading found none (and gave the
-        // page's frame as its full text), or much more of it.
-        if again.main && got >= MIN_MAIN_BYTES && (!found.main || got >= 3 * kept.len()) {
+        // page's frame as its full text), or much more of it; a shorter story (a line asking
+        // for scripts is not one) only on a page that is next to nothing without it, its
+        // title or a few links: elsewhere a short reading with `noscript` is the page's own
+        // text around a notice that scored ("JavaScript is disabled on your browser.").
+        let long = got >= MIN_MAIN_BYTES && (!found.main || got >= 3 * kept.len());
+        let short = found.page_bytes < NEXT_TO_NOTHING
+            && word_bytes(&out[from..]) >= MIN_NOSCRIPT_WORD_BYTES;
+        if again.main && (long || short) {
             return again;
         }
         out.truncate(from);
@@ -1271,6 +1277,15 @@ const REST_LINKS: f32 = 0.5;
 /// sometimes sits in an element marked `related` or `sidebar`.
 const MIN_MAIN_BYTES: usize = 500;
 
+/// The letters and digits (bytes) a short reading with `noscript` as markup must find to be
+/// taken: about twenty words, as a page's main content needs ([`crate::text::extract`]'s
+/// `MIN_MAIN_WORDS`), where a notice asking for scripts mostly has under ten.
+const MIN_NOSCRIPT_WORD_BYTES: u32 = 100;
+
+/// A page whose text outside `noscript` (title, frame and hidden parts included) is shorter
+/// than this (bytes) is next to nothing without it: its script renders its content.
+const NEXT_TO_NOTHING: usize = 100;
+
 /// A block that is mostly links is still text when this many bytes of words (letters and
 /// digits: not the commas and bars between links) are not links: `Packages that use X`, not
 /// `a, b, c` or `Home | About`.
@@ -2138,6 +2153,46 @@ mod tests {
         let t = main_text(&page);
         assert!(t.contains("The story") && t.contains(P1), "{t}");
         assert!(!t.contains("Section 3") && !t.contains("Copyright"), "{t}");
+        // A short story (under MIN_MAIN_BYTES) given only there, beside a menu or alone
+        // under the page's title, is read there too; a notice asking for scripts is not.
+        let story = "The council voted on Tuesday to keep the old bridge open for walkers, \
+                     after a year of talks with the people who cross it every day.";
+        for frame in [
+            "<div class=menu><a href=/>Home</a> <a href=/b>About</a></div>",
+            "",
+        ] {
+            let page = format!(
+                "<html><head><title>Bridge</title></head><body><div id=app></div>{frame}\
+                 <noscript><article><p>{story} {story}</p></article></noscript></body></html>"
+            );
+            assert!(page.len() < 3 * MIN_MAIN_BYTES, "{page}");
+            let t = main_text(&page);
+            assert!(t.contains(story) && !t.contains("About"), "{t}");
+        }
+        let page = "<html><head><title>App</title></head><body><div id=app></div><div class=menu>\
+                    <a href=/>Home</a> <a href=/b>About</a></div><noscript><p>Please enable \
+                    JavaScript to view this page.</p></noscript></body></html>";
+        assert!(
+            !main_text(page).contains("JavaScript"),
+            "{}",
+            main_text(page)
+        );
+        // Nor is a page with text of its own outside it, however little of it is chosen: a
+        // class hierarchy's lines, a notice that reads as a story beside them.
+        let items = each(12, |i| {
+            format!("<li>java.rmi.Exception{i} (implements Serializable)</li>")
+        });
+        let page = format!(
+            "<html><head><title>Hierarchy</title></head><body><noscript><div>JavaScript is \
+             disabled on your browser, so the search and the menus of these pages, and the links \
+             of its index, do not work here.</div></noscript><h1>Hierarchy For Package java.rmi</h1>\
+             <ul>{items}</ul></body></html>"
+        );
+        assert!(
+            !main_text(&page).contains("JavaScript"),
+            "{}",
+            main_text(&page)
+        );
         // A page with content of its own is read without it, as before.
         let page = format!("<body><article><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p></article><noscript><p>Turn on scripts to comment, it is needed, really.</p></noscript></body>");
         assert!(!main_text(&page).contains("Turn on scripts"));
