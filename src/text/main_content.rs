@@ -26,7 +26,9 @@
 //! related links (`related` and its compounds: `relatedlinks`) and the like. A mark that also
 //! names the content (`content with-sidebar`) is not the frame, unless the frame's mark names
 //! the plugin that makes it (Jetpack's `sharedaddy` likes, whose id names the post they like;
-//! `jp-relatedposts`, Social Pug's `dpsp`, Disqus). Where the frame's class and id
+//! `jp-relatedposts`, Social Pug's `dpsp`, Disqus). A page builder's block (Elementor's
+//! `elementor-widget-heading`, `-text-editor`, `-nav-menu`) is judged by its kind, not as a
+//! sidebar's widget. Where the frame's class and id
 //! marks leave less than 500 bytes of text, the choice is made again without them (a page's
 //! article sometimes sits in an element marked `related`), and taken where it finds much more;
 //! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
@@ -43,7 +45,8 @@
 //! that are not mostly links (an API page whose trait implementations outweigh the type's
 //! description and methods); a choice that is an article, by its tag or by a class or id that
 //! names one (`yom-article`, `story-body`), gives way only under a quarter. Each chosen part
-//! comes with what introduces it: its preceding siblings back to the nearest heading, or
+//! comes with what introduces it: its preceding siblings back to the nearest heading (or a
+//! wrapper holding only a heading, a page builder's heading widget), or
 //! back to the chosen part before it, when they hold under 200 bytes in all (a section's
 //! heading and the caption that names what its table lists; the caption between a class-use
 //! page's two tables; an article's headline and dateline).
@@ -670,6 +673,49 @@ fn frame_token(token: &[u8]) -> bool {
             && rest[..n - 1].iter().any(|p| is_frame_word(p)))
 }
 
+/// Whether node `i` is a heading, or a wrapper holding one and nothing else (a page builder's
+/// heading widget, `div class="section-title"` around an `h2`): looked for among its first
+/// eight descendants.
+fn heads(nodes: &[Node], i: usize) -> bool {
+    let n = &nodes[i];
+    n.tag == Tag::Heading
+        || (n.text > 0
+            && (i + 1..nodes.len())
+                .take(8)
+                .take_while(|&d| nodes[d].parent as usize >= i)
+                .any(|d| nodes[d].tag == Tag::Heading && nodes[d].text == n.text))
+}
+
+/// Elementor, a page builder, makes every part of a page it lays out an `elementor-widget`:
+/// the page's headings and text as much as its menus and share buttons. Such a value is
+/// judged by the widget's kind after it, `heading` and `text-editor` (text), `nav-menu` and
+/// `share-buttons` (the frame); the bare `elementor-widget` names no kind, and nothing. The
+/// builder's header and footer are marked as such (`elementor-location-header`).
+fn builder_kind(token: &[u8]) -> Option<&[u8]> {
+    let rest = token.strip_prefix(b"elementor-widget")?;
+    match rest.first() {
+        None => Some(b""),
+        Some(b'-' | b'_') => Some(&rest[1..]),
+        Some(_) => None,
+    }
+}
+
+/// Elementor's widgets that are the site's, not the page's: lists of its other posts (a grid,
+/// a carousel, an archive), its contact form and its customers' testimonials.
+fn is_builder_listing(kind: &[u8]) -> bool {
+    matches!(
+        kind,
+        b"posts"
+            | b"archive-posts"
+            | b"loop-grid"
+            | b"loop-carousel"
+            | b"portfolio"
+            | b"form"
+            | b"testimonial"
+            | b"testimonial-carousel"
+    )
+}
+
 fn is_number(p: &[u8]) -> bool {
     p.iter().all(u8::is_ascii_digit)
 }
@@ -719,7 +765,13 @@ fn judge(attrs: &[u8]) -> Marks {
                     m.hidden = true;
                 }
                 m.caption |= name.eq_ignore_ascii_case(b"class") && is_caption_class(token);
-                let frame = frame_token(token);
+                // A page builder's block is judged by its kind (see [`builder_kind`]); lists of
+                // the site's other posts, its form and testimonials are the frame.
+                let (token, listing) = match builder_kind(token) {
+                    Some(kind) => (kind, is_builder_listing(kind)),
+                    None => (token, false),
+                };
+                let frame = listing || frame_token(token);
                 // The token's parts are cut once and each asked every question.
                 let (mut content, mut story, mut negative, mut named) =
                     (false, false, false, false);
@@ -1833,7 +1885,7 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
                     break;
                 }
                 intro.push(i as u32);
-                if n.tag == Tag::Heading {
+                if heads(nodes, i) {
                     bounded = true;
                     break;
                 }
@@ -2190,6 +2242,72 @@ mod tests {
         // A page with content of its own is read without it, as before.
         let page = format!("<body><article><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p></article><noscript><p>Turn on scripts to comment, it is needed, really.</p></noscript></body>");
         assert!(!main_text(&page).contains("Turn on scripts"));
+    }
+
+    #[test]
+    fn a_page_builders_widgets_are_judged_by_their_kind() {
+        // Elementor lays out every part of a page as an `elementor-widget`: the page's
+        // headings and text, its menu, share buttons, contact form and a grid of other posts.
+        let widget = |kind: &str, inner: &str| {
+            format!(
+                "<div class=\"elementor-element elementor-widget elementor-widget-{kind}\">\
+                 <div class=elementor-widget-container>{inner}</div></div>"
+            )
+        };
+        let menu = each(12, |i| format!("<li><a href=/p/{i}>Service {i}</a></li>"));
+        let teasers = each(4, |i| {
+            format!(
+                "<article class=\"elementor-post\"><h3><a href=/o/{i}>Other post {i}</a></h3>\
+                 <p>A teaser of another post, with commas, written to be clicked, number {i}.</p></article>"
+            )
+        });
+        let page = format!(
+            "<body><header class=\"elementor elementor-location-header\">{}</header>\
+             <div class=\"elementor elementor-9572\">{}{}{}{}{}{}{}{}</div>\
+             <div class=site-info><p>{P2} {P2}</p></div></body>",
+            widget("nav-menu", &format!("<ul>{menu}</ul>")),
+            widget("heading", "<h2>We combine creativity and thinking</h2>"),
+            widget("text-editor", &format!("<p>{P1}</p><p>{P2}</p>")),
+            widget(
+                "share-buttons",
+                "<p>Share this page on the networks you use, all of them, now.</p>"
+            ),
+            widget(
+                "text-editor",
+                &format!("<p>{P2}</p><p>{P1} Again, {P2}</p>")
+            ),
+            widget(
+                "form",
+                "<label>First name</label><label>Tell us more about your project, please</label>"
+            ),
+            widget("posts", &teasers),
+            widget("heading", "<h2>What we do next</h2>"),
+            widget("text-editor", &format!("<p>{P2} More, {P1}</p><p>{P1}</p>")),
+        );
+        // The first heading comes with the text it introduces though it sits in a widget of
+        // its own, not beside the text as a heading element.
+        let t = main_text(&page);
+        for text in ["creativity", P1, "Again, ", "What we do next", "More, "] {
+            assert!(t.contains(text), "{text} not in {t}");
+        }
+        for frame in [
+            "Service 3",
+            "Share this",
+            "Tell us more",
+            "Other post",
+            "A teaser",
+        ] {
+            assert!(!t.contains(frame), "{frame} in {t}");
+        }
+        // The bare `elementor-widget` names no kind; a widget of another builder's namespace
+        // is not one (`my-elementor-widget` is judged as any value ending in `widget`).
+        assert_eq!(builder_kind(b"elementor-widget"), Some(&b""[..]));
+        assert_eq!(
+            builder_kind(b"elementor-widget-nav-menu"),
+            Some(&b"nav-menu"[..])
+        );
+        assert_eq!(builder_kind(b"elementor-widgets"), None);
+        assert!(frame_token(b"my-elementor-widget"));
     }
 
     #[test]
