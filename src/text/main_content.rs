@@ -1728,6 +1728,7 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         .filter(|&&c| fin(c) / top_score >= 0.75)
         .map(|&c| ancestors(c))
         .collect();
+    let best = top;
     if alternatives.len() >= 3 {
         for a in ancestors(top) {
             if nodes[a].tag == Tag::Body {
@@ -1737,6 +1738,34 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
                 top = a;
                 break;
             }
+        }
+    }
+    // Where no three alternatives meet, a good alternative that holds the best and three
+    // more parts scoring two fifths of it (an article whose sections are each a wrapper of
+    // their own, the best one section) is the whole of which the best is one part.
+    if top == best {
+        let up = ancestors(best);
+        let holder = top5[1..].iter().copied().find(|&h| {
+            if fin(h) / top_score < 0.75 || !up.contains(&h) {
+                return false;
+            }
+            // The parts inside the holder beside the best, each counted once (a section's
+            // wrapper and the text inside it are one part).
+            let parts: Vec<(usize, Vec<usize>)> = candidates
+                .iter()
+                .copied()
+                .filter(|&c| c != best && fin(c) >= 0.4 * top_score && !up.contains(&c))
+                .map(|c| (c, ancestors(c)))
+                .filter(|(_, a)| a.contains(&h) && !a.contains(&best))
+                .collect();
+            parts
+                .iter()
+                .filter(|(_, a)| !parts.iter().any(|(p, _)| a.contains(p)))
+                .count()
+                >= 3
+        });
+        if let Some(h) = holder {
+            top = h;
         }
     }
     // A parent scoring higher than the best on the way up takes its place.
@@ -2242,6 +2271,55 @@ mod tests {
         // A page with content of its own is read without it, as before.
         let page = format!("<body><article><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p></article><noscript><p>Turn on scripts to comment, it is needed, really.</p></noscript></body>");
         assert!(!main_text(&page).contains("Turn on scripts"));
+    }
+
+    #[test]
+    fn an_article_whose_sections_are_each_a_wrapper_is_read_whole() {
+        // A site's article template puts each section's heading and text in wrappers of their
+        // own. The longest section's text scores best; the article (its `content` class
+        // word counting) scores nearly as well and holds seven more sections, and it is the
+        // content: every section of it.
+        let section = |i: usize, paragraphs: usize| {
+            format!(
+                "<section class=blogSection id=section_{i}><div class=container>\
+                 <div class=wrapper><h2>Section heading number {i}</h2></div></div>\
+                 <div class=container><div class=wrapper><div class=richText>{}</div></div>\
+                 </div></section>",
+                each(paragraphs, |j| format!(
+                    "<p>Section {i} part {j}: {P1} {P2}</p>"
+                ))
+            )
+        };
+        let menu = each(12, |i| {
+            format!("<li><a href=/m/{i}>Menu entry {i}</a></li>")
+        });
+        let related = each(4, |i| {
+            format!(
+                "<div class=teaser><a href=/r/{i}>Related article {i}</a>\
+                 <p>A teaser of another article, with commas, number {i}.</p></div>"
+            )
+        });
+        let sections: String = [1, 2, 2, 5, 2, 3, 2, 1]
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| section(i + 1, n))
+            .collect();
+        let page = format!(
+            "<body><div id=app><header><nav><ul>{menu}</ul></nav></header>\
+             <div class=articlePage><div class=articlePage_content><div id=blog-main-content>\
+             {sections}</div></div><div class=relatedArticles>{related}</div></div>\
+             <footer><p>{P2}</p></footer></div></body>"
+        );
+        let t = main_text(&page);
+        for i in 1..=8 {
+            assert!(
+                t.contains(&format!("Section {i} part 0")),
+                "section {i} not in {t}"
+            );
+        }
+        for frame in ["Menu entry", "Related article", "A teaser"] {
+            assert!(!t.contains(frame), "{frame} in {t}");
+        }
     }
 
     #[test]
