@@ -11,10 +11,12 @@
 //! the parent takes all of it, the grandparent half, further ancestors a third or less),
 //! containers start from their tag and from the words of their `class` and
 //! `id`, and a container's score shrinks with its share of link text. The best container
-//! wins, with an ancestor where most good candidates meet, and with those of its siblings that
-//! score nearly as well: so an index page of posts X, Y and Z keeps all three. Siblings that
-//! are paragraphs come too: a `p`, or a `div` of its own text only, over 80 bytes with few
-//! links (Readability reads such a `div` as a `p`: an article's lead beside its story).
+//! wins, with an ancestor where most good candidates meet (or, where they do not, a good
+//! candidate that holds it and three more good parts: an article whose sections are each a
+//! wrapper of their own), and with those of its siblings that score nearly as well: so an
+//! index page of posts X, Y and Z keeps all three. Siblings that are paragraphs come too: a
+//! `p`, or a `div` of its own text only, over 80 bytes with few links (Readability reads such
+//! a `div` as a `p`: an article's lead beside its story).
 //!
 //! What is never main content, decided on whole words of `class`, `id` and `role` values
 //! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not; a
@@ -28,9 +30,9 @@
 //! the plugin that makes it (Jetpack's `sharedaddy` likes, whose id names the post they like;
 //! `jp-relatedposts`, Social Pug's `dpsp`, Disqus). A page builder's block (Elementor's
 //! `elementor-widget-heading`, `-text-editor`, `-nav-menu`) is judged by its kind, not as a
-//! sidebar's widget. Where the frame's class and id
-//! marks leave less than 500 bytes of text, the choice is made again without them (a page's
-//! article sometimes sits in an element marked `related`), and taken where it finds much more;
+//! sidebar's widget. Where the frame's class and id marks leave less than 500 bytes of text,
+//! the choice is made again without them (a page's article sometimes sits in an element
+//! marked `related`), and taken where it finds much more;
 //! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
@@ -1745,27 +1747,33 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
     // their own, the best one section) is the whole of which the best is one part.
     if top == best {
         let up = ancestors(best);
-        let holder = top5[1..].iter().copied().find(|&h| {
-            if fin(h) / top_score < 0.75 || !up.contains(&h) {
-                return false;
-            }
-            // The parts inside the holder beside the best, each counted once (a section's
-            // wrapper and the text inside it are one part).
+        let good = |h: usize| fin(h) / top_score >= 0.75 && up.contains(&h);
+        if top5[1..].iter().any(|&h| good(h)) {
+            // The parts beside the best (not above it, not inside it), each with its
+            // ancestors, found once for every alternative asked.
             let parts: Vec<(usize, Vec<usize>)> = candidates
                 .iter()
                 .copied()
                 .filter(|&c| c != best && fin(c) >= 0.4 * top_score && !up.contains(&c))
                 .map(|c| (c, ancestors(c)))
-                .filter(|(_, a)| a.contains(&h) && !a.contains(&best))
+                .filter(|(_, a)| !a.contains(&best))
                 .collect();
-            parts
+            // Each counted once: a section's wrapper and the text inside it are one part.
+            // The part above another sits inside every alternative the other does, since no
+            // part is an ancestor of the best.
+            let outermost: Vec<&Vec<usize>> = parts
                 .iter()
                 .filter(|(_, a)| !parts.iter().any(|(p, _)| a.contains(p)))
-                .count()
-                >= 3
-        });
-        if let Some(h) = holder {
-            top = h;
+                .map(|(_, a)| a)
+                .collect();
+            let holder = top5[1..]
+                .iter()
+                .copied()
+                .filter(|&h| good(h))
+                .find(|&h| outermost.iter().filter(|a| a.contains(&h)).count() >= 3);
+            if let Some(h) = holder {
+                top = h;
+            }
         }
     }
     // A parent scoring higher than the best on the way up takes its place.
