@@ -62,7 +62,11 @@
 //! Where the strict reading finds nothing (a template marks the wrapper of the whole content
 //! as frame, `div class="container penci_sidebar"`), the page is read again without the
 //! class and id marks; the marks inside the region then chosen still hold (its comments and
-//! share bar are left out) unless they would leave too little. Within the chosen containers,
+//! share bar are left out) unless they would leave too little. A wrapper marked only as a
+//! sidebar or a widget whose child named as the content holds most of its text
+//! (`div id="the-content-container"` in `div class="sidebar-container"`, beside an `aside`)
+//! was named for what sits beside the content: the page is read again without that mark,
+//! and the reading taken where it finds three times as much. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
 //! is about, not a list of links with commas between them; a heading needs fewer: `Uses of
@@ -139,9 +143,28 @@ fn extract_as(html: &str, out: &mut String, noscript: bool) -> Found {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();
+        s.unframed.clear();
         let s = &mut *s;
         scan(html, s, noscript);
-        write(s, out)
+        let from = out.len();
+        let found = write(s, out);
+        named_beside(&s.nodes, &mut s.unframed);
+        if s.unframed.is_empty() {
+            return found;
+        }
+        // Read again without the marks of the wrappers named for what sits beside the
+        // content, and taken where that finds much more.
+        let kept = out.split_off(from);
+        s.clear();
+        scan(html, s, noscript);
+        let again = write(s, out);
+        let got = out.len() - from;
+        if again.main && got >= MIN_MAIN_BYTES && (!found.main || got >= 3 * kept.len()) {
+            return again;
+        }
+        out.truncate(from);
+        out.push_str(&kept);
+        found
     })
 }
 
@@ -166,6 +189,9 @@ struct Scratch {
     judged: Judged,
     /// The page's structural index.
     index: Index,
+    /// Elements whose frame marks the page's second reading ignores (see [`named_beside`]),
+    /// in order.
+    unframed: Vec<u32>,
 }
 
 impl Scratch {
@@ -208,6 +234,10 @@ struct Node {
     /// Its own class or id marks it as frame (`comments`, `share-bar`), whatever its
     /// ancestors are.
     marked: bool,
+    /// Its own class or id names the content (`content`, `post-body`) and not the frame.
+    named: bool,
+    /// It is [`marked`](Node::marked) only for a layout's part ([`Marks::layout`]).
+    layout: bool,
 }
 
 /// An element on the stack.
@@ -635,6 +665,12 @@ struct Marks {
     /// A class names a photo's caption or credit (`wp-caption`, `InlineImage-imageEmbedCredit`,
     /// `credits`; [`is_caption_class`]): read as a `figcaption` is, not as text.
     caption: bool,
+    /// A class or id names the content and none names the frame.
+    content: bool,
+    /// Every class or id value that names the frame names a layout's part: a sidebar (the
+    /// column beside the content: `sidebar-container` may hold both) or a widget (a page
+    /// builder's name for any block: `hs_cos_wrapper_widget`).
+    layout: bool,
 }
 
 /// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
@@ -734,6 +770,7 @@ fn judge(attrs: &[u8]) -> Marks {
     let mut frame_tokens = 0;
     let mut footer_tokens = 0;
     let mut header_tokens = 0;
+    let mut layout_tokens = 0;
     let mut content_tokens = 0;
     let mut plugin = false;
     let mut lower: Vec<u8> = Vec::new();
@@ -790,6 +827,11 @@ fn judge(attrs: &[u8]) -> Marks {
                 if frame {
                     frame_tokens += 1;
                     header_tokens += usize::from(last == b"header");
+                    layout_tokens += usize::from(
+                        !listing
+                            && parts_of(token)
+                                .any(|p| matches!(p, b"sidebar" | b"widget" | b"widgets")),
+                    );
                     // A page's footer or its legal lines (`copyright-footer`, `site-footer`,
                     // `copyright`): kept out by the retry too, which would otherwise give a
                     // page of short sections its copyright notice.
@@ -844,6 +886,8 @@ fn judge(attrs: &[u8]) -> Marks {
         }
     });
     m.frame = frame_tokens > 0 && (content_tokens == 0 || plugin) && !m.main && !m.article;
+    m.content = content_tokens > 0 && frame_tokens == 0;
+    m.layout = frame_tokens > 0 && frame_tokens == layout_tokens;
     m.header_only = frame_tokens > 0 && frame_tokens == header_tokens;
     m.frame_role |= m.frame && footer_tokens > 0;
     m.frame_role &= !m.main;
@@ -916,6 +960,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         judged,
         title,
         index,
+        unframed,
         ..
     } = s;
     index.build(b);
@@ -938,6 +983,8 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         shown: true,
         story: false,
         marked: false,
+        named: false,
+        layout: false,
     });
     let mut p = Pass {
         tb: TextBuilder::new(text),
@@ -945,6 +992,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         blocks,
         stack,
         title,
+        unframed,
         block_start: 0,
         block_links: 0,
         block_link_words: 0,
@@ -1036,6 +1084,8 @@ struct Pass<'a, 'o> {
     blocks: &'a mut Vec<Block>,
     stack: &'a mut Vec<Open>,
     title: &'a mut Option<u32>,
+    /// Elements whose frame marks are ignored ([`Scratch::unframed`]).
+    unframed: &'a [u32],
     /// Where the current block's text starts, and its link bytes so far.
     block_start: usize,
     block_links: u32,
@@ -1200,6 +1250,15 @@ impl Pass<'_, '_> {
         // method's signature, `h2 class="section-header"`) is a heading of the content: the
         // page's header is a container, not a heading.
         let mut marks = marks;
+        if marks.frame
+            && !self.unframed.is_empty()
+            && self
+                .unframed
+                .binary_search(&(self.nodes.len() as u32))
+                .is_ok()
+        {
+            marks.frame = false;
+        }
         if tag == Tag::Heading && marks.header_only && !marks.frame_role {
             marks.frame = false;
         }
@@ -1242,6 +1301,8 @@ impl Pass<'_, '_> {
             shown: !state.hidden && !state.frame_tag,
             story: marks.story,
             marked: marks.frame && tag != Tag::Body,
+            named: marks.content,
+            layout: marks.layout,
         });
         if self_closed {
             return;
@@ -1567,6 +1628,30 @@ fn keep_inner_frame_out(nodes: &[Node], blocks: &[Block], region: &mut [bool]) {
             *r &= !i;
         }
     }
+}
+
+/// A wrapper marked as frame by its class or id, where the frame begins, whose child named
+/// as the content (`div id="the-content-container"` in `div class="sidebar-container"`)
+/// holds most of its text, was named for what sits beside the content (the sidebar, which
+/// has marks of its own), not for the content: such wrappers, in `unframed`, are read again
+/// without their marks.
+fn named_beside(nodes: &[Node], unframed: &mut Vec<u32>) {
+    for n in &nodes[1..] {
+        let w = &nodes[n.parent as usize];
+        if n.named
+            && n.shown
+            && w.marked
+            && w.layout
+            && w.shown
+            && nodes[w.parent as usize].visible
+            && n.text >= MIN_MAIN_BYTES as u32
+            && n.text.saturating_mul(2) > w.text
+        {
+            unframed.push(n.parent);
+        }
+    }
+    unframed.sort_unstable();
+    unframed.dedup();
 }
 
 /// Whether the article `nodes[i]` holds under 1 / [`TEASER`] of the text of the article it
@@ -2498,6 +2583,40 @@ mod tests {
         assert!(text.contains("Paragraph 0 of the hike"), "{text}");
         assert!(text.contains("Paragraph 9 of the hike"), "{text}");
         assert!(!text.contains("refillable"), "{text}");
+        assert!(!text.contains("Copyright"), "{text}");
+    }
+
+    /// A post in `div id="the-content-container"` beside its sidebar (an `aside`), both in
+    /// `div class="sidebar-container"`, the layout's wrapper, followed by a list of recent
+    /// posts. The wrapper's mark held for everything inside it, so the recent posts were the
+    /// content; read without it (the sidebar keeps its own tag) the post is, and the sidebar
+    /// and the recent posts are not.
+    #[test]
+    fn a_wrapper_named_for_the_sidebar_beside_the_content_is_not_the_frame() {
+        let story = each(20, |i| {
+            format!(
+                "<p>Paragraph {i} of the review: each command line tool built the same small application, and we judged its code, its speed, its ease of use and how often it failed.</p>"
+            )
+        });
+        let posts = each(5, |i| {
+            format!(
+                "<div class=\"card\"><a href=\"/p{i}\">Post {i}</a><p>Learn how teaser {i} explains typing children in a framework, with props, components and the reasons one helper is no longer recommended.</p></div>"
+            )
+        });
+        let page = |wrapper: &str, inner: &str| {
+            format!(
+                "<html><body><header><nav><a href=\"/\">Home</a></nav></header><div class=\"content-max-width\"><div class=\"{wrapper}\">\
+                 <aside><div class=\"sticky\"><p>Stop guessing about your digital experience with our tool.</p></div></aside>\
+                 <div id=\"{inner}\"><div class=\"lr-content\"><h1>Five tools tested</h1>{story}</div></div></div>\
+                 <div id=\"recent-posts\"><h2>Recent posts:</h2>{posts}</div></div><footer><p>Copyright</p></footer></body></html>"
+            )
+        };
+        let text = main_text(&page("sidebar-container", "the-content-container"));
+        assert!(text.contains("Five tools tested"), "{text}");
+        assert!(text.contains("Paragraph 0 of the review"), "{text}");
+        assert!(text.contains("Paragraph 19 of the review"), "{text}");
+        assert!(!text.contains("Stop guessing"), "{text}");
+        assert!(!text.contains("teaser"), "{text}");
         assert!(!text.contains("Copyright"), "{text}");
     }
 
