@@ -126,7 +126,7 @@ pub fn extract(html: &str, out: &mut String) -> Found {
         // for scripts is not one) only on a page that is next to nothing without it, its
         // title or a few links: elsewhere a short reading with `noscript` is the page's own
         // text around a notice that scored ("JavaScript is disabled on your browser.").
-        let long = got >= MIN_MAIN_BYTES && (!found.main || got >= 3 * kept.len());
+        let long = finds_much_more(got, kept.len(), found.main);
         let short = found.page_bytes < NEXT_TO_NOTHING
             && word_bytes(&out[from..]) >= MIN_NOSCRIPT_WORD_BYTES;
         if again.main && (long || short) {
@@ -139,6 +139,13 @@ pub fn extract(html: &str, out: &mut String) -> Found {
 }
 
 /// One extraction; `noscript` read as markup or skipped.
+/// Whether a second reading of `got` bytes finds much more than the first, of `kept` bytes
+/// (main content where `main`, else the page's full text): 500 bytes or more, and three
+/// times as much where the first found main content.
+fn finds_much_more(got: usize, kept: usize, main: bool) -> bool {
+    got >= MIN_MAIN_BYTES && (!main || got >= 3 * kept)
+}
+
 fn extract_as(html: &str, out: &mut String, noscript: bool) -> Found {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
@@ -159,7 +166,7 @@ fn extract_as(html: &str, out: &mut String, noscript: bool) -> Found {
         scan(html, s, noscript);
         let again = write(s, out);
         let got = out.len() - from;
-        if again.main && got >= MIN_MAIN_BYTES && (!found.main || got >= 3 * kept.len()) {
+        if again.main && finds_much_more(got, kept.len(), found.main) {
             return again;
         }
         out.truncate(from);
@@ -2603,15 +2610,13 @@ mod tests {
                 "<div class=\"card\"><a href=\"/p{i}\">Post {i}</a><p>Learn how teaser {i} explains typing children in a framework, with props, components and the reasons one helper is no longer recommended.</p></div>"
             )
         });
-        let page = |wrapper: &str, inner: &str| {
-            format!(
-                "<html><body><header><nav><a href=\"/\">Home</a></nav></header><div class=\"content-max-width\"><div class=\"{wrapper}\">\
-                 <aside><div class=\"sticky\"><p>Stop guessing about your digital experience with our tool.</p></div></aside>\
-                 <div id=\"{inner}\"><div class=\"lr-content\"><h1>Five tools tested</h1>{story}</div></div></div>\
-                 <div id=\"recent-posts\"><h2>Recent posts:</h2>{posts}</div></div><footer><p>Copyright</p></footer></body></html>"
-            )
-        };
-        let text = main_text(&page("sidebar-container", "the-content-container"));
+        let html = format!(
+            "<html><body><header><nav><a href=\"/\">Home</a></nav></header><div class=\"content-max-width\"><div class=\"sidebar-container\">\
+             <aside><div class=\"sticky\"><p>Stop guessing about your digital experience with our tool.</p></div></aside>\
+             <div id=\"the-content-container\"><div class=\"lr-content\"><h1>Five tools tested</h1>{story}</div></div></div>\
+             <div id=\"recent-posts\"><h2>Recent posts:</h2>{posts}</div></div><footer><p>Copyright</p></footer></body></html>"
+        );
+        let text = main_text(&html);
         assert!(text.contains("Five tools tested"), "{text}");
         assert!(text.contains("Paragraph 0 of the review"), "{text}");
         assert!(text.contains("Paragraph 19 of the review"), "{text}");
