@@ -29,8 +29,9 @@
 //! names the content (`content with-sidebar`) is not the frame, unless the frame's mark names
 //! the plugin that makes it (Jetpack's `sharedaddy` likes, whose id names the post they like;
 //! `jp-relatedposts`, Social Pug's `dpsp`, Disqus). A page builder's block (Elementor's
-//! `elementor-widget-heading`, `-text-editor`, `-nav-menu`) is judged by its kind, not as a
-//! sidebar's widget. Where the frame's class and id marks leave less than 500 bytes of text,
+//! `elementor-widget-heading`, `-text-editor`, `-nav-menu`; SiteOrigin's panels, `so-panel
+//! widget widget_sow-editor`) is judged by its kind, not as a sidebar's widget, and a Custom
+//! HTML widget's body (`custom-html-widget`) by its widget. Where the frame's class and id marks leave less than 500 bytes of text,
 //! the choice is made again without them (a page's article sometimes sits in an element
 //! marked `related`), and taken where it finds much more;
 //! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
@@ -745,8 +746,22 @@ fn builder_kind(token: &[u8]) -> Option<&[u8]> {
     }
 }
 
-/// Elementor's widgets that are the site's, not the page's: lists of its other posts (a grid,
-/// a carousel, an archive), its contact form and its customers' testimonials.
+/// SiteOrigin's Page Builder lays a page out as panels (`so-panel`), each a WordPress widget
+/// named as a sidebar's widgets are, `widget widget_sow-editor`: on a panel, `widget` is the
+/// builder's name for any block and `widget_<kind>` its kind, judged as an Elementor widget's
+/// is. The bare `widget` names no kind; other values are not a panel's (`None`).
+fn panel_kind(token: &[u8]) -> Option<&[u8]> {
+    let rest = token.strip_prefix(b"widget")?;
+    match rest.first() {
+        None => Some(b""),
+        Some(b'_') => Some(&rest[1..]),
+        Some(_) => None,
+    }
+}
+
+/// Page builders' widgets that are the site's, not the page's: lists of its other posts (a
+/// grid, a carousel, an archive), its contact form and its customers' testimonials
+/// (Elementor's kinds, then SiteOrigin's).
 fn is_builder_listing(kind: &[u8]) -> bool {
     matches!(
         kind,
@@ -758,6 +773,9 @@ fn is_builder_listing(kind: &[u8]) -> bool {
             | b"form"
             | b"testimonial"
             | b"testimonial-carousel"
+            | b"sow-post-carousel"
+            | b"sow-contact-form"
+            | b"sow-testimonials"
     )
 }
 
@@ -803,6 +821,11 @@ fn judge(attrs: &[u8]) -> Marks {
         lower.extend(value.iter().map(u8::to_ascii_lowercase));
         let lower = &lower;
         if name.eq_ignore_ascii_case(b"class") || name.eq_ignore_ascii_case(b"id") {
+            // A SiteOrigin panel's widget values are its builder's (see [`panel_kind`]).
+            let panel = name.eq_ignore_ascii_case(b"class")
+                && lower
+                    .split(|c| c.is_ascii_whitespace())
+                    .any(|t| t == b"so-panel");
             for token in lower
                 .split(|c| c.is_ascii_whitespace())
                 .filter(|t| !t.is_empty())
@@ -811,9 +834,13 @@ fn judge(attrs: &[u8]) -> Marks {
                     m.hidden = true;
                 }
                 m.caption |= name.eq_ignore_ascii_case(b"class") && is_caption_class(token);
-                // A page builder's block is judged by its kind (see [`builder_kind`]); lists of
-                // the site's other posts, its form and testimonials are the frame.
-                let (token, listing) = match builder_kind(token) {
+                // A page builder's block is judged by its kind (see [`builder_kind`] and
+                // [`panel_kind`]); lists of the site's other posts, its form and testimonials
+                // are the frame.
+                let kind = builder_kind(token)
+                    .or_else(|| if panel { panel_kind(token) } else { None })
+                    .or_else(|| (token == b"custom-html-widget").then_some(&b""[..]));
+                let (token, listing) = match kind {
                     Some(kind) => (kind, is_builder_listing(kind)),
                     None => (token, false),
                 };
@@ -1638,14 +1665,15 @@ fn keep_inner_frame_out(nodes: &[Node], blocks: &[Block], region: &mut [bool]) {
 }
 
 /// A wrapper marked as frame by its class or id, where the frame begins, whose child named
-/// as the content (`div id="the-content-container"` in `div class="sidebar-container"`)
-/// holds most of its text, was named for what sits beside the content (the sidebar, which
-/// has marks of its own), not for the content: such wrappers, in `unframed`, are read again
-/// without their marks.
+/// as the content (`div id="the-content-container"` in `div class="sidebar-container"`) or
+/// declared as the page's `main` (in `div class="interior-page-content-has-sidebar"`) holds
+/// most of its text, was named for what sits beside the content (the sidebar, which has marks
+/// of its own), not for the content: such wrappers, in `unframed`, are read again without
+/// their marks.
 fn named_beside(nodes: &[Node], unframed: &mut Vec<u32>) {
     for n in &nodes[1..] {
         let w = &nodes[n.parent as usize];
-        if n.named
+        if (n.named || n.tag == Tag::Main)
             && n.shown
             && w.marked
             && w.layout
@@ -2623,6 +2651,60 @@ mod tests {
         assert!(!text.contains("Stop guessing"), "{text}");
         assert!(!text.contains("teaser"), "{text}");
         assert!(!text.contains("Copyright"), "{text}");
+    }
+
+    #[test]
+    fn a_page_builders_panels_in_a_main_beside_a_sidebar_are_the_content() {
+        // SiteOrigin's Page Builder lays the page's text out as WordPress widgets (`so-panel
+        // widget widget_sow-editor`, a Custom HTML widget's `custom-html-widget` body) in a
+        // declared `main`, whose wrapper is named for the sidebar beside it.
+        let panel = |kind: &str, body: &str| {
+            format!(
+                "<div class=\"so-panel widget widget_{kind}\"><div class=\"panel-widget-style\">\
+                 <div class=\"textwidget custom-html-widget\">{body}</div></div></div>"
+            )
+        };
+        let paragraphs = |what: &str, n: usize| {
+            each(n, |i| {
+                format!(
+                    "<p>{what} {i}: the electrician checks the panel, the breakers and the wiring, and quotes a flat rate before any work begins.</p>"
+                )
+            })
+        };
+        let prices = each(8, |i| {
+            format!("<div class=\"price-line\"><div>Replacing part {i} of the house</div><div>${i}89 - ${i}49+</div></div>")
+        });
+        let html = format!(
+            "<html><body><header><nav><a href=\"/\">Home</a> <a href=\"/services\">Services</a></nav></header>\
+             <div class=\"interior-page-content-has-sidebar\"><main><div class=\"panel-layout\"><div class=\"panel-grid-cell\">{1}{2}{3}</div></div></main>\
+             <aside><div class=\"widget widget_text\"><div class=\"textwidget\"><p>Call us today for a free estimate, any day of the week, day or night.</p></div></div></aside></div>\
+             <footer><p>Copyright</p></footer><div id=\"request\"><form>{0}</form></div></body></html>",
+            each(5, |i| format!("<label>Question {i} of the request form: which service, where, and when would suit you, morning or afternoon?</label>")),
+            panel("sow-editor", &paragraphs("Intro paragraph", 6)),
+            panel("custom_html", &prices),
+            panel("sow-editor", &paragraphs("Closing paragraph", 10)),
+        );
+        let text = main_text(&html);
+        for kept in [
+            "Intro paragraph 0",
+            "Replacing part 3",
+            "Closing paragraph 9",
+        ] {
+            assert!(text.contains(kept), "{kept} not in {text}");
+        }
+        for frame in ["Call us today", "Copyright", "Services"] {
+            assert!(!text.contains(frame), "{frame} in {text}");
+        }
+        // Only a panel's values are its builder's: a sidebar's `widget widget_text` is frame.
+        assert_eq!(panel_kind(b"widget"), Some(&b""[..]));
+        assert_eq!(panel_kind(b"widget_sow-editor"), Some(&b"sow-editor"[..]));
+        assert_eq!(panel_kind(b"widgets"), None);
+        assert!(judge(b"class=\"widget widget_text\"").frame);
+        assert!(!judge(b"class=\"so-panel widget widget_text\"").frame);
+        assert!(judge(b"class=\"so-panel widget widget_sow-contact-form\"").frame);
+        // A Custom HTML widget's body is judged by its widget, not again by its own name.
+        assert!(!judge(b"class=\"textwidget custom-html-widget\"").frame);
+        assert!(judge(b"class=\"textwidget custom-widget\"").frame);
     }
 
     /// A news page whose story sits in a declared `main`, followed (outside it, in the same
