@@ -31,10 +31,10 @@
 //! `jp-relatedposts`, Social Pug's `dpsp`, Disqus). A page builder's block (Elementor's
 //! `elementor-widget-heading`, `-text-editor`, `-nav-menu`; SiteOrigin's panels, `so-panel
 //! widget widget_sow-editor`) is judged by its kind, not as a sidebar's widget, and a Custom
-//! HTML widget's body (`custom-html-widget`) by its widget. Where the frame's class and id marks leave less than 500 bytes of text,
-//! the choice is made again without them (a page's article sometimes sits in an element
-//! marked `related`), and taken where it finds much more;
-//! frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
+//! HTML widget's body (`custom-html-widget`) by its widget. Where the frame's class and id
+//! marks leave less than 500 bytes of text, the choice is made again without them (a page's
+//! article sometimes sits in an element marked `related`), and taken where it finds much
+//! more; frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
 //! photo's caption or credit, `wp-caption`, `imageEmbedCredit`: what a photo shows and whose
