@@ -64,9 +64,9 @@
 //! as frame, `div class="container penci_sidebar"`), the page is read again without the
 //! class and id marks; the marks inside the region then chosen still hold (its comments and
 //! share bar are left out) unless they would leave too little. A wrapper marked only as a
-//! sidebar or a widget whose child named as the content holds most of its text
-//! (`div id="the-content-container"` in `div class="sidebar-container"`, beside an `aside`)
-//! was named for what sits beside the content: the page is read again without that mark,
+//! sidebar or a widget whose child named as the content or declared as `main` holds most of
+//! its text (`div id="the-content-container"` in `div class="sidebar-container"`, beside an
+//! `aside`) was named for what sits beside the content: the page is read again without that mark,
 //! and the reading taken where it finds three times as much. Within the chosen containers,
 //! blocks that are mostly links are dropped, unless they have words of their own besides
 //! (`Methods in <a>java.io</a> that throw <a>IOException</a>`: a caption naming what the page
@@ -738,10 +738,17 @@ fn heads(nodes: &[Node], i: usize) -> bool {
 /// `share-buttons` (the frame); the bare `elementor-widget` names no kind, and nothing. The
 /// builder's header and footer are marked as such (`elementor-location-header`).
 fn builder_kind(token: &[u8]) -> Option<&[u8]> {
-    let rest = token.strip_prefix(b"elementor-widget")?;
-    match rest.first() {
+    kind_after(token, b"elementor-widget", b"-_")
+}
+
+/// The kind a builder's value names after its `prefix` and one of the separators `seps`:
+/// empty for the bare prefix, `None` where the value is not the builder's (another name that
+/// begins with the prefix).
+fn kind_after<'t>(token: &'t [u8], prefix: &[u8], seps: &[u8]) -> Option<&'t [u8]> {
+    let rest = token.strip_prefix(prefix)?;
+    match rest.split_first() {
         None => Some(b""),
-        Some(b'-' | b'_') => Some(&rest[1..]),
+        Some((sep, kind)) if seps.contains(sep) => Some(kind),
         Some(_) => None,
     }
 }
@@ -751,12 +758,7 @@ fn builder_kind(token: &[u8]) -> Option<&[u8]> {
 /// builder's name for any block and `widget_<kind>` its kind, judged as an Elementor widget's
 /// is. The bare `widget` names no kind; other values are not a panel's (`None`).
 fn panel_kind(token: &[u8]) -> Option<&[u8]> {
-    let rest = token.strip_prefix(b"widget")?;
-    match rest.first() {
-        None => Some(b""),
-        Some(b'_') => Some(&rest[1..]),
-        Some(_) => None,
-    }
+    kind_after(token, b"widget", b"_")
 }
 
 /// Page builders' widgets that are the site's, not the page's: lists of its other posts (a
