@@ -13,8 +13,10 @@
 //! `id`, and a container's score shrinks with its share of link text. The best container
 //! wins, with an ancestor where most good candidates meet (or, where they do not, a good
 //! candidate that holds it and three more good parts: an article whose sections are each a
-//! wrapper of their own), and with those of its siblings that score nearly as well: so an
-//! index page of posts X, Y and Z keeps all three. Siblings that are paragraphs come too: a
+//! wrapper of their own; or, on a page of many equal parts, a service page's cards, steps and
+//! questions in sections from the top of the page to its foot, the element that holds four or
+//! more of them beside the choice), and with those of its siblings that score nearly as well:
+//! so an index page of posts X, Y and Z keeps all three. Siblings that are paragraphs come too: a
 //! `p`, or a `div` of its own text only, over 80 bytes with few links (Readability reads such
 //! a `div` as a `p`: an article's lead beside its story).
 //!
@@ -1666,6 +1668,66 @@ fn keep_inner_frame_out(nodes: &[Node], blocks: &[Block], region: &mut [bool]) {
     }
 }
 
+/// A page of many equal parts (a service page's cards, steps and questions, each a short text
+/// under a heading of its own, in sections from the top of the page to its foot) has no best
+/// part: the choice is one card. Where four or more parts beside the choice (not inside it, not
+/// above it), each scoring two fifths of the best or more, hold twice its text or more between
+/// them, and under 3 in 10 of their bytes are links (not a list of teasers of other pages), the
+/// content is the lowest element holding them all and the choice, up to the `body`. Only in
+/// the strict choice, where the frame's marks keep the page's header, menus and footer out of
+/// what that element holds. A part is counted once: the outermost of those that score, so that
+/// a card and the paragraph in it are one part.
+fn many_equal_parts(
+    nodes: &[Node],
+    candidates: &[usize],
+    choice: usize,
+    top_score: f32,
+    fin: impl Fn(usize) -> f32,
+) -> Option<usize> {
+    const INSIDE: u32 = u32::MAX - 1;
+    // For each node, its place among the choice's ancestors (0 its parent), INSIDE for the
+    // choice itself, u32::MAX for the rest.
+    let mut place = vec![u32::MAX; nodes.len()];
+    place[choice] = INSIDE;
+    let mut up = Vec::new();
+    let mut n = choice;
+    for _ in 0..64 {
+        n = nodes[n].parent as usize;
+        if n == 0 {
+            break;
+        }
+        place[n] = up.len() as u32;
+        up.push(n);
+    }
+    let mut part = vec![false; nodes.len()];
+    for &c in candidates {
+        part[c] = place[c] == u32::MAX && fin(c) >= 0.4 * top_score;
+    }
+    let (mut parts, mut text, mut links, mut meet) = (0, 0u64, 0u64, 0u32);
+    for &c in candidates {
+        if !part[c] {
+            continue;
+        }
+        // Up from the part to where it meets the choice's ancestors: a part above it, or the
+        // choice, on the way means it is not one of the parts beside the choice.
+        let mut p = nodes[c].parent as usize;
+        let mut depth = 0;
+        while p != 0 && place[p] == u32::MAX && !part[p] && depth < 64 {
+            p = nodes[p].parent as usize;
+            depth += 1;
+        }
+        if p == 0 || part[p] || place[p] >= INSIDE {
+            continue;
+        }
+        parts += 1;
+        text += u64::from(nodes[c].text);
+        links += u64::from(nodes[c].links);
+        meet = meet.max(place[p]);
+    }
+    let enough = parts >= 4 && text >= 2 * u64::from(nodes[choice].text) && links * 10 < text * 3;
+    enough.then(|| up[meet as usize])
+}
+
 /// A wrapper marked as frame by its class or id, where the frame begins, whose child named
 /// as the content (`div id="the-content-container"` in `div class="sidebar-container"`) or
 /// declared as the page's `main` (in `div class="interior-page-content-has-sidebar"`) holds
@@ -1896,6 +1958,12 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
             if let Some(h) = holder {
                 top = h;
             }
+        }
+    }
+    // A page of many equal parts: the element that holds them all.
+    if strict {
+        if let Some(whole) = many_equal_parts(nodes, &candidates, top, top_score, &fin) {
+            top = whole;
         }
     }
     // A parent scoring higher than the best on the way up takes its place.
@@ -2707,6 +2775,52 @@ mod tests {
         // A Custom HTML widget's body is judged by its widget, not again by its own name.
         assert!(!judge(b"class=\"textwidget custom-html-widget\"").frame);
         assert!(judge(b"class=\"textwidget custom-widget\"").frame);
+    }
+
+    /// A service page of many equal parts (modern-0714's shape): sections of cards, each a
+    /// heading and a short paragraph, and two plans, each a card of three paragraphs and a
+    /// list. The plans score best, the cards three fifths of them, no three of the best meet
+    /// below the page: all of it is the content, the header's menu and the footer are not.
+    #[test]
+    fn a_page_of_many_equal_parts_is_read_whole() {
+        let card = |kind: &str, i: usize| {
+            format!(
+                "<div class=\"card\"><div class=\"card-body\"><h3>{kind} {i}</h3>\
+                 <p>{kind} {i} answers your team's questions from the documents it already keeps, in seconds, with sources.</p></div></div>"
+            )
+        };
+        let plan = |i: usize| {
+            format!(
+                "<div class=\"card plan\"><div class=\"card-body\"><h3>Plan {i}</h3>{}<ul>{}</ul></div></div>",
+                each(3, |k| format!("<p>Plan {i}, part {k}, connects the assistant to your knowledge base, fine-tuned, online, and checked by a colleague when in doubt.</p>")),
+                each(3, |k| format!("<li>Feature {k} of plan {i}, included, supported, and updated</li>"))
+            )
+        };
+        let section = |title: &str, body: String| {
+            format!("<section class=\"block\"><div class=\"container\"><h2>{title}</h2><div class=\"row\">{body}</div></div></section>")
+        };
+        let html = format!(
+            "<html><body><header><nav>{}</nav></header>\
+             <div class=\"site\">{}{}{}{}</div>\
+             <footer><p>Copyright, all rights reserved, every day of the year.</p></footer></body></html>",
+            each(6, |i| format!("<a href=\"/p{i}\">Product {i}</a> ")),
+            section("Problems", each(3, |i| card("Problem", i))),
+            section("Plans", each(2, plan)),
+            section("Benefits", each(6, |i| card("Benefit", i))),
+            section("Questions", each(4, |i| card("Question", i))),
+        );
+        let text = main_text(&html);
+        for kept in [
+            "Problem 0 answers",
+            "Feature 2 of plan 1",
+            "Benefit 5 answers",
+            "Question 3 answers",
+        ] {
+            assert!(text.contains(kept), "{kept} not in {text}");
+        }
+        for frame in ["Product 3", "Copyright"] {
+            assert!(!text.contains(frame), "{frame} in {text}");
+        }
     }
 
     /// A news page whose story sits in a declared `main`, followed (outside it, in the same
