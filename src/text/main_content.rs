@@ -65,7 +65,9 @@
 //! Where the strict reading finds nothing (a template marks the wrapper of the whole content
 //! as frame, `div class="container penci_sidebar"`), the page is read again without the
 //! class and id marks; the marks inside the region then chosen still hold (its comments and
-//! share bar are left out) unless they would leave too little. A wrapper marked only as a
+//! share bar are left out) unless they would leave too little. So is a page whose strict
+//! reading left out, as frame marked inside its region, five times what it wrote (every
+//! product of a review in a `div class="c-product-widget"`). A wrapper marked only as a
 //! sidebar or a widget whose child named as the content or declared as `main` holds most of
 //! its text (`div id="the-content-container"` in `div class="sidebar-container"`, beside an
 //! `aside`) was named for what sits beside the content: the page is read again without that mark,
@@ -1493,7 +1495,7 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
     let main = |main| Found { main, page_bytes };
     let from = out.len();
     let strict = attempt(s, true, false, out);
-    if strict >= MIN_MAIN_BYTES {
+    if strict >= MIN_MAIN_BYTES && !framed_most(s, strict) {
         return main(true);
     }
     let kept = out.split_off(from);
@@ -1518,6 +1520,25 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
         tb.brk();
     }
     main(false)
+}
+
+/// Whether the strict choice left out, as frame marked by a class or id inside its region,
+/// five times the text it wrote or more, under 3 in 10 of it links: a review of the year's
+/// best products whose every product is a `div class="c-product-widget"`, a service page
+/// whose every programme is an accordion in a `div class="card-header"`. Such marks name
+/// the site's parts the content is made of, not the frame around it, and the page is read
+/// again as where the strict choice finds too little (taken where that finds three times as
+/// much). A region's menus, headers and footers by tag (`nav`, `header`, `footer`, `aside`)
+/// do not count.
+fn framed_most(s: &Scratch, written: usize) -> bool {
+    let (mut bytes, mut links) = (0u64, 0u64);
+    for b in &s.blocks {
+        if s.region[b.owner as usize] && b.frame && !b.frame_tag && s.title != Some(b.owner) {
+            bytes += u64::from(b.end - b.start);
+            links += u64::from(b.links);
+        }
+    }
+    bytes > 5 * written as u64 && links * 10 < bytes * 3
 }
 
 /// One choice of the content, written to `out`: returns the bytes written. `strict` keeps
@@ -1962,7 +1983,7 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
     }
     // A page of many equal parts: the element that holds them all.
     if strict {
-        if let Some(whole) = many_equal_parts(nodes, &candidates, top, top_score, &fin) {
+        if let Some(whole) = many_equal_parts(nodes, &candidates, top, top_score, fin) {
             top = whole;
         }
     }
@@ -2819,6 +2840,45 @@ mod tests {
             assert!(text.contains(kept), "{kept} not in {text}");
         }
         for frame in ["Product 3", "Copyright"] {
+            assert!(!text.contains(frame), "{frame} in {text}");
+        }
+    }
+
+    /// A review of the year's best products (modern-0010's shape): a short introduction, then
+    /// every product in a `div class="c-product-widget"`, a widget by its class and so frame
+    /// to the strict choice, which wrote the introduction only (over the 500 bytes that would
+    /// have it read again anyway). What the widgets hold is five times that and more, few of
+    /// it links: the page is read again and the products are the content; the menu and
+    /// footer are still not.
+    #[test]
+    fn a_region_left_out_mostly_as_frame_is_read_again() {
+        let product = |i: usize| {
+            format!(
+                "<div class=\"c-product-widget\"><div class=\"c-product-widget__product\"><h3>Best appliance {i}</h3>{}\
+                 <ul><li>Pros: quiet, fast, and efficient</li><li>Cons: pricey</li></ul>\
+                 <a href=\"/buy/{i}\">Buy now</a></div></div>",
+                each(3, |k| format!("<p>Appliance {i}, paragraph {k}: we tested it for weeks, in our lab and at home, and it cleaned, dried, and saved water better than the rest.</p>"))
+            )
+        };
+        let html = format!(
+            "<html><body><header><nav>{}</nav></header><main><div class=\"article_show\"><h1>The best appliances of the year</h1>\
+             <div class=\"feature__content-block\"><p>Every year, we test and review the latest large appliances, in our lab and in our homes, so that you do not have to.</p>\
+             <p>These are the winners of this year's awards, chosen by our editors after months of testing, one for each kind of appliance.</p>\
+             <p>Products are chosen independently by our editors, and purchases made through our links may earn us a commission.</p>\
+             <p>Our testers ran every washer, dryer, range and refrigerator through the same tests, with the same loads, for the same hours.</p>{}</div></div></main>\
+             <footer><p>Copyright, all rights reserved, every day of the year.</p></footer></body></html>",
+            each(6, |i| format!("<a href=\"/c{i}\">Category {i}</a> ")),
+            each(8, product),
+        );
+        let text = main_text(&html);
+        for kept in [
+            "Every year, we test",
+            "Appliance 0, paragraph 0",
+            "Appliance 7, paragraph 2",
+        ] {
+            assert!(text.contains(kept), "{kept} not in {text}");
+        }
+        for frame in ["Category 3", "Copyright"] {
             assert!(!text.contains(frame), "{frame} in {text}");
         }
     }
