@@ -1705,6 +1705,27 @@ fn many_equal_parts(
     top_score: f32,
     fin: impl Fn(usize) -> f32,
 ) -> Option<usize> {
+    let (up, parts) = parts_beside(nodes, candidates, choice, top_score, fin);
+    let text: u64 = parts.iter().map(|&(c, _)| u64::from(nodes[c].text)).sum();
+    let links: u64 = parts.iter().map(|&(c, _)| u64::from(nodes[c].links)).sum();
+    let meet = parts.iter().map(|&(_, m)| m).max()?;
+    let enough =
+        parts.len() >= 4 && text >= 2 * u64::from(nodes[choice].text) && links * 10 < text * 3;
+    enough.then(|| up[meet])
+}
+
+/// The parts beside a choice: candidates scoring two fifths of the best or more that are not
+/// the choice, not inside it and not above it, each counted once (the outermost of those that
+/// score: a section's wrapper and the text inside it are one part). Returns the choice's
+/// ancestors, its parent first, and each part with the place among them where it meets the
+/// choice. Linear in the candidates and their depth (at most 64 levels up).
+fn parts_beside(
+    nodes: &[Node],
+    candidates: &[usize],
+    choice: usize,
+    top_score: f32,
+    fin: impl Fn(usize) -> f32,
+) -> (Vec<usize>, Vec<(usize, usize)>) {
     const INSIDE: u32 = u32::MAX - 1;
     // For each node, its place among the choice's ancestors (0 its parent), INSIDE for the
     // choice itself, u32::MAX for the rest.
@@ -1724,7 +1745,7 @@ fn many_equal_parts(
     for &c in candidates {
         part[c] = place[c] == u32::MAX && fin(c) >= 0.4 * top_score;
     }
-    let (mut parts, mut text, mut links, mut meet) = (0, 0u64, 0u64, 0u32);
+    let mut parts = Vec::new();
     for &c in candidates {
         if !part[c] {
             continue;
@@ -1740,13 +1761,9 @@ fn many_equal_parts(
         if p == 0 || part[p] || place[p] >= INSIDE {
             continue;
         }
-        parts += 1;
-        text += u64::from(nodes[c].text);
-        links += u64::from(nodes[c].links);
-        meet = meet.max(place[p]);
+        parts.push((c, place[p] as usize));
     }
-    let enough = parts >= 4 && text >= 2 * u64::from(nodes[choice].text) && links * 10 < text * 3;
-    enough.then(|| up[meet as usize])
+    (up, parts)
 }
 
 /// A wrapper marked as frame by its class or id, where the frame begins, whose child named
@@ -1954,28 +1971,15 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         let up = ancestors(best);
         let good = |h: usize| fin(h) / top_score >= 0.75 && up.contains(&h);
         if top5[1..].iter().any(|&h| good(h)) {
-            // The parts beside the best (not above it, not inside it), each with its
-            // ancestors, found once for every alternative asked.
-            let parts: Vec<(usize, Vec<usize>)> = candidates
-                .iter()
-                .copied()
-                .filter(|&c| c != best && fin(c) >= 0.4 * top_score && !up.contains(&c))
-                .map(|c| (c, ancestors(c)))
-                .filter(|(_, a)| !a.contains(&best))
-                .collect();
-            // Each counted once: a section's wrapper and the text inside it are one part.
-            // The part above another sits inside every alternative the other does, since no
-            // part is an ancestor of the best.
-            let outermost: Vec<&Vec<usize>> = parts
-                .iter()
-                .filter(|(_, a)| !parts.iter().any(|(p, _)| a.contains(p)))
-                .map(|(_, a)| a)
-                .collect();
-            let holder = top5[1..]
-                .iter()
-                .copied()
-                .filter(|&h| good(h))
-                .find(|&h| outermost.iter().filter(|a| a.contains(&h)).count() >= 3);
+            // The parts beside the best, found once for every alternative asked: a part sits
+            // inside an alternative (one of the best's ancestors) where it meets the best's
+            // ancestors at or below it.
+            let (_, parts) = parts_beside(nodes, &candidates, best, top_score, fin);
+            let holder = top5[1..].iter().copied().filter(|&h| good(h)).find(|&h| {
+                up.iter()
+                    .position(|&a| a == h)
+                    .is_some_and(|at| parts.iter().filter(|&&(_, meet)| meet <= at).count() >= 3)
+            });
             if let Some(h) = holder {
                 top = h;
             }
