@@ -1523,7 +1523,7 @@ fn write(s: &mut Scratch, out: &mut String) -> Found {
 }
 
 /// Whether the strict choice left out, as frame marked by a class or id inside its region,
-/// five times the text it wrote or more, under 3 in 10 of it links: a review of the year's
+/// over five times the text it wrote, under 3 in 10 of it links: a review of the year's
 /// best products whose every product is a `div class="c-product-widget"`, a service page
 /// whose every programme is an accordion in a `div class="card-header"`. Such marks name
 /// the site's parts the content is made of, not the frame around it, and the page is read
