@@ -785,6 +785,29 @@ fn is_builder_listing(kind: &[u8]) -> bool {
     )
 }
 
+/// The longest camelCase word [`camel_last`] gives: longer than every frame word.
+const CAMEL_MAX: usize = 16;
+
+/// The last word of a camelCase name, lowercased into `buf`: the letters and digits from the
+/// last capital that follows a lowercase letter in the value's last part (cut at what is not
+/// a letter or a digit), `comments` of `docComments`, `banner` of `o-pageHeroBanner`. `None`
+/// where that part has no such capital (`Footer`, `FOOTER`, `footer`) or the word is longer
+/// than [`CAMEL_MAX`].
+fn camel_last<'b>(written: &[u8], buf: &'b mut [u8; CAMEL_MAX]) -> Option<&'b [u8]> {
+    let part = written
+        .split(|c| !c.is_ascii_alphanumeric())
+        .rfind(|p| !p.is_empty())?;
+    let start = (1..part.len())
+        .rev()
+        .find(|&i| part[i - 1].is_ascii_lowercase() && part[i].is_ascii_uppercase())?;
+    let word = &part[start..];
+    let out = buf.get_mut(..word.len())?;
+    for (o, c) in out.iter_mut().zip(word) {
+        *o = c.to_ascii_lowercase();
+    }
+    Some(out)
+}
+
 fn is_number(p: &[u8]) -> bool {
     p.iter().all(u8::is_ascii_digit)
 }
@@ -832,10 +855,17 @@ fn judge(attrs: &[u8]) -> Marks {
                 && lower
                     .split(|c| c.is_ascii_whitespace())
                     .any(|t| t == b"so-panel");
+            // The value as written, token by token beside its lowercase copy: its capitals
+            // are where a camelCase name's words begin (see [`camel_last`]).
+            let mut written = value
+                .split(|c| c.is_ascii_whitespace())
+                .filter(|t| !t.is_empty());
             for token in lower
                 .split(|c| c.is_ascii_whitespace())
                 .filter(|t| !t.is_empty())
             {
+                let mut camel = [0u8; CAMEL_MAX];
+                let camel = camel_last(written.next().unwrap_or(b""), &mut camel);
                 if is_hidden_class(token) {
                     m.hidden = true;
                 }
@@ -850,7 +880,11 @@ fn judge(attrs: &[u8]) -> Marks {
                     Some(kind) => (kind, is_builder_listing(kind)),
                     None => (token, false),
                 };
-                let frame = listing || frame_token(token);
+                // A camelCase name whose last word names the frame (`docComments`, `siteFooter`,
+                // `mainNav`) is the frame as `doc-comments` is. A frame word first
+                // (`headerWrapper`, `menuContent`) is not enough: such names wrap whole pages.
+                let camel_frame = kind.is_none() && camel.is_some_and(is_frame_word);
+                let frame = listing || frame_token(token) || camel_frame;
                 // The token's parts are cut once and each asked every question.
                 let (mut content, mut story, mut negative, mut named) =
                     (false, false, false, false);
@@ -862,15 +896,17 @@ fn judge(attrs: &[u8]) -> Marks {
                     named |= is_plugin_word(part);
                     last = part;
                 }
+                if camel_frame {
+                    last = camel.unwrap_or(last);
+                }
                 plugin |= named;
                 let frame = frame || named;
                 if frame {
                     frame_tokens += 1;
                     header_tokens += usize::from(last == b"header");
+                    let layout = |p: &[u8]| matches!(p, b"sidebar" | b"widget" | b"widgets");
                     layout_tokens += usize::from(
-                        !listing
-                            && parts_of(token)
-                                .any(|p| matches!(p, b"sidebar" | b"widget" | b"widgets")),
+                        !listing && (parts_of(token).any(layout) || (camel_frame && layout(last))),
                     );
                     // A page's footer or its legal lines (`copyright-footer`, `site-footer`,
                     // `copyright`): kept out by the retry too, which would otherwise give a
@@ -2377,6 +2413,60 @@ mod tests {
         assert!(m.frame);
         let m = judge(br#" role="navigation""#);
         assert!(m.frame_role);
+    }
+
+    #[test]
+    fn camel_case_names_end_in_their_last_word() {
+        let mut buf = [0u8; CAMEL_MAX];
+        assert_eq!(camel_last(b"docComments", &mut buf), Some(&b"comments"[..]));
+        assert_eq!(
+            camel_last(b"o-pageHeroBanner", &mut buf),
+            Some(&b"banner"[..])
+        );
+        assert_eq!(
+            camel_last(b"HeroTextBelow-authorName", &mut buf),
+            Some(&b"name"[..])
+        );
+        assert_eq!(camel_last(b"mainNav2", &mut buf), Some(&b"nav2"[..]));
+        assert_eq!(camel_last(b"siteFooter-", &mut buf), Some(&b"footer"[..]));
+        // No capital after a lowercase letter in the last part: no camelCase word.
+        assert_eq!(camel_last(b"Footer", &mut buf), None);
+        assert_eq!(camel_last(b"FOOTER", &mut buf), None);
+        assert_eq!(camel_last(b"pageFooter-links", &mut buf), None);
+        assert_eq!(camel_last(b"", &mut buf), None);
+        assert_eq!(
+            camel_last(b"aVeryLongLastWordIndeedHereAndMore", &mut buf),
+            Some(&b"more"[..])
+        );
+        assert_eq!(
+            camel_last(b"anUnbelievablyextraordinarilylong", &mut buf),
+            None
+        );
+        // The frame by its last word; not by its first (such names wrap whole pages).
+        assert!(judge(br#" id="docComments""#).frame);
+        assert!(judge(br#" class="siteFooter""#).frame);
+        assert!(judge(br#" class="siteFooter""#).frame_role);
+        assert!(!judge(br#" class="headerWrapper""#).frame);
+        assert!(!judge(br#" class="menuContent""#).frame);
+        assert!(!judge(br#" class="textDisplay""#).frame);
+        // A heading named as a section's header stays a heading.
+        assert!(judge(br#" class="sectionHeader""#).header_only);
+        assert!(judge(br#" class="leftSidebar""#).layout);
+    }
+
+    #[test]
+    fn a_camel_case_frame_name_is_the_frame() {
+        // A manual's chapter: its title, a table of contents of links and one sentence of its
+        // own; below it, a form's invitation to report errors, in a `div id="docComments"`.
+        let toc: String = (1..=12)
+            .map(|i| format!(r#"<dt><a href="s{i}.html">11.{i}. Section {i}</a></dt>"#))
+            .collect();
+        let page = format!(
+            r#"<html><body><div id="pgContentWrap"><div id="docContent"><div class="chapter"><h2>Chapter 11. Indexes</h2><div class="toc"><dl>{toc}</dl></div><p>Indexes are a common way to enhance database performance, and to find rows faster.</p></div></div><div id="docComments"><p>If you see anything in the documentation that is not correct, does not match your experience, or needs clarification, please use this form to report a documentation issue.</p></div></div></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(text.contains("Indexes are a common way"), "{text}");
+        assert!(!text.contains("please use this form"), "{text}");
     }
 
     #[test]
