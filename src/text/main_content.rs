@@ -401,7 +401,8 @@ fn is_frame_tag(name: &[u8]) -> bool {
 }
 
 /// Words of class and id values that name the frame, matched as a whole value or as the
-/// first or last part of one cut at `-` and `_` (see [`frame_token`]); a compound of
+/// first or last part of one cut at `-` and `_` (see [`frame_token`]; `related` and
+/// `recommended` as any part); a compound of
 /// `related` written as one word (`relatedlinks`, `relatedarticles`) is one. The author's and
 /// the comments' names are also in Spanish, Portuguese, German, French and Italian (`autor`,
 /// `auteur`, `autore`; `comentarios`, `kommentare`, `commentaires`, `commenti`).
@@ -450,6 +451,7 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"shariff"
             | b"addtoany"
             | b"relatedposts"
+            | b"recommended"
             | b"comment"
             | b"comments"
             | b"comentarios"
@@ -713,6 +715,14 @@ fn frame_token(token: &[u8]) -> bool {
     };
     // More than nine parts: the last one is not known here, and it is not a frame's name.
     let last = rest[n - 1];
+    // Lists of other things, wherever the name says so (`article-related-posts`,
+    // `article-recommended-section`): a content word first does not make them the story's.
+    if std::iter::once(first)
+        .chain(rest[..n].iter().copied())
+        .any(|p| matches!(p, b"related" | b"recommended"))
+    {
+        return true;
+    }
     let plain = |p: &[u8]| is_frame_modifier(p) || is_frame_word(p) || is_number(p);
     is_frame_word(last)
         || (is_frame_word(first) && (n == 1 || rest[..n].iter().all(|p| plain(p))))
@@ -2407,6 +2417,12 @@ mod tests {
         assert!(!frame_token(b"main-content-area"));
         assert!(!frame_token(b"story-share-text"));
         assert!(!frame_token(b"region-footer-law-notes"));
+        // Lists of other things, wherever the name says so.
+        assert!(frame_token(b"article-recommended-section"));
+        assert!(frame_token(b"article-related-posts"));
+        assert!(frame_token(b"recommended"));
+        assert!(!frame_token(b"recommendations-wrapper"));
+        assert!(!frame_token(b"unrelated-content"));
         let m = judge(br#" class="content with-sidebar""#);
         assert!(!m.frame);
         let m = judge(br#" id="comments""#);
@@ -2467,6 +2483,22 @@ mod tests {
         let text = main_text(&page);
         assert!(text.contains("Indexes are a common way"), "{text}");
         assert!(!text.contains("please use this form"), "{text}");
+    }
+
+    #[test]
+    fn recommended_posts_inside_the_story_are_left_out() {
+        // A shop's blog: the story's column holds, after the story, the posts the site
+        // recommends, each a linked title and the first words of its story.
+        let teasers: String = (1..=5)
+            .map(|i| format!(r#"<div class="post-card"><h4><a href="/blogs/p{i}">Other post number {i} about earbuds</a></h4><p>Imagine slipping on your earbuds not just to drown out the world, but to invite in a gentle wave number {i}...</p></div>"#))
+            .collect();
+        let page = format!(
+            r#"<html><body><main><div class="article-container"><div class="article-main-content"><h1>Future Outlook</h1><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><div class="article-recommended-section"><h3>Recommend Posts</h3>{teasers}</div></div></div></main></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(text.contains("A second paragraph"), "{text}");
+        assert!(!text.contains("Imagine slipping"), "{text}");
+        assert!(!text.contains("Recommend Posts"), "{text}");
     }
 
     #[test]
