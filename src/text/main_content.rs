@@ -685,6 +685,9 @@ struct Marks {
     /// column beside the content: `sidebar-container` may hold both) or a widget (a page
     /// builder's name for any block: `hs_cos_wrapper_widget`).
     layout: bool,
+    /// A class or id value ends in `content` or `body` and names no frame (`post-content`,
+    /// `entry-body`): the element is the content's body, whatever its tag.
+    body: bool,
 }
 
 /// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
@@ -926,6 +929,7 @@ fn judge(attrs: &[u8]) -> Marks {
                 } else if content {
                     content_tokens += 1;
                 }
+                m.body |= !frame && matches!(last, b"content" | b"body");
                 if content {
                     m.weight += 25.0;
                     // Every story word is a content word: a part that is one makes `content`.
@@ -1348,7 +1352,11 @@ impl Pass<'_, '_> {
         if tag == Tag::Heading && marks.header_only && !marks.frame_role {
             marks.frame = false;
         }
-        let by_tag = (is_frame_tag(nb) || marks.frame_role) && tag != Tag::Body;
+        // A `header` named as the content's body (`header class="section_blog-post-content"`
+        // around a whole post) is not the page's header.
+        let header_as_body = nb == b"header" && marks.body;
+        let by_tag =
+            ((is_frame_tag(nb) && !header_as_body) || marks.frame_role) && tag != Tag::Body;
         let state = State {
             // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
             // read inline with it; a figure's caption (`figcaption`, or an element whose class
@@ -2499,6 +2507,23 @@ mod tests {
         assert!(text.contains("A second paragraph"), "{text}");
         assert!(!text.contains("Imagine slipping"), "{text}");
         assert!(!text.contains("Recommend Posts"), "{text}");
+    }
+
+    #[test]
+    fn a_header_named_as_the_contents_body_is_the_content() {
+        // A site builder's blog post: its title in one `header`, its whole text in another,
+        // named for the post's content.
+        let page = format!(
+            r#"<html><body><div class="nav-block"><nav><a href="/">Home</a> <a href="/f">Features</a> <a href="/p">Pricing</a></nav></div><main class="main-wrapper"><header class="section_blog-post-header"><h1>Tips for Practices</h1></header><header class="section_blog-post-content"><div class="padding-global"><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p></div></header></main><footer class="site-footer"><p>Copyright, all rights reserved, and more lines of the footer here.</p></footer></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(text.contains("A second paragraph"), "{text}");
+        assert!(!text.contains("Pricing"), "{text}");
+        assert!(!text.contains("rights reserved"), "{text}");
+        // Named as a header of the content, it is the frame still.
+        assert!(!judge(br#" class="entry-content-header""#).body);
+        assert!(judge(br#" class="post-content""#).body);
+        assert!(!judge(br#" class="text-white""#).body);
     }
 
     #[test]
