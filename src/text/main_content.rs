@@ -271,6 +271,8 @@ struct State {
     link: bool,
     /// Inside a declared `main` or `article` (where an `h1` is the page's title).
     in_main: bool,
+    /// Inside a `nav`, `header`, `footer` or `aside` element (by its tag).
+    in_frame_element: bool,
 }
 
 /// A run of text between block boundaries.
@@ -1357,6 +1359,10 @@ impl Pass<'_, '_> {
         let header_as_body = nb == b"header" && marks.body;
         let by_tag =
             ((is_frame_tag(nb) && !header_as_body) || marks.frame_role) && tag != Tag::Body;
+        // A declared `main` is never the frame's: HTML allows none inside a `nav`, `header`,
+        // `footer` or `aside`. One inside an element that is the frame only by its class or
+        // role (arXiv's `div class="flex-wrap-footer"` around its whole page) ends that frame.
+        let main_resets = tag == Tag::Main && !parent_state.in_frame_element;
         let state = State {
             // Ruby annotations (`rt`, `rp`) are a reading aid printed above the text, not text
             // read inline with it; a figure's caption (`figcaption`, or an element whose class
@@ -1366,8 +1372,11 @@ impl Pass<'_, '_> {
                 || marks.hidden
                 || matches!(nb, b"rt" | b"rp" | b"figcaption")
                 || (marks.caption && !matches!(tag, Tag::Main | Tag::Article | Tag::Body)),
-            frame: parent_state.frame || by_tag || (marks.frame && tag != Tag::Body),
-            frame_tag: parent_state.frame_tag || by_tag,
+            frame: (parent_state.frame && !main_resets)
+                || by_tag
+                || (marks.frame && tag != Tag::Body),
+            frame_tag: (parent_state.frame_tag && !main_resets) || by_tag,
+            in_frame_element: parent_state.in_frame_element || is_frame_tag(nb),
             link: parent_state.link || nb == b"a",
             in_main: parent_state.in_main || matches!(tag, Tag::Main | Tag::Article),
         };
@@ -2524,6 +2533,19 @@ mod tests {
         assert!(!judge(br#" class="entry-content-header""#).body);
         assert!(judge(br#" class="post-content""#).body);
         assert!(!judge(br#" class="text-white""#).body);
+    }
+
+    #[test]
+    fn a_main_inside_an_element_named_as_the_frame_is_the_content() {
+        // The whole page in a wrapper whose class ends in `footer` (a sticky footer's layout),
+        // the page's `main` inside it.
+        let page = format!(
+            r#"<html><body><div class="flex-wrap-footer"><header><a href="/">Home</a> <a href="/s">Search</a></header><main><div id="content"><h1>A paper's title</h1><blockquote class="abstract"><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p><p>{P1}</p><p>{P2}</p></blockquote></div></main><footer><p>About, Help, Contact, and the copyright of the site here.</p></footer></div></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(text.contains("A second paragraph"), "{text}");
+        assert!(!text.contains("Search"), "{text}");
+        assert!(!text.contains("copyright"), "{text}");
     }
 
     #[test]
