@@ -480,6 +480,7 @@ fn is_frame_word(w: &[u8]) -> bool {
             | b"contentinfo"
             | b"complementary"
             | b"widget"
+            | b"nocontent"
     ) || (w.len() > 7 && w.starts_with(b"related"))
 }
 
@@ -1377,7 +1378,10 @@ impl Pass<'_, '_> {
                 || (marks.frame && tag != Tag::Body),
             frame_tag: (parent_state.frame_tag && !main_resets) || by_tag,
             in_frame_element: parent_state.in_frame_element || is_frame_tag(nb),
-            link: parent_state.link || nb == b"a",
+            // A paragraph inside a link (a card that is one link, `a href` around a heading
+            // and a paragraph, as a listing's entries are written) is the card's text, not a
+            // link's words: its heading stays the link.
+            link: (parent_state.link && nb != b"p") || nb == b"a",
             in_main: parent_state.in_main || matches!(tag, Tag::Main | Tag::Article),
         };
         if nb == b"a" && !parent_state.link && !state.hidden {
@@ -2516,6 +2520,37 @@ mod tests {
         assert!(text.contains("A second paragraph"), "{text}");
         assert!(!text.contains("Imagine slipping"), "{text}");
         assert!(!text.contains("Recommend Posts"), "{text}");
+    }
+
+    #[test]
+    fn a_paragraph_inside_a_link_is_the_cards_text() {
+        // A listing whose entries are cards that are each one link: a linked heading and
+        // a paragraph describing the page it leads to. Beside them, a short notice.
+        let cards = each(6, |i| {
+            format!(
+                r#"<a class="card" href="/story/{i}"><div class="card-body"><h3>Story number {i} of the day</h3><p>What happened on day {i}, told in a sentence of its own, with a comma, a clause, and a full stop.</p></div></a>"#
+            )
+        });
+        let page = format!(
+            r#"<html><body><div class="intro"><p>Our newsroom, its readers, and this notice about them, written once for the whole site.</p></div><div class="listing">{cards}</div></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(text.contains("told in a sentence of its own"), "{text}");
+        assert!(!text.contains("Our newsroom"), "{text}");
+    }
+
+    #[test]
+    fn a_part_named_nocontent_is_the_frame() {
+        // Search engines' convention for what a page says is not its content
+        // (`class="nocontent"`, `robots-nocontent`), here around a teaser of another video
+        // and a widget inside the story's article.
+        let page = format!(
+            r#"<html><body><article><h1>The story</h1><p>{P1}</p><p>{P2}</p><div class="col-12 nocontent"><p>A teaser of another video, with commas, clauses, and words enough to score on its own.</p></div><p>{P1}</p><p>{P2}</p><div class="robots-nocontent sd-block"><p>More words of a widget, with a comma, and another, and yet more words after them.</p></div></article></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(text.contains("A second paragraph"), "{text}");
+        assert!(!text.contains("A teaser of another video"), "{text}");
+        assert!(!text.contains("More words of a widget"), "{text}");
     }
 
     #[test]
