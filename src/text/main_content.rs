@@ -1664,6 +1664,20 @@ fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> 
         let framed = strict && b.frame && *title != Some(b.owner);
         !region[b.owner as usize] || b.frame_tag || framed
     };
+    // A region whose text is mostly lines of links, and many of them (an index of a
+    // language's topics, a listing of programmes, a collection's products), keeps them: they
+    // are what the page is. A story's few lines of other headlines are still left out.
+    let keep_lists = {
+        let (mut all, mut lists, mut n) = (0u32, 0u32, 0usize);
+        for b in blocks.iter().filter(|b| !left_out(b)) {
+            all += b.end - b.start;
+            if link_list(b) {
+                lists += b.end - b.start;
+                n += 1;
+            }
+        }
+        lists * 2 > all && n >= MIN_INDEX_ENTRIES
+    };
     // The element whose blocks after a label of other stories are that list, not text.
     let mut section: Option<u32> = None;
     let mut judge = labels::Judge::default();
@@ -1685,7 +1699,7 @@ fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> 
             }
             section = None;
         }
-        if link_list(b) && !names_the_next(nodes, blocks, i, &left_out, &link_list) {
+        if !keep_lists && link_list(b) && !names_the_next(nodes, blocks, i, &left_out, &link_list) {
             continue;
         }
         let t = visible(&text[b.start as usize..b.end as usize]);
@@ -1706,6 +1720,10 @@ fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> 
     }
     out.len() - from
 }
+
+/// The fewest lines of links that make a region whose text is mostly links an index, kept
+/// whole ([`attempt`]): a story's list of other headlines is shorter.
+const MIN_INDEX_ENTRIES: usize = 20;
 
 /// The most bytes of text, besides link text, of a block in a list of other stories after
 /// its label: a teaser's headline and line of summary; a longer block is the story's again.
@@ -2520,6 +2538,32 @@ mod tests {
         assert!(text.contains("A second paragraph"), "{text}");
         assert!(!text.contains("Imagine slipping"), "{text}");
         assert!(!text.contains("Recommend Posts"), "{text}");
+    }
+
+    #[test]
+    fn an_index_of_links_is_the_content_and_a_few_headlines_are_not() {
+        // An encyclopedia's index: a sentence on what it lists, then one linked entry a line.
+        let entries = each(30, |i| {
+            format!(r#"<li><a href="/wiki/L{i}">Language {i}</a></li>"#)
+        });
+        let page = format!(
+            r#"<html><body><nav><a href="/">Home</a> <a href="/random">Random</a></nav><main><div class="mw-content"><p>This is an index to notable programming languages, in current or historical use, with a comma or two.</p><ul>{entries}</ul></div></main></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(
+            text.contains("Language 7") && text.contains("Language 29"),
+            "{text}"
+        );
+        // A short story beside ten of the site's other headlines: those are not its text.
+        let headlines = each(10, |i| {
+            format!(r#"<li><a href="/news/{i}">Headline {i} of the day</a></li>"#)
+        });
+        let page = format!(
+            r#"<html><body><main><div class="story"><p>{P1}</p><p>{P2}</p><ul>{headlines}</ul></div></main></body></html>"#
+        );
+        let text = main_text(&page);
+        assert!(text.contains("A second paragraph"), "{text}");
+        assert!(!text.contains("Headline 3"), "{text}");
     }
 
     #[test]
