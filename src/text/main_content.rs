@@ -4,7 +4,8 @@
 //! The pass keeps a stack of open elements (implied end tags as a browser closes them: a `p`
 //! by the next block, an `li` by the next `li`, a cell by the next cell or row) and cuts the
 //! text into blocks at block-level boundaries. Each block knows its length, how much of it is
-//! link text, and the element that holds it. As in Readability, every block of 25 or more
+//! link text (a `p` inside a link, a card that is one link, is text), and the element that
+//! holds it. As in Readability, every block of 25 or more
 //! characters scores its container's ancestors (1, plus its commas, plus one per 100
 //! characters up to 3; in a block that is mostly links only the commas inside its links
 //! count, since a list of links with commas between them is not a paragraph with commas;
@@ -77,7 +78,8 @@
 //! is about, not a list of links with commas between them; a heading needs fewer: `Uses of
 //! <a>Target</a> in <a>java.beans</a>`), or are one link naming the text beside it (a
 //! summary table's class name beside its description, a `dt` beside its `dd`: what tells
-//! two class-use pages listing the same descriptions apart). The first shown `h1` of a
+//! two class-use pages listing the same descriptions apart), or the region is an index: over
+//! half its text such lines, 20 or more of them. The first shown `h1` of a
 //! declared `main` or `article` is the page's title, kept with whatever region is chosen
 //! (even where its `div class="header"` reads as the frame): pages of sibling classes whose
 //! descriptions are alike differ there. A page where nothing scores, or where nothing
