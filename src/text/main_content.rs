@@ -111,7 +111,7 @@ const MIN_SCORED: usize = 25;
 pub struct Found {
     /// Whether main content was found; otherwise the full text was written.
     pub main: bool,
-    /// Bytes of the page's text, hidden parts and frame included.
+    /// Bytes of the page's text, hidden parts (whitespace aside) and frame included.
     pub page_bytes: usize,
 }
 
@@ -206,6 +206,8 @@ struct Scratch {
     /// Elements whose frame marks the page's second reading ignores (see [`named_beside`]),
     /// in order.
     unframed: Vec<u32>,
+    /// Bytes of hidden text (whitespace aside), not in `text`.
+    hidden_bytes: usize,
 }
 
 impl Scratch {
@@ -216,6 +218,7 @@ impl Scratch {
         self.stack.clear();
         self.region.clear();
         self.title = None;
+        self.hidden_bytes = 0;
     }
 }
 
@@ -1056,6 +1059,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         title,
         index,
         unframed,
+        hidden_bytes,
         ..
     } = s;
     index.build(b);
@@ -1093,6 +1097,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         block_link_words: 0,
         block_link_commas: 0,
         block_anchors: 0,
+        hidden_bytes,
     };
     let mut i = 0;
     while i < n {
@@ -1188,6 +1193,8 @@ struct Pass<'a, 'o> {
     block_link_words: u32,
     /// Commas ([`commas`]) in the current block's link text.
     block_link_commas: u32,
+    /// [`Scratch::hidden_bytes`].
+    hidden_bytes: &'a mut usize,
     /// Links begun in the current block.
     block_anchors: u16,
 }
@@ -1203,7 +1210,12 @@ impl Pass<'_, '_> {
 
     /// Text between tags: `html_text[from..to]`, character references decoded.
     fn text(&mut self, html_text: &str, from: usize, to: usize, index: &Index) {
-        if from < to {
+        if from < to && self.state().hidden {
+            *self.hidden_bytes += html_text.as_bytes()[from..to]
+                .iter()
+                .filter(|c| !c.is_ascii_whitespace())
+                .count();
+        } else if from < to {
             self.append(|tb| html::append_text(html_text, from, to, tb, index));
         }
     }
@@ -1560,7 +1572,9 @@ fn word_bytes(s: &str) -> u32 {
 
 /// The second pass: the chosen containers' blocks into `out`.
 fn write(s: &mut Scratch, out: &mut String) -> Found {
-    let page_bytes = s.text.len();
+    // Hidden text counts: a page whose content a script shows (a shop's whole `main` in a
+    // `display: none` wrapper until a lockdown app lets the reader in) is not its banner.
+    let page_bytes = s.text.len() + s.hidden_bytes;
     let main = |main| Found { main, page_bytes };
     let from = out.len();
     let strict = attempt(s, true, false, out);
