@@ -284,7 +284,10 @@ def dedup_dataset(ds, *, text: str = "text", id: Optional[str] = "id", url: Opti
             return pa.RecordBatchReader.from_batches(schema, batches())
 
         def ids():
-            batches = part.select_columns([id]).iter_batches(batch_format="pyarrow")
+            # From the materialised blocks themselves, as the two passes read them: a
+            # projection (`part.select_columns`) runs new tasks, whose blocks came back in
+            # another order about once in ten runs, and every id was then another row's.
+            batches = part.iter_batches(batch_format="pyarrow", prefetch_batches=1)
             return pa.concat_arrays([c for t in batches for c in t.column(id).chunks])
 
         table = neardup.Scanned(make, rows=part.count(), ids=ids if id in names else None)
