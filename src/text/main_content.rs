@@ -1208,16 +1208,20 @@ impl Pass<'_, '_> {
         self.stack.last().map_or(0, |o| o.owner)
     }
 
-    /// Text between tags: `html_text[from..to]`, character references decoded.
+    /// Text between tags: `html_text[from..to]`, character references decoded. Hidden text
+    /// is not written, only counted ([`Scratch::hidden_bytes`]).
     fn text(&mut self, html_text: &str, from: usize, to: usize, index: &Index) {
-        if from < to && self.state().hidden {
+        if from >= to {
+            return;
+        }
+        if self.state().hidden {
             *self.hidden_bytes += html_text.as_bytes()[from..to]
                 .iter()
                 .filter(|c| !c.is_ascii_whitespace())
                 .count();
-        } else if from < to {
-            self.append(|tb| html::append_text(html_text, from, to, tb, index));
+            return;
         }
+        self.append(|tb| html::append_text(html_text, from, to, tb, index));
     }
 
     /// Appends what `write` writes to the text, counted as link text inside a link, unless
