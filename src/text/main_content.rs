@@ -829,6 +829,16 @@ fn camel_last<'b>(written: &[u8], buf: &'b mut [u8; CAMEL_MAX]) -> Option<&'b [u
     Some(out)
 }
 
+/// Whether an id is one React's streaming server rendering gives a resolved Suspense
+/// boundary (`S:` and a number): the boundary's content is sent late, at the end of the page,
+/// in a `div hidden id="S:4"`, and an inline script (`$RC("B:4", "S:4")`) moves it into the
+/// place of its placeholder at once. It is the page's content, not a hidden part; such a page
+/// sends all of its text so (a Next.js store page's product grid, a blog's post).
+fn is_streamed_id(id: &[u8]) -> bool {
+    id.strip_prefix(b"S:")
+        .is_some_and(|n| !n.is_empty() && is_number(n))
+}
+
 fn is_number(p: &[u8]) -> bool {
     p.iter().all(u8::is_ascii_digit)
 }
@@ -848,6 +858,7 @@ fn judge(attrs: &[u8]) -> Marks {
     let mut layout_tokens = 0;
     let mut content_tokens = 0;
     let mut plugin = false;
+    let (mut hidden_attr, mut streamed) = (false, false);
     let mut lower: Vec<u8> = Vec::new();
     html::attributes(attrs, |name, value| {
         // Only these attributes are read: the others' values (styles aside, often long) are
@@ -871,6 +882,7 @@ fn judge(attrs: &[u8]) -> Marks {
         lower.extend(value.iter().map(u8::to_ascii_lowercase));
         let lower = &lower;
         if name.eq_ignore_ascii_case(b"class") || name.eq_ignore_ascii_case(b"id") {
+            streamed |= name.eq_ignore_ascii_case(b"id") && is_streamed_id(value);
             // A SiteOrigin panel's widget values are its builder's (see [`panel_kind`]).
             let panel = name.eq_ignore_ascii_case(b"class")
                 && lower
@@ -962,7 +974,7 @@ fn judge(attrs: &[u8]) -> Marks {
                 }
             }
         } else if name.eq_ignore_ascii_case(b"hidden") {
-            m.hidden = true;
+            hidden_attr = true;
         } else if name.eq_ignore_ascii_case(b"aria-hidden") {
             m.hidden |= lower.trim_ascii() == b"true";
         } else if name.eq_ignore_ascii_case(b"style") {
@@ -983,6 +995,8 @@ fn judge(attrs: &[u8]) -> Marks {
                 .any(|t| t == b"articlebody" || t == b"text");
         }
     });
+    // React's streamed boundary is hidden only until its script moves it into the page.
+    m.hidden |= hidden_attr && !streamed;
     m.frame = frame_tokens > 0 && (content_tokens == 0 || plugin) && !m.main && !m.article;
     m.content = content_tokens > 0 && frame_tokens == 0;
     m.layout = frame_tokens > 0 && frame_tokens == layout_tokens;
@@ -3425,6 +3439,38 @@ mod tests {
         assert!(!text.contains("Agency"), "{text}");
         assert!(text.contains("Orders by year"), "{text}");
         assert!(text.contains("Deliveries by month"), "{text}");
+    }
+
+    /// A page React streams: its shell (a menu, a "Loading" placeholder) first, then each
+    /// Suspense boundary's content in a `div hidden id="S:n"` that an inline script moves into
+    /// place. That content is the page's; a `div hidden` with any other id, or `S:` and no
+    /// number, stays hidden.
+    #[test]
+    fn a_boundary_react_streams_is_the_pages_content() {
+        let story = each(6, |i| {
+            format!(
+                "<p>Paragraph {i} of the review: the new kettle boils a litre in three minutes,                  keeps the water warm for an hour and is quiet enough for an early kitchen.</p>"
+            )
+        });
+        let html = format!(
+            "<html><body><nav><a href=\"/\">Home</a> <a href=\"/shop\">Shop</a>              <a href=\"/blog\">Blog</a></nav>\
+             <main><!--$?--><template id=\"B:0\"></template><p>Loading</p><!--/$--></main>\
+             <footer><p>Kettles and more, since 1990. All rights reserved.</p></footer>\
+             <div hidden id=\"S:0\"><article><h1>The quiet kettle</h1>{story}</article></div>\
+             <div hidden id=\"drawer\"><p>Your basket holds the cordless kettle and three \
+             filters, saved from your last visit to the shop a week ago.</p></div>\
+             <div hidden id=\"S:x\"><p>Sign up for our letter and hear of every new kettle \
+             before it reaches the shop, with a tenth off your first order.</p></div>\
+             <script>$RC(\"B:0\",\"S:0\")</script></body></html>"
+        );
+        let text = main_text(&html);
+        assert!(text.contains("The quiet kettle"), "{text}");
+        assert!(text.contains("Paragraph 5 of the review"), "{text}");
+        for hidden in ["Your basket", "Sign up for our letter", "Kettles and more"] {
+            assert!(!text.contains(hidden), "{hidden}: {text}");
+        }
+        assert!(is_streamed_id(b"S:12") && !is_streamed_id(b"S:") && !is_streamed_id(b"s:1"));
+        assert!(!is_streamed_id(b"S:x") && !is_streamed_id(b"B:0"));
     }
 
     /// Inline elements hidden from the eye are left out as hidden blocks are: text for screen
