@@ -255,6 +255,8 @@ struct Node {
     named: bool,
     /// It is [`marked`](Node::marked) only for a layout's part ([`Marks::layout`]).
     layout: bool,
+    /// A hash of its `class` value as written ([`class_key`]; 0: none).
+    class: u32,
 }
 
 /// An element on the stack.
@@ -696,6 +698,8 @@ struct Marks {
     /// A class or id value ends in `content` or `body` and names no frame (`post-content`,
     /// `entry-body`): the element is the content's body, whatever its tag.
     body: bool,
+    /// [`class_key`] of its `class` value.
+    class: u32,
 }
 
 /// Whether a value part list (a class or id cut at `-` and `_`) names the frame.
@@ -829,6 +833,19 @@ fn camel_last<'b>(written: &[u8], buf: &'b mut [u8; CAMEL_MAX]) -> Option<&'b [u
     Some(out)
 }
 
+/// A key for a `class` value as written, its spaces at either end aside: two elements share
+/// it where they share their class (FNV-1a, 32 bits; never 0, which stands for no class).
+fn class_key(value: &[u8]) -> u32 {
+    let value = value.trim_ascii();
+    if value.is_empty() {
+        return 0;
+    }
+    let h = value.iter().fold(0x811c_9dc5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    h.max(1)
+}
+
 /// Whether an id is one React's streaming server rendering gives a resolved Suspense
 /// boundary (`S:` and a number): the boundary's content is sent late, at the end of the page,
 /// in a `div hidden id="S:4"`, and an inline script (`$RC("B:4", "S:4")`) moves it into the
@@ -881,6 +898,9 @@ fn judge(attrs: &[u8]) -> Marks {
         lower.clear();
         lower.extend(value.iter().map(u8::to_ascii_lowercase));
         let lower = &lower;
+        if name.eq_ignore_ascii_case(b"class") {
+            m.class = class_key(value);
+        }
         if name.eq_ignore_ascii_case(b"class") || name.eq_ignore_ascii_case(b"id") {
             streamed |= name.eq_ignore_ascii_case(b"id") && is_streamed_id(value);
             // A SiteOrigin panel's widget values are its builder's (see [`panel_kind`]).
@@ -1098,6 +1118,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         marked: false,
         named: false,
         layout: false,
+        class: 0,
     });
     let mut p = Pass {
         tb: TextBuilder::new(text),
@@ -1442,6 +1463,7 @@ impl Pass<'_, '_> {
             marked: marks.frame && tag != Tag::Body,
             named: marks.content,
             layout: marks.layout,
+            class: marks.class,
         });
         if self_closed {
             return;
@@ -2225,7 +2247,12 @@ fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         // `div class="summary"` beside the story) is a paragraph, as Readability reads it;
         // only a long one with few links, since the short rule has no sentence to look for.
         let own_div = n.tag == Tag::Div && n.own == n.text;
-        let keep = (scored(i) && fin(i) >= threshold)
+        // A sibling of the choice's own class is a part of the same kind (a story written in
+        // two `div class="rich-text"` around a call to action): Readability adds a fifth of
+        // the best's score to it.
+        let kin = nodes[top].class != 0 && n.class == nodes[top].class;
+        let bonus = if kin { best * 0.2 } else { 0.0 };
+        let keep = (scored(i) && fin(i) + bonus >= threshold)
             || (own_div && long_prose)
             || (n.tag == Tag::Para && (long_prose || (n.text > 0 && ld == 0.0)));
         if keep {
@@ -3439,6 +3466,44 @@ mod tests {
         assert!(!text.contains("Agency"), "{text}");
         assert!(text.contains("Orders by year"), "{text}");
         assert!(text.contains("Deliveries by month"), "{text}");
+    }
+
+    /// A story written in two parts of one class around a call to action (Webflow's two `div
+    /// class="w-richtext"` with a demo's sign-up between them): the shorter part, its
+    /// introduction, scores under a fifth of the longer, and comes with it as a part of the
+    /// same kind, as Readability adds a fifth of the best's score to a sibling of its class
+    /// (the short call to action between two chosen parts comes as what introduces the
+    /// second). A sibling of another class scoring as little stays out.
+    #[test]
+    fn a_sibling_of_the_choices_class_is_a_part_of_it() {
+        let intro = "<p>Electrical contractors build the power systems of homes and plants and \
+                     their work grows every year with new data centres across the country</p>\
+                     <p>We read the two best known yearly lists of them to find the firms that \
+                     lead the trade and what sets each of them apart from the rest</p>";
+        let body = each(14, |i| {
+            format!(
+                "<p>Firm {i} of the list, with its seat in a large city, employs many thousands \
+                 of people, grew its revenue by a third last year, and builds substations, \
+                 transmission lines, and the wiring of new towers, mostly for utilities.</p>"
+            )
+        });
+        let page = |class: &str| {
+            format!(
+                "<html><body><div id=\"post\"><div class=\"{class}\">{intro}</div>\
+                 <div class=\"cta\"><p>See the tool they use.</p><a href=\"/demo\">Book a demo</a></div>\
+                 <div class=\"w-richtext\">{body}</div></div></body></html>"
+            )
+        };
+        let text = main_text(&page("w-richtext"));
+        assert!(text.contains("Firm 13 of the list"), "{text}");
+        assert!(text.contains("Electrical contractors build"), "{text}");
+        assert!(text.contains("what sets each of them apart"), "{text}");
+        let text = main_text(&page("w-teaser"));
+        assert!(text.contains("Firm 13 of the list"), "{text}");
+        assert!(!text.contains("Electrical contractors build"), "{text}");
+        assert_eq!(class_key(b" a b "), class_key(b"a b"));
+        assert_ne!(class_key(b"a b"), class_key(b"a  b"));
+        assert_eq!(class_key(b"  "), 0);
     }
 
     /// A page React streams: its shell (a menu, a "Loading" placeholder) first, then each
