@@ -16,8 +16,10 @@
 //! candidate that holds it and three more good parts: an article whose sections are each a
 //! wrapper of their own; or, on a page of many equal parts, a service page's cards, steps and
 //! questions in sections from the top of the page to its foot, the element that holds four or
-//! more of them beside the choice), and with those of its siblings that score nearly as well:
-//! so an index page of posts X, Y and Z keeps all three. Siblings that are paragraphs come too: a
+//! more of them beside the choice), and with those of its siblings that score nearly as well
+//! (a fifth of its score; a sibling of its own class, a part of the same kind, is given a fifth
+//! more, as Readability gives it): so an index page of posts X, Y and Z keeps all three, and a
+//! story written in two `div class="rich-text"` around a call to action keeps both. Siblings that are paragraphs come too: a
 //! `p`, or a `div` of its own text only, over 80 bytes with few links (Readability reads such
 //! a `div` as a `p`: an article's lead beside its story).
 //!
@@ -38,7 +40,8 @@
 //! marks leave less than 500 bytes of text, the choice is made again without them (a page's
 //! article sometimes sits in an element marked `related`), and taken where it finds much
 //! more; frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
-//! `display: none`), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
+//! `display: none`; not a boundary React streams, `div hidden id="S:4"`, which its script
+//! shows at once), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
 //! photo's caption or credit, `wp-caption`, `imageEmbedCredit`: what a photo shows and whose
 //! it is) or the characters a reader never sees (soft hyphens, zero-width spaces and
