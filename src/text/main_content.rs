@@ -901,13 +901,19 @@ fn judge(attrs: &[u8]) -> Marks {
         lower.clear();
         lower.extend(value.iter().map(u8::to_ascii_lowercase));
         let lower = &lower;
-        if name.eq_ignore_ascii_case(b"class") {
+        let (class, id) = (
+            name.eq_ignore_ascii_case(b"class"),
+            name.eq_ignore_ascii_case(b"id"),
+        );
+        if class {
             m.class = class_key(value);
         }
-        if name.eq_ignore_ascii_case(b"class") || name.eq_ignore_ascii_case(b"id") {
-            streamed |= name.eq_ignore_ascii_case(b"id") && is_streamed_id(value);
+        if id {
+            streamed |= is_streamed_id(value);
+        }
+        if class || id {
             // A SiteOrigin panel's widget values are its builder's (see [`panel_kind`]).
-            let panel = name.eq_ignore_ascii_case(b"class")
+            let panel = class
                 && lower
                     .split(|c| c.is_ascii_whitespace())
                     .any(|t| t == b"so-panel");
@@ -925,7 +931,7 @@ fn judge(attrs: &[u8]) -> Marks {
                 if is_hidden_class(token) {
                     m.hidden = true;
                 }
-                m.caption |= name.eq_ignore_ascii_case(b"class") && is_caption_class(token);
+                m.caption |= class && is_caption_class(token);
                 // A page builder's block is judged by its kind (see [`builder_kind`] and
                 // [`panel_kind`]); lists of the site's other posts, its form and testimonials
                 // are the frame.
@@ -3517,11 +3523,13 @@ mod tests {
     fn a_boundary_react_streams_is_the_pages_content() {
         let story = each(6, |i| {
             format!(
-                "<p>Paragraph {i} of the review: the new kettle boils a litre in three minutes,                  keeps the water warm for an hour and is quiet enough for an early kitchen.</p>"
+                "<p>Paragraph {i} of the review: the new kettle boils a litre in three minutes, \
+                 keeps the water warm for an hour and is quiet enough for an early kitchen.</p>"
             )
         });
         let html = format!(
-            "<html><body><nav><a href=\"/\">Home</a> <a href=\"/shop\">Shop</a>              <a href=\"/blog\">Blog</a></nav>\
+            "<html><body><nav><a href=\"/\">Home</a> <a href=\"/shop\">Shop</a> \
+             <a href=\"/blog\">Blog</a></nav>\
              <main><!--$?--><template id=\"B:0\"></template><p>Loading</p><!--/$--></main>\
              <footer><p>Kettles and more, since 1990. All rights reserved.</p></footer>\
              <div hidden id=\"S:0\"><article><h1>The quiet kettle</h1>{story}</article></div>\
