@@ -31,6 +31,16 @@ pub struct TextCounts {
     pub skipped: u64,
 }
 
+/// One document's JSON line, its fields in the order they have always been written (by name).
+#[derive(serde::Serialize)]
+struct Line<'a> {
+    full_text: bool,
+    html: bool,
+    id: &'a str,
+    text: &'a str,
+    url: &'a str,
+}
+
 struct Lines<'w> {
     out: &'w mut dyn Write,
     mode: TextMode,
@@ -54,14 +64,18 @@ impl Sink for Lines<'_> {
         );
         self.counts.documents += 1;
         self.counts.full_text += u64::from(read.full_text);
-        let line = serde_json::json!({
-            "id": doc.id,
-            "url": doc.url,
-            "html": read.html,
-            "full_text": read.full_text,
-            "text": self.text,
-        });
-        if let Err(e) = writeln!(self.out, "{line}") {
+        let line = Line {
+            full_text: read.full_text,
+            html: read.html,
+            id: &doc.id,
+            text: &self.text,
+            url: &doc.url,
+        };
+        // Written straight from the borrowed fields (a `json!` value copied the text first).
+        let written = serde_json::to_writer(&mut *self.out, &line)
+            .map_err(std::io::Error::from)
+            .and_then(|()| self.out.write_all(b"\n"));
+        if let Err(e) = written {
             self.error = Some(e);
         }
     }

@@ -90,7 +90,8 @@
 //!
 //! Time is linear in the page: end tags look at most 64 elements down the stack,
 //! scores reach at most five ancestors, and attribute sets are judged once per distinct set
-//! on a thread (a site's template repeats them on every page).
+//! on a thread (a site's template repeats them on every page); a class or id token holding
+//! no word of the lists (a utility class, a generated name) is passed over unasked.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -673,7 +674,7 @@ fn is_frame_role(w: &[u8]) -> bool {
 }
 
 /// What one start tag's attributes say.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Marks {
     hidden: bool,
     frame: bool,
@@ -837,16 +838,16 @@ fn camel_last<'b>(written: &[u8], buf: &'b mut [u8; CAMEL_MAX]) -> Option<&'b [u
 }
 
 /// A key for a `class` value as written, its spaces at either end aside: two elements share
-/// it where they share their class (FNV-1a, 32 bits; never 0, which stands for no class).
+/// it where they share their class (foldhash with a fixed seed, eight bytes a step, folded to
+/// 32 bits; never 0, which stands for no class).
 fn class_key(value: &[u8]) -> u32 {
+    use std::hash::BuildHasher;
     let value = value.trim_ascii();
     if value.is_empty() {
         return 0;
     }
-    let h = value.iter().fold(0x811c_9dc5u32, |h, &b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
-    h.max(1)
+    let h = foldhash::fast::FixedState::with_seed(0x6e64_636c_6173_7331).hash_one(value);
+    ((h ^ (h >> 32)) as u32).max(1)
 }
 
 /// Whether an id is one React's streaming server rendering gives a resolved Suspense
@@ -869,8 +870,98 @@ fn parts_of(token: &[u8]) -> impl DoubleEndedIterator<Item = &[u8]> {
         .filter(|p| !p.is_empty())
 }
 
+/// The fixed searches of [`judge`] and [`scan`], each built once: `memmem::find` builds its
+/// searcher on every call, which cost more than the search on a short value.
+struct Finders {
+    comment_end: memchr::memmem::Finder<'static>,
+    so_panel: memchr::memmem::Finder<'static>,
+    none: memchr::memmem::Finder<'static>,
+    hidden: memchr::memmem::Finder<'static>,
+    display_none: memchr::memmem::Finder<'static>,
+    visibility_hidden: memchr::memmem::Finder<'static>,
+}
+
+static FINDERS: std::sync::LazyLock<Finders> = std::sync::LazyLock::new(|| {
+    use memchr::memmem::Finder;
+    Finders {
+        comment_end: Finder::new(b"-->"),
+        so_panel: Finder::new(b"so-panel"),
+        none: Finder::new(b"none"),
+        hidden: Finder::new(b"hidden"),
+        display_none: Finder::new(b"display:none"),
+        visibility_hidden: Finder::new(b"visibility:hidden"),
+    }
+});
+
+/// The places of the tokens of a class or id value: its runs of bytes that are not ASCII
+/// whitespace.
+fn tokens(value: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < value.len() && value[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == value.len() {
+            return None;
+        }
+        let from = i;
+        while i < value.len() && !value[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        Some((from, i))
+    })
+}
+
+/// Whether a class or id token (`token` lowercased, `written` as written) can mark its
+/// element at all: most tokens of a page (utility classes, `mt-4`, `lg:flex`; generated
+/// names) hold none of the words [`judge`] asks about, and are passed over without the
+/// questions. A token with a capital (a camelCase name), one whose part is a word of any
+/// list (or begins `related`, or ends `credit` or `caption`) or a hidden class is judged.
+fn may_mark(token: &[u8], written: &[u8]) -> bool {
+    token != written || is_hidden_class(token) || {
+        let mut i = 0;
+        loop {
+            while i < token.len() && !token[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if i == token.len() {
+                break false;
+            }
+            let from = i;
+            while i < token.len() && token[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            if in_vocabulary(&token[from..i]) {
+                break true;
+            }
+        }
+    }
+}
+
+/// Whether a part of a token (its letters and digits) is a word of any list [`judge`] asks
+/// about, begins `related` or ends `credit` or `caption` (plurals too). One letter is none.
+fn in_vocabulary(p: &[u8]) -> bool {
+    p.len() > 1
+        && (is_frame_word(p)
+            || is_frame_modifier(p)
+            || is_content_word(p)
+            || is_negative_word(p)
+            || is_plugin_word(p)
+            || p.starts_with(b"related")
+            || p.ends_with(b"credit")
+            || p.ends_with(b"credits")
+            || p.ends_with(b"caption")
+            || p.ends_with(b"captions"))
+}
+
 /// Judges the attribute bytes of a start tag.
 fn judge(attrs: &[u8]) -> Marks {
+    judge_tokens(attrs, may_mark)
+}
+
+/// [`judge`], asking every class and id token that `ask` lets through ([`may_mark`]; the
+/// tests let every token through, the reference the fast path is held to).
+fn judge_tokens(attrs: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool) -> Marks {
     let mut m = Marks::default();
     let mut frame_tokens = 0;
     let mut footer_tokens = 0;
@@ -899,7 +990,8 @@ fn judge(attrs: &[u8]) -> Marks {
             return;
         }
         lower.clear();
-        lower.extend(value.iter().map(u8::to_ascii_lowercase));
+        lower.extend_from_slice(value);
+        lower.make_ascii_lowercase();
         let lower = &lower;
         let (class, id) = (
             name.eq_ignore_ascii_case(b"class"),
@@ -914,20 +1006,19 @@ fn judge(attrs: &[u8]) -> Marks {
         if class || id {
             // A SiteOrigin panel's widget values are its builder's (see [`panel_kind`]).
             let panel = class
+                && FINDERS.so_panel.find(lower).is_some()
                 && lower
                     .split(|c| c.is_ascii_whitespace())
                     .any(|t| t == b"so-panel");
-            // The value as written, token by token beside its lowercase copy: its capitals
-            // are where a camelCase name's words begin (see [`camel_last`]).
-            let mut written = value
-                .split(|c| c.is_ascii_whitespace())
-                .filter(|t| !t.is_empty());
-            for token in lower
-                .split(|c| c.is_ascii_whitespace())
-                .filter(|t| !t.is_empty())
-            {
+            // Each token as written beside its lowercase copy (the same bytes' places): its
+            // capitals are where a camelCase name's words begin (see [`camel_last`]).
+            for (from, to) in tokens(lower) {
+                let (token, written) = (&lower[from..to], &value[from..to]);
+                if !ask(token, written) {
+                    continue;
+                }
                 let mut camel = [0u8; CAMEL_MAX];
-                let camel = camel_last(written.next().unwrap_or(b""), &mut camel);
+                let camel = camel_last(written, &mut camel);
                 if is_hidden_class(token) {
                     m.hidden = true;
                 }
@@ -1007,16 +1098,14 @@ fn judge(attrs: &[u8]) -> Marks {
         } else if name.eq_ignore_ascii_case(b"aria-hidden") {
             m.hidden |= lower.trim_ascii() == b"true";
         } else if name.eq_ignore_ascii_case(b"style") {
-            if memchr::memmem::find(lower, b"none").is_some()
-                || memchr::memmem::find(lower, b"hidden").is_some()
-            {
+            if FINDERS.none.find(lower).is_some() || FINDERS.hidden.find(lower).is_some() {
                 let squeezed: Vec<u8> = lower
                     .iter()
                     .copied()
                     .filter(|c| !c.is_ascii_whitespace())
                     .collect();
-                m.hidden |= memchr::memmem::find(&squeezed, b"display:none").is_some()
-                    || memchr::memmem::find(&squeezed, b"visibility:hidden").is_some();
+                m.hidden |= FINDERS.display_none.find(&squeezed).is_some()
+                    || FINDERS.visibility_hidden.find(&squeezed).is_some();
             }
         } else if name.eq_ignore_ascii_case(b"itemprop") {
             m.article |= lower
@@ -1153,7 +1242,10 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         i = at;
         let next = b.get(i + 1).copied().unwrap_or(b' ');
         if b[i..].starts_with(b"<!--") {
-            i = memchr::memmem::find(&b[i + 4..], b"-->").map_or(n, |e| i + 4 + e + 3);
+            i = FINDERS
+                .comment_end
+                .find(&b[i + 4..])
+                .map_or(n, |e| i + 4 + e + 3);
             continue;
         }
         if next == b'!' || next == b'?' {
@@ -2407,6 +2499,118 @@ mod tests {
             }
         }
         assert!(found > 1_000 && found < 19_000, "{found}");
+    }
+
+    /// The tokens [`may_mark`] passes over change nothing: [`judge`] against every token asked,
+    /// on class and id values made of the lists' words (whole, cut, in compounds, camelCase,
+    /// after a short namespace), page builders' names, hidden classes, captions and credits,
+    /// utility classes and generated names, joined at `-`, `_`, `:`, `.` and `/`, some letters in
+    /// capitals.
+    #[test]
+    fn tokens_passed_over_change_no_mark() {
+        let mut rng = crate::base::rng::SplitMix64(61);
+        let pieces: &[&str] = &[
+            "nav",
+            "menu",
+            "footer",
+            "header",
+            "sidebar",
+            "comments",
+            "related",
+            "relatedlinks",
+            "recommended",
+            "widget",
+            "widgets",
+            "copyright",
+            "item",
+            "list",
+            "wrap",
+            "inner",
+            "content",
+            "article",
+            "post",
+            "body",
+            "refentry",
+            "entry",
+            "meta",
+            "tags",
+            "hidden",
+            "sharedaddy",
+            "dpsp",
+            "d-none",
+            "sr-only",
+            "hide",
+            "visually-hidden",
+            "wp-caption",
+            "imageEmbedCredit",
+            "photo-credits",
+            "table-caption",
+            "captions",
+            "elementor-widget-heading",
+            "elementor-widget-posts",
+            "so-panel",
+            "widget_sow-editor",
+            "custom-html-widget",
+            "siteFooter",
+            "mainNav",
+            "docComments",
+            "headerWrapper",
+            "2",
+            "js",
+            "sf",
+            "mt-4",
+            "lg:flex",
+            "px-2",
+            "text-gray-500",
+            "css-1x2y3z",
+            "w-[550px]",
+            "ad",
+            "a",
+            "toc",
+            "x",
+        ];
+        let (mut passed, mut marked) = (0, 0);
+        for _ in 0..30_000 {
+            let mut attrs = String::new();
+            for name in ["class", "id"] {
+                if rng.below(3) == 0 {
+                    continue;
+                }
+                let mut value = String::new();
+                for _ in 0..rng.below(5) {
+                    for k in 0..1 + rng.below(3) {
+                        if k > 0 {
+                            value.push(['-', '_', ':', '.', '/'][rng.below(5) as usize]);
+                        }
+                        let piece = pieces[rng.below(pieces.len() as u64) as usize];
+                        let cut = if rng.below(8) == 0 {
+                            rng.below(piece.len() as u64 + 1) as usize
+                        } else {
+                            piece.len()
+                        };
+                        for c in piece[..cut].chars() {
+                            value.push(if rng.below(12) == 0 {
+                                c.to_ascii_uppercase()
+                            } else {
+                                c
+                            });
+                        }
+                    }
+                    value.push(if rng.below(6) == 0 { '\t' } else { ' ' });
+                }
+                attrs.push_str(&format!(" {name}=\"{value}\""));
+            }
+            let every = judge_tokens(attrs.as_bytes(), |_, _| true);
+            let fast = judge(attrs.as_bytes());
+            assert_eq!(fast, every, "{attrs}");
+            marked += usize::from(every != Marks::default());
+            judge_tokens(attrs.as_bytes(), |token, written| {
+                passed += usize::from(!may_mark(token, written));
+                true
+            });
+        }
+        // Both kinds are met many times: values that mark and tokens passed over.
+        assert!(marked > 5_000 && passed > 5_000, "{marked} {passed}");
     }
 
     /// Sixteen bytes lowercased at once against a byte at a time: every byte value, every
