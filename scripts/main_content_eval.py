@@ -39,6 +39,8 @@ import argparse
 import collections
 import gzip
 import json
+import os
+import platform
 import re
 import resource
 import subprocess
@@ -217,6 +219,18 @@ def decode(b):
         return b.decode("latin-1")
 
 
+def cpu_model():
+    """The CPU's name, for the record of where a speed was measured."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "an unknown CPU"
+
+
 def score(a):
     pages_dir = Path(a.data) / a.split
     names = sorted(p.stem for p in pages_dir.glob("*.html"))
@@ -236,8 +250,21 @@ def score(a):
             except Exception:
                 texts[n] = ""
         results[f"{p} {version(p)}"] = (texts, time.process_time() - t0)
-    print(f"{a.split}: {len(names)} pages, {total_mb:.1f} MB of HTML")
+    print(
+        f"{a.split}: {len(names)} pages, {total_mb:.1f} MB of HTML; "
+        f"on {cpu_model()}, {os.cpu_count()} cores"
+    )
     table(a, names, truths, results, total_mb)
+    # The speed target is a ratio of CPU times measured in the same run: each peer's time over
+    # neardup's (its process whole: start, reading the files, writing JSON).
+    own = results[f"neardup --text {a.mode}"][1]
+    ratios = [
+        f"{k.split()[0]} {t / own:.2f}x"
+        for k, (_, t) in results.items()
+        if not k.startswith("neardup") and own > 0
+    ]
+    if ratios:
+        print("neardup's speed against each peer's (CPU time): " + ", ".join(ratios))
     marked = pages_dir / UNREVIEWED
     if marked.exists():
         left = set(marked.read_text(encoding="utf-8").split())
