@@ -913,7 +913,7 @@ fn tokens(value: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
 }
 
 /// Whether a class or id token (`token` lowercased, `written` as written) can mark its
-/// element at all: most tokens of a page (utility classes, `mt-4`, `lg:flex`; generated
+/// element at all: many tokens of a page (utility classes, `mt-4`, `lg:flex`; generated
 /// names) hold none of the words [`judge`] asks about, and are passed over without the
 /// questions. A token with a capital (a camelCase name), one whose part is a word of any
 /// list (or begins `related`, or ends `credit` or `caption`) or a hidden class is judged.
