@@ -220,7 +220,8 @@ def decode(b):
 
 
 def cpu_model():
-    """The CPU's name, for the record of where a speed was measured."""
+    """The CPU's name, for the record of where a speed was measured (peer_fingerprint.py's
+    too)."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
@@ -228,7 +229,7 @@ def cpu_model():
                     return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return platform.processor() or "an unknown CPU"
+    return platform.processor() or "unknown"
 
 
 def score(a):

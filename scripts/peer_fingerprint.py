@@ -22,16 +22,7 @@ from bs4 import BeautifulSoup
 from simhash import Simhash
 from warcio.archiveiterator import ArchiveIterator
 
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+from main_content_eval import cpu_model
 
 
 def python_pipeline(path):

@@ -918,24 +918,7 @@ fn tokens(value: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// questions. A token with a capital (a camelCase name), one whose part is a word of any
 /// list (or begins `related`, or ends `credit` or `caption`) or a hidden class is judged.
 fn may_mark(token: &[u8], written: &[u8]) -> bool {
-    token != written || is_hidden_class(token) || {
-        let mut i = 0;
-        loop {
-            while i < token.len() && !token[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            if i == token.len() {
-                break false;
-            }
-            let from = i;
-            while i < token.len() && token[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            if in_vocabulary(&token[from..i]) {
-                break true;
-            }
-        }
-    }
+    token != written || is_hidden_class(token) || parts_of(token).any(in_vocabulary)
 }
 
 /// Whether a part of a token (its letters and digits) is a word of any list [`judge`] asks
