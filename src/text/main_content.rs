@@ -90,7 +90,8 @@
 //!
 //! Time is linear in the page: end tags look at most 64 elements down the stack,
 //! scores reach at most five ancestors, and attribute sets are judged once per distinct set
-//! on a thread (a site's template repeats them on every page); a class or id token holding
+//! on a thread (a site's template repeats them on every page), by the attributes judged
+//! alone (class, id, role, style and a few more; not links or data); a class or id token holding
 //! no word of the lists (a utility class, a generated name) is passed over unasked.
 
 use std::cell::RefCell;
@@ -205,6 +206,10 @@ struct Scratch {
     /// Attribute sets judged on this thread's earlier pages too: a site's template repeats
     /// its attributes on every page. Cleared when it reaches [`JUDGED_MAX`] sets.
     judged: Judged,
+    /// The key of the tag being judged ([`read_attributes`]), and its values lowercased in
+    /// turn ([`judge_read`]).
+    key: Vec<u8>,
+    lower: Vec<u8>,
     /// The page's structural index.
     index: Index,
     /// Elements whose frame marks the page's second reading ignores (see [`named_beside`]),
@@ -937,14 +942,73 @@ fn in_vocabulary(p: &[u8]) -> bool {
             || p.ends_with(b"captions"))
 }
 
-/// Judges the attribute bytes of a start tag.
+/// Judges the attribute bytes of a start tag. The first pass judges a tag's key instead
+/// ([`read_attributes`], [`judge_read`]), remembered from tag to tag; this is the tests' way
+/// in.
+#[cfg_attr(not(test), allow(dead_code))]
 fn judge(attrs: &[u8]) -> Marks {
     judge_tokens(attrs, may_mark)
 }
 
 /// [`judge`], asking every class and id token that `ask` lets through ([`may_mark`]; the
 /// tests let every token through, the reference the fast path is held to).
-fn judge_tokens(attrs: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool) -> Marks {
+#[cfg_attr(not(test), allow(dead_code))]
+fn judge_tokens(attrs: &[u8], ask: impl FnMut(&[u8], &[u8]) -> bool) -> Marks {
+    let mut key = Vec::new();
+    read_attributes(attrs, &mut key);
+    judge_read(&key, ask, &mut Vec::new())
+}
+
+/// The attributes [`judge`] reads, by their lowercase names: the index in this list is their
+/// code in a key ([`read_attributes`]).
+const READ_ATTRIBUTES: [&[u8]; 7] = [
+    b"class",
+    b"id",
+    b"role",
+    b"hidden",
+    b"aria-hidden",
+    b"style",
+    b"itemprop",
+];
+
+/// Writes into `key` what [`judge`] reads of a start tag's attribute bytes, in their order:
+/// for each attribute of [`READ_ATTRIBUTES`], its code (one byte), its value's length (four
+/// bytes, little-endian) and its value as written. The rest (links, sources, data) is left
+/// out, so that tags which differ only there share one key and one judgement. Empty where
+/// the tag has none of them: the marks are then the defaults.
+fn read_attributes(attrs: &[u8], key: &mut Vec<u8>) {
+    key.clear();
+    html::attributes(attrs, |name, value| {
+        if !matches!(name.len(), 2 | 4 | 5 | 6 | 8 | 11) {
+            return;
+        }
+        if let Some(code) = READ_ATTRIBUTES
+            .iter()
+            .position(|n| name.eq_ignore_ascii_case(n))
+        {
+            key.push(code as u8);
+            let len = u32::try_from(value.len()).unwrap_or(u32::MAX);
+            key.extend_from_slice(&len.to_le_bytes());
+            key.extend_from_slice(&value[..len as usize]);
+        }
+    });
+}
+
+/// The attributes of a key written by [`read_attributes`]: each one's lowercase name and value.
+fn read_back(key: &[u8]) -> impl Iterator<Item = (&'static [u8], &[u8])> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let (&code, rest) = key.get(i..)?.split_first()?;
+        let len = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+        let value = rest.get(4..4 + len)?;
+        i += 5 + len;
+        Some((READ_ATTRIBUTES[usize::from(code)], value))
+    })
+}
+
+/// [`judge_tokens`] of the attributes that [`read_attributes`] wrote into `key` (`lower` holds
+/// each value lowercased in turn: the caller's buffer, kept from tag to tag).
+fn judge_read(key: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool, lower: &mut Vec<u8>) -> Marks {
     let mut m = Marks::default();
     let mut frame_tokens = 0;
     let mut footer_tokens = 0;
@@ -953,33 +1017,14 @@ fn judge_tokens(attrs: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool) -> Mark
     let mut content_tokens = 0;
     let mut plugin = false;
     let (mut hidden_attr, mut streamed) = (false, false);
-    let mut lower: Vec<u8> = Vec::new();
-    html::attributes(attrs, |name, value| {
-        // Only these attributes are read: the others' values (styles aside, often long) are
-        // not even lowercased.
-        if !matches!(name.len(), 2 | 4 | 5 | 6 | 8 | 11)
-            || ![
-                &b"class"[..],
-                b"id",
-                b"role",
-                b"hidden",
-                b"aria-hidden",
-                b"style",
-                b"itemprop",
-            ]
-            .iter()
-            .any(|n| name.eq_ignore_ascii_case(n))
-        {
-            return;
-        }
+    // Only these attributes are in the key: the others' values (often long) are not even
+    // lowercased.
+    for (name, value) in read_back(key) {
         lower.clear();
         lower.extend_from_slice(value);
         lower.make_ascii_lowercase();
-        let lower = &lower;
-        let (class, id) = (
-            name.eq_ignore_ascii_case(b"class"),
-            name.eq_ignore_ascii_case(b"id"),
-        );
+        let lower = &*lower;
+        let (class, id) = (name == b"class", name == b"id");
         if class {
             m.class = class_key(value);
         }
@@ -1066,7 +1111,7 @@ fn judge_tokens(attrs: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool) -> Mark
                     m.weight -= 25.0;
                 }
             }
-        } else if name.eq_ignore_ascii_case(b"role") {
+        } else if name == b"role" {
             for token in lower.split(|c| c.is_ascii_whitespace()) {
                 if is_frame_role(token) {
                     m.frame_role = true;
@@ -1076,11 +1121,11 @@ fn judge_tokens(attrs: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool) -> Mark
                     m.article = true;
                 }
             }
-        } else if name.eq_ignore_ascii_case(b"hidden") {
+        } else if name == b"hidden" {
             hidden_attr = true;
-        } else if name.eq_ignore_ascii_case(b"aria-hidden") {
+        } else if name == b"aria-hidden" {
             m.hidden |= lower.trim_ascii() == b"true";
-        } else if name.eq_ignore_ascii_case(b"style") {
+        } else if name == b"style" {
             if FINDERS.none.find(lower).is_some() || FINDERS.hidden.find(lower).is_some() {
                 let squeezed: Vec<u8> = lower
                     .iter()
@@ -1090,12 +1135,12 @@ fn judge_tokens(attrs: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool) -> Mark
                 m.hidden |= FINDERS.display_none.find(&squeezed).is_some()
                     || FINDERS.visibility_hidden.find(&squeezed).is_some();
             }
-        } else if name.eq_ignore_ascii_case(b"itemprop") {
+        } else if name == b"itemprop" {
             m.article |= lower
                 .split(|c| c.is_ascii_whitespace())
                 .any(|t| t == b"articlebody" || t == b"text");
         }
-    });
+    }
     // React's streamed boundary is hidden only until its script moves it into the page.
     m.hidden |= hidden_attr && !streamed;
     m.frame = frame_tokens > 0 && (content_tokens == 0 || plugin) && !m.main && !m.article;
@@ -1107,11 +1152,11 @@ fn judge_tokens(attrs: &[u8], mut ask: impl FnMut(&[u8], &[u8]) -> bool) -> Mark
     m
 }
 
-/// Attribute sets judged so far on this thread; [`judge`] reads nothing else, so a set judged
-/// on one page holds on the next.
+/// Attribute sets judged so far on this thread, by their keys ([`read_attributes`]); [`judge`]
+/// reads nothing else, so a set judged on one page holds on the next.
 type Judged = HashMap<Box<[u8]>, Marks, foldhash::fast::RandomState>;
 
-/// The most attribute sets a thread remembers (about 100 bytes each).
+/// The most attribute sets a thread remembers (a class name or two each).
 const JUDGED_MAX: usize = 1 << 15;
 
 /// The words whose absence from an inline element's attributes says [`judge`] would find
@@ -1171,6 +1216,8 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         blocks,
         stack,
         judged,
+        key,
+        lower,
         title,
         index,
         unframed,
@@ -1279,14 +1326,21 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         // Inline elements are judged only when they might be hidden, or a photo's caption or
         // credit (`span class="newsCaption"`): most of a page's tags are links and spans read
         // as they are.
+        // The judgement is remembered by what it reads ([`read_attributes`]): tags that differ
+        // only in their links or data share it.
         let marks = if attrs.len() < 4 || (tag == Tag::Inline && !inline_words.any_in(attrs)) {
             Marks::default()
-        } else if let Some(m) = judged.get(attrs) {
-            *m
         } else {
-            let m = judge(attrs);
-            judged.insert(attrs.into(), m);
-            m
+            read_attributes(attrs, key);
+            if key.is_empty() {
+                Marks::default()
+            } else if let Some(m) = judged.get(key.as_slice()) {
+                *m
+            } else {
+                let m = judge_read(key, may_mark, lower);
+                judged.insert(key.as_slice().into(), m);
+                m
+            }
         };
         p.open(name, tag, marks, self_closed);
     }
@@ -1666,25 +1720,33 @@ fn commas(s: &str) -> usize {
         memchr::memchr_iter(b',', bytes).count()
     };
     if !bytes.is_ascii() {
-        n += s
-            .chars()
-            .filter(|c| {
-                matches!(
-                    c,
-                    '\u{060C}'
-                        | '\u{FE50}'
-                        | '\u{FE10}'
-                        | '\u{FE11}'
-                        | '\u{2E41}'
-                        | '\u{2E34}'
-                        | '\u{2E32}'
-                        | '\u{FF0C}'
-                        | '\u{3001}'
-                )
-            })
-            .count();
+        n += other_commas(bytes);
     }
     n
+}
+
+/// The commas of the other scripts (U+060C, U+3001, U+FF0C, U+FE10, U+FE11, U+FE50, U+2E32,
+/// U+2E34 and U+2E41) in UTF-8 text, found by their bytes:
+/// each begins with a lead byte, never a character's inner byte, so a match is the character.
+/// Only the places of their four lead bytes are looked at (most of a Latin page's non-ASCII
+/// bytes are accents and quotes, `C3` and `E2 80`), not every character decoded.
+fn other_commas(bytes: &[u8]) -> usize {
+    let at = |i: usize| {
+        usize::from(matches!(
+            bytes[i..],
+            [0xD8, 0x8C, ..]
+                | [0xE2, 0xB9, 0x81, ..]
+                | [0xE2, 0xB8, 0xB4 | 0xB2, ..]
+                | [0xE3, 0x80, 0x81, ..]
+                | [0xEF, 0xB9, 0x90, ..]
+                | [0xEF, 0xB8, 0x90 | 0x91, ..]
+                | [0xEF, 0xBC, 0x8C, ..]
+        ))
+    };
+    memchr::memchr3_iter(0xD8, 0xE2, 0xE3, bytes)
+        .map(at)
+        .sum::<usize>()
+        + memchr::memchr_iter(0xEF, bytes).map(at).sum::<usize>()
 }
 
 /// The bytes of `s` that are letters or digits (every byte of a non-ASCII character counts).
@@ -3850,6 +3912,125 @@ mod tests {
     /// lists of links with commas between them, which must not outscore the class's
     /// description by the commas between their links (they are left out of the text as link
     /// lists), so the page's main content is its description and not the lists' headings.
+    /// [`commas`] as it was first written: each character decoded and compared.
+    fn commas_by_char(s: &str) -> usize {
+        s.chars()
+            .filter(|c| {
+                matches!(
+                    c,
+                    ',' | '\u{060C}'
+                        | '\u{FE50}'
+                        | '\u{FE10}'
+                        | '\u{FE11}'
+                        | '\u{2E41}'
+                        | '\u{2E34}'
+                        | '\u{2E32}'
+                        | '\u{FF0C}'
+                        | '\u{3001}'
+                )
+            })
+            .count()
+    }
+
+    #[test]
+    fn commas_found_by_their_bytes_are_the_characters() {
+        // Random text of the commas, characters that share their lead bytes (`’`, `€`, `…`,
+        // kana, `﻿`, Arabic letters), other scripts and ASCII, at every length around the
+        // 64-byte switch.
+        let pieces = [
+            ",",
+            "a",
+            " ",
+            "\u{060C}",
+            "\u{FE50}",
+            "\u{FE10}",
+            "\u{FE11}",
+            "\u{2E41}",
+            "\u{2E34}",
+            "\u{2E32}",
+            "\u{FF0C}",
+            "\u{3001}",
+            "\u{2019}",
+            "\u{20AC}",
+            "\u{2026}",
+            "\u{2E33}",
+            "\u{3002}",
+            "\u{3042}",
+            "\u{FEFF}",
+            "\u{FF0E}",
+            "\u{0628}",
+            "\u{060D}",
+            "é",
+            "\u{1F600}",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut with_other = 0;
+        for round in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 90) as usize;
+            let mut s = String::new();
+            let mut r = state;
+            for _ in 0..len {
+                r = r
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(round);
+                s.push_str(pieces[(r >> 33) as usize % pieces.len()]);
+            }
+            let want = commas_by_char(&s);
+            assert_eq!(commas(&s), want, "{s:?}");
+            with_other += usize::from(want > s.matches(',').count());
+        }
+        assert!(with_other > 10_000, "{with_other} texts held other commas");
+    }
+
+    #[test]
+    fn a_tags_key_holds_what_judge_reads_and_nothing_else() {
+        let mut key = Vec::new();
+        read_attributes(
+            br#" href="/a" class="Post-Body" data-x=1 ID='main' STYLE="display: none" hidden aria-hidden="true" role=main itemprop="text" title="x""#,
+            &mut key,
+        );
+        let read: Vec<(&[u8], &[u8])> = read_back(&key).collect();
+        let want: [(&[u8], &[u8]); 7] = [
+            (b"class", b"Post-Body"),
+            (b"id", b"main"),
+            (b"style", b"display: none"),
+            (b"hidden", b""),
+            (b"aria-hidden", b"true"),
+            (b"role", b"main"),
+            (b"itemprop", b"text"),
+        ];
+        assert_eq!(read, want);
+        // Tags that differ in their links or data share a key (and a judgement); a class
+        // that differs does not.
+        let key_of = |attrs: &[u8]| {
+            let mut k = Vec::new();
+            read_attributes(attrs, &mut k);
+            k
+        };
+        assert_eq!(
+            key_of(br#" class="card" href="/one" data-id="1""#),
+            key_of(br#" data-id="2" class="card" href="/two""#)
+        );
+        assert_ne!(
+            key_of(br#" class="card""#),
+            key_of(br#" class="card hidden""#)
+        );
+        assert_ne!(key_of(br#" class="nav""#), key_of(br#" id="nav""#));
+        assert!(key_of(br#" href="/a" src="b.png" alt="c""#).is_empty());
+        assert_eq!(judge(br#" href="/a" src="b.png""#), Marks::default());
+        // A key is read back whole, whatever its values hold.
+        let odd = b" class=\"\x00\x01\x05\xff\" id=\"\"";
+        let odd_key = key_of(odd);
+        let read: Vec<(&[u8], &[u8])> = read_back(&odd_key).collect();
+        assert_eq!(
+            read,
+            [(&b"class"[..], &b"\x00\x01\x05\xff"[..]), (b"id", b"")]
+        );
+    }
+
     #[test]
     fn lists_of_links_do_not_outscore_the_description_by_their_commas() {
         let names = [
