@@ -333,6 +333,12 @@ fn links_are_followed_only_when_asked_and_each_file_is_read_once() {
     let (ids, err) = docs(&[], &[&c, &c.join("a.html")]);
     assert_eq!(ids, vec!["a.html"]);
     assert!(err.contains("reached more than once"), "{err}");
+    // So is a file reached by a hard link (one file, two names), and by `./` and `..` ways.
+    fs::hard_link(c.join("a.html"), dir.path().join("hard.html")).unwrap();
+    let roundabout = c.join("../c/./a.html");
+    let (ids, err) = docs(&[], &[&c, &dir.path().join("hard.html"), &roundabout]);
+    assert_eq!(ids, vec!["a.html"]);
+    assert!(err.contains("reached more than once"), "{err}");
 }
 
 #[test]

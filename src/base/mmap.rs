@@ -137,10 +137,18 @@ pub fn map(path: &Path) -> Result<Mapped> {
             released: AtomicUsize::new(0),
         });
     }
+    // The length is the one just read: the map does not ask the file for it again.
+    let map_len = usize::try_from(len).map_err(|_| {
+        Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "file too large to map"),
+        )
+    })?;
     // SAFETY: the map is read-only and private to this process. A shard truncated by another
     // process while mapped would fault on access; crawl shards are immutable inputs and the
     // documentation says not to modify them during a run.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+    let map = unsafe { memmap2::MmapOptions::new().len(map_len).map(&file) }
+        .map_err(|e| Error::io(path, e))?;
     #[cfg(unix)]
     {
         // Shards are read front to back once.

@@ -97,8 +97,35 @@ pub struct Discovery {
     /// Files reached a second time (named twice, or through a link or a directory as well):
     /// read once, at their first place.
     pub repeated: Vec<PathBuf>,
-    /// The files taken, by where they really are.
-    seen: std::collections::HashSet<PathBuf>,
+    /// The files taken, by where they really are ([`FileId`]).
+    seen: std::collections::HashSet<FileId>,
+}
+
+/// Where a file really is: its device and inode on Unix (the same file by any path, link or
+/// hard link), its canonical path elsewhere. Read from the metadata already fetched for its
+/// size, where a canonical path costs a `readlink` a component of the path.
+#[derive(PartialEq, Eq, Hash, Debug)]
+enum FileId {
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(PathBuf),
+}
+
+impl FileId {
+    fn of(path: &Path, meta: &std::fs::Metadata) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let _ = path;
+            Some(FileId::Inode(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            path.canonicalize().ok().map(FileId::Path)
+        }
+    }
 }
 
 /// Walks `inputs` and detects every shard. Inside a directory, symbolic links are followed
@@ -124,12 +151,12 @@ pub fn discover(inputs: &[PathBuf], opts: &ReadOptions) -> Discovery {
                         .unwrap_or(&f)
                         .to_string_lossy()
                         .into_owned();
-                    add_file(&mut d, f, rel, false);
+                    add_file(&mut d, f, rel, false, None);
                 }
             }
-            Ok(_) => {
+            Ok(m) => {
                 let rel = input.to_string_lossy().into_owned();
-                add_file(&mut d, input.clone(), rel, true);
+                add_file(&mut d, input.clone(), rel, true, Some(m));
             }
         }
     }
@@ -211,16 +238,24 @@ fn neardup_output(dir: &Path) -> bool {
         || marked(dir, "pairs.bin", b"NDPAIRS\0")
 }
 
-fn add_file(d: &mut Discovery, path: PathBuf, rel: String, explicit: bool) {
-    if let Ok(real) = path.canonicalize() {
-        if !d.seen.insert(real) {
+/// Takes the file at `path` (its metadata, following links, where the caller has it).
+fn add_file(
+    d: &mut Discovery,
+    path: PathBuf,
+    rel: String,
+    explicit: bool,
+    meta: Option<std::fs::Metadata>,
+) {
+    let meta = match meta.map_or_else(|| std::fs::metadata(&path), Ok) {
+        Ok(m) => m,
+        Err(e) => return d.failed.push(Error::io(&path, e)),
+    };
+    if let Some(id) = FileId::of(&path, &meta) {
+        if !d.seen.insert(id) {
             return d.repeated.push(path);
         }
     }
-    let size = match std::fs::metadata(&path) {
-        Ok(m) => m.len(),
-        Err(e) => return d.failed.push(Error::io(&path, e)),
-    };
+    let size = meta.len();
     if size == 0 || (size <= 4096 && inflates_to_nothing(&path)) {
         return d.empty.push(path);
     }
