@@ -91,8 +91,9 @@
 //! Time is linear in the page: end tags look at most 64 elements down the stack,
 //! scores reach at most five ancestors, and attribute sets are judged once per distinct set
 //! on a thread (a site's template repeats them on every page), by the attributes judged
-//! alone (class, id, role, style and a few more; not links or data); a class or id token holding
-//! no word of the lists (a utility class, a generated name) is passed over unasked.
+//! alone (class, id, role, style and a few more; not links or data), and the last sets met are
+//! found again by their bytes without being read; a class or id token holding no word of the
+//! lists (a utility class, a generated name) is passed over unasked.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -210,6 +211,8 @@ struct Scratch {
     /// turn ([`judge_read`]).
     key: Vec<u8>,
     lower: Vec<u8>,
+    /// The last attribute sets judged, by their bytes ([`Recent`]).
+    recent: Recent,
     /// The page's structural index.
     index: Index,
     /// Elements whose frame marks the page's second reading ignores (see [`named_beside`]),
@@ -979,19 +982,32 @@ const READ_ATTRIBUTES: [&[u8]; 7] = [
 fn read_attributes(attrs: &[u8], key: &mut Vec<u8>) {
     key.clear();
     html::attributes(attrs, |name, value| {
-        if !matches!(name.len(), 2 | 4 | 5 | 6 | 8 | 11) {
-            return;
-        }
-        if let Some(code) = READ_ATTRIBUTES
-            .iter()
-            .position(|n| name.eq_ignore_ascii_case(n))
-        {
-            key.push(code as u8);
+        if let Some(code) = read_code(name) {
+            key.push(code);
             let len = u32::try_from(value.len()).unwrap_or(u32::MAX);
             key.extend_from_slice(&len.to_le_bytes());
             key.extend_from_slice(&value[..len as usize]);
         }
     });
+}
+
+/// The code of an attribute [`judge`] reads (its index in [`READ_ATTRIBUTES`]), by its name in
+/// any case: one comparison or two, chosen by the name's length (most names a tag holds,
+/// `href`, `src`, `title`, `data-*`, are told apart there).
+#[inline]
+fn read_code(name: &[u8]) -> Option<u8> {
+    let is = |code: u8| name.eq_ignore_ascii_case(READ_ATTRIBUTES[usize::from(code)]);
+    let code = match name.len() {
+        2 => 1,
+        4 => 2,
+        5 if is(0) => return Some(0),
+        5 => 5,
+        6 => 3,
+        11 => 4,
+        8 => 6,
+        _ => return None,
+    };
+    is(code).then_some(code)
 }
 
 /// The attributes of a key written by [`read_attributes`]: each one's lowercase name and value.
@@ -1159,6 +1175,68 @@ type Judged = HashMap<Box<[u8]>, Marks, foldhash::fast::RandomState>;
 /// The most attribute sets a thread remembers (a class name or two each).
 const JUDGED_MAX: usize = 1 << 15;
 
+/// The last attribute sets judged, by their bytes as written, one a slot chosen by their hash:
+/// a site's template repeats the same bytes on every page, and such a set is found again by a
+/// hash and one comparison, without reading its attributes. A set longer than a slot, or whose
+/// slot another took since, is read ([`read_attributes`]) and found by its key.
+struct Recent {
+    slots: Vec<RecentSlot>,
+}
+
+#[derive(Clone, Copy)]
+struct RecentSlot {
+    /// The set's length (0: empty; sets under four bytes are never judged).
+    len: u8,
+    bytes: [u8; RECENT_BYTES],
+    marks: Marks,
+}
+
+/// Bytes a slot holds.
+const RECENT_BYTES: usize = 62;
+/// Slots (a power of two).
+const RECENT_SLOTS: usize = 1 << 10;
+
+impl Default for Recent {
+    fn default() -> Recent {
+        let empty = RecentSlot {
+            len: 0,
+            bytes: [0; RECENT_BYTES],
+            marks: Marks::default(),
+        };
+        Recent {
+            slots: vec![empty; RECENT_SLOTS],
+        }
+    }
+}
+
+impl Recent {
+    fn slot(attrs: &[u8]) -> usize {
+        use std::hash::BuildHasher;
+        let h = foldhash::fast::FixedState::with_seed(0x6e64_7265_6365_6e74).hash_one(attrs);
+        (h as usize) & (RECENT_SLOTS - 1)
+    }
+
+    /// The marks of `attrs` if they are the set in their slot.
+    fn get(&self, attrs: &[u8]) -> Option<Marks> {
+        if attrs.len() > RECENT_BYTES {
+            return None;
+        }
+        let s = &self.slots[Self::slot(attrs)];
+        (usize::from(s.len) == attrs.len() && s.bytes[..attrs.len()] == *attrs).then_some(s.marks)
+    }
+
+    /// Puts `attrs` and their marks in their slot (a set longer than a slot is not kept).
+    fn put(&mut self, attrs: &[u8], marks: Marks) {
+        if attrs.len() > RECENT_BYTES {
+            return;
+        }
+        let s = &mut self.slots[Self::slot(attrs)];
+        s.len = attrs.len() as u8;
+        s.bytes[..attrs.len()].copy_from_slice(attrs);
+        s.marks = marks;
+    }
+}
+
 /// The words whose absence from an inline element's attributes says [`judge`] would find
 /// nothing there: `hidden` and `none` (a hidden class, `display: none`; in capitals too, and
 /// `Hidden` as in `visuallyHidden`), the screen readers' text (`sr-only`,
@@ -1218,6 +1296,7 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         judged,
         key,
         lower,
+        recent,
         title,
         index,
         unframed,
@@ -1330,9 +1409,11 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         // only in their links or data share it.
         let marks = if attrs.len() < 4 || (tag == Tag::Inline && !inline_words.any_in(attrs)) {
             Marks::default()
+        } else if let Some(m) = recent.get(attrs) {
+            m
         } else {
             read_attributes(attrs, key);
-            if key.is_empty() {
+            let m = if key.is_empty() {
                 Marks::default()
             } else if let Some(m) = judged.get(key.as_slice()) {
                 *m
@@ -1340,7 +1421,9 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
                 let m = judge_read(key, may_mark, lower);
                 judged.insert(key.as_slice().into(), m);
                 m
-            }
+            };
+            recent.put(attrs, m);
+            m
         };
         p.open(name, tag, marks, self_closed);
     }
@@ -4029,6 +4112,72 @@ mod tests {
             read,
             [(&b"class"[..], &b"\x00\x01\x05\xff"[..]), (b"id", b"")]
         );
+    }
+
+    #[test]
+    fn read_codes_are_the_listed_names_in_any_case() {
+        let reference = |name: &[u8]| {
+            READ_ATTRIBUTES
+                .iter()
+                .position(|n| name.eq_ignore_ascii_case(n))
+                .map(|c| c as u8)
+        };
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for n in READ_ATTRIBUTES {
+            names.push(n.to_vec());
+            names.push(n.to_ascii_uppercase());
+            let mut mixed = n.to_vec();
+            mixed[0] = mixed[0].to_ascii_uppercase();
+            names.push(mixed);
+            // One byte changed, at each place: a name of the same length that is not one.
+            for i in 0..n.len() {
+                let mut near = n.to_vec();
+                near[i] ^= 1;
+                names.push(near);
+            }
+            names.push(n[1..].to_vec());
+            names.push([n, b"x"].concat());
+        }
+        for other in [
+            "href", "src", "title", "lang", "data-id", "ide", "", "styles", "rolex",
+        ] {
+            names.push(other.as_bytes().to_vec());
+        }
+        for name in &names {
+            assert_eq!(
+                read_code(name),
+                reference(name),
+                "{:?}",
+                String::from_utf8_lossy(name)
+            );
+        }
+    }
+
+    #[test]
+    fn recent_sets_are_found_by_their_bytes_only() {
+        let mut recent = Recent::default();
+        let marks = |w: f32| Marks {
+            weight: w,
+            ..Marks::default()
+        };
+        recent.put(b" class=\"post\"", marks(25.0));
+        assert_eq!(recent.get(b" class=\"post\""), Some(marks(25.0)));
+        assert_eq!(recent.get(b" class=\"Post\""), None);
+        // Sets longer than a slot are not kept.
+        let long = [b" class=\"".as_slice(), &[b'a'; RECENT_BYTES]].concat();
+        recent.put(&long, marks(1.0));
+        assert_eq!(recent.get(&long), None);
+        // Two sets of one length that share a slot: the later one holds it, and the earlier
+        // is not mistaken for it.
+        let first = b" id=\"00000\"".to_vec();
+        let second = (1..100_000)
+            .map(|i| format!(" id=\"{i:05}\"").into_bytes())
+            .find(|c| Recent::slot(c) == Recent::slot(&first))
+            .expect("a set in the same slot");
+        recent.put(&first, marks(-25.0));
+        recent.put(&second, marks(50.0));
+        assert_eq!(recent.get(&second), Some(marks(50.0)));
+        assert_eq!(recent.get(&first), None);
     }
 
     #[test]
