@@ -1210,30 +1210,32 @@ impl Default for Recent {
 }
 
 impl Recent {
-    fn slot(attrs: &[u8]) -> usize {
+    /// The index of the slot of `attrs`.
+    fn index(attrs: &[u8]) -> usize {
         use std::hash::BuildHasher;
         let h = foldhash::fast::FixedState::with_seed(0x6e64_7265_6365_6e74).hash_one(attrs);
         (h as usize) & (RECENT_SLOTS - 1)
     }
 
-    /// The marks of `attrs` if they are the set in their slot.
-    fn get(&self, attrs: &[u8]) -> Option<Marks> {
-        if attrs.len() > RECENT_BYTES {
-            return None;
-        }
-        let s = &self.slots[Self::slot(attrs)];
-        (usize::from(s.len) == attrs.len() && s.bytes[..attrs.len()] == *attrs).then_some(s.marks)
+    /// The slot of `attrs` (hashed once, for the look and for keeping them after a miss), or
+    /// none for a set longer than a slot, which is not kept.
+    fn slot(&mut self, attrs: &[u8]) -> Option<&mut RecentSlot> {
+        (attrs.len() <= RECENT_BYTES).then(|| &mut self.slots[Self::index(attrs)])
+    }
+}
+
+impl RecentSlot {
+    /// The marks it holds if `attrs` (no longer than a slot) are its set.
+    fn marks_of(&self, attrs: &[u8]) -> Option<Marks> {
+        (usize::from(self.len) == attrs.len() && self.bytes[..attrs.len()] == *attrs)
+            .then_some(self.marks)
     }
 
-    /// Puts `attrs` and their marks in their slot (a set longer than a slot is not kept).
-    fn put(&mut self, attrs: &[u8], marks: Marks) {
-        if attrs.len() > RECENT_BYTES {
-            return;
-        }
-        let s = &mut self.slots[Self::slot(attrs)];
-        s.len = attrs.len() as u8;
-        s.bytes[..attrs.len()].copy_from_slice(attrs);
-        s.marks = marks;
+    /// Holds `attrs` (no longer than a slot) and their marks.
+    fn hold(&mut self, attrs: &[u8], marks: Marks) {
+        self.len = attrs.len() as u8;
+        self.bytes[..attrs.len()].copy_from_slice(attrs);
+        self.marks = marks;
     }
 }
 
@@ -1405,25 +1407,32 @@ fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         // Inline elements are judged only when they might be hidden, or a photo's caption or
         // credit (`span class="newsCaption"`): most of a page's tags are links and spans read
         // as they are.
-        // The judgement is remembered by what it reads ([`read_attributes`]): tags that differ
-        // only in their links or data share it.
+        // The judgement is remembered by the set's bytes while it is recent ([`Recent`]), and
+        // by what it reads ([`read_attributes`]): tags that differ only in their links or data
+        // share it.
         let marks = if attrs.len() < 4 || (tag == Tag::Inline && !inline_words.any_in(attrs)) {
             Marks::default()
-        } else if let Some(m) = recent.get(attrs) {
-            m
         } else {
-            read_attributes(attrs, key);
-            let m = if key.is_empty() {
-                Marks::default()
-            } else if let Some(m) = judged.get(key.as_slice()) {
-                *m
-            } else {
-                let m = judge_read(key, may_mark, lower);
-                judged.insert(key.as_slice().into(), m);
-                m
-            };
-            recent.put(attrs, m);
-            m
+            let slot = recent.slot(attrs);
+            match slot.as_deref().and_then(|s| s.marks_of(attrs)) {
+                Some(m) => m,
+                None => {
+                    read_attributes(attrs, key);
+                    let m = if key.is_empty() {
+                        Marks::default()
+                    } else if let Some(m) = judged.get(key.as_slice()) {
+                        *m
+                    } else {
+                        let m = judge_read(key, may_mark, lower);
+                        judged.insert(key.as_slice().into(), m);
+                        m
+                    };
+                    if let Some(s) = slot {
+                        s.hold(attrs, m);
+                    }
+                    m
+                }
+            }
         };
         p.open(name, tag, marks, self_closed);
     }
@@ -4160,24 +4169,32 @@ mod tests {
             weight: w,
             ..Marks::default()
         };
-        recent.put(b" class=\"post\"", marks(25.0));
-        assert_eq!(recent.get(b" class=\"post\""), Some(marks(25.0)));
-        assert_eq!(recent.get(b" class=\"Post\""), None);
+        fn put(recent: &mut Recent, attrs: &[u8], m: Marks) {
+            if let Some(s) = recent.slot(attrs) {
+                s.hold(attrs, m);
+            }
+        }
+        fn get(recent: &mut Recent, attrs: &[u8]) -> Option<Marks> {
+            recent.slot(attrs).and_then(|s| s.marks_of(attrs))
+        }
+        put(&mut recent, b" class=\"post\"", marks(25.0));
+        assert_eq!(get(&mut recent, b" class=\"post\""), Some(marks(25.0)));
+        assert_eq!(get(&mut recent, b" class=\"Post\""), None);
         // Sets longer than a slot are not kept.
         let long = [b" class=\"".as_slice(), &[b'a'; RECENT_BYTES]].concat();
-        recent.put(&long, marks(1.0));
-        assert_eq!(recent.get(&long), None);
+        put(&mut recent, &long, marks(1.0));
+        assert_eq!(get(&mut recent, &long), None);
         // Two sets of one length that share a slot: the later one holds it, and the earlier
         // is not mistaken for it.
         let first = b" id=\"00000\"".to_vec();
         let second = (1..100_000)
             .map(|i| format!(" id=\"{i:05}\"").into_bytes())
-            .find(|c| Recent::slot(c) == Recent::slot(&first))
+            .find(|c| Recent::index(c) == Recent::index(&first))
             .expect("a set in the same slot");
-        recent.put(&first, marks(-25.0));
-        recent.put(&second, marks(50.0));
-        assert_eq!(recent.get(&second), Some(marks(50.0)));
-        assert_eq!(recent.get(&first), None);
+        put(&mut recent, &first, marks(-25.0));
+        put(&mut recent, &second, marks(50.0));
+        assert_eq!(get(&mut recent, &second), Some(marks(50.0)));
+        assert_eq!(get(&mut recent, &first), None);
     }
 
     #[test]
