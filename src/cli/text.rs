@@ -15,7 +15,7 @@ pub fn run(a: TextArgs, quiet: bool) -> anyhow::Result<Outcome> {
         mode: a.text,
     };
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(stdout);
     let (counts, errors, outcome) = texts(&job, &mut out)?;
     std::io::Write::flush(&mut out)?;
     for e in &errors {
