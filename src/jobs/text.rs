@@ -107,7 +107,7 @@ impl<W: Write> Sink for Lines<W> {
 /// `html` (read as HTML), `full_text` (read whole under `--text main`) and `text`. Files that
 /// cannot be read are reported in the errors returned beside the counts; the rest is written.
 /// Work units are read on the rayon pool, each by one worker; their lines are written in
-/// order (see [`Order`]).
+/// order, the lines held for later units bounded.
 pub fn texts(
     job: &TextJob,
     out: &mut (dyn Write + Send),
