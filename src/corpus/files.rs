@@ -28,7 +28,6 @@ pub fn read(shard: &Shard, unit: &WorkUnit, max_record: usize, sink: &mut dyn Si
         let mut buf = BUFFER.with_borrow_mut(std::mem::take);
         let read =
             read_into(shard, &mut buf).map(|()| deliver(shard, unit, max_record, &buf, sink));
-        buf.clear();
         if buf.capacity() as u64 <= READ_MAX {
             BUFFER.with_borrow_mut(|b| *b = buf);
         }

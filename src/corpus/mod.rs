@@ -295,7 +295,8 @@ pub fn read_unit(
     }
 }
 
-/// Convenience for tests and tools: reads every unit of every shard into `sink`.
+/// Reads every unit of every shard into `sink`, in order, on this thread (`neardup text` on one
+/// worker, tests and tools): the shard-level errors, in unit order.
 pub fn read_all(
     shards: &[Shard],
     units: &[WorkUnit],

@@ -145,14 +145,12 @@ fn texts_with(
     let counts = if workers == 1 {
         // One worker: straight to `out`, as the lines are made.
         let mut sink = Lines::new(&mut *out, job.mode);
-        for unit in &found.units {
-            if let Err(e) = corpus::read_unit(unit, &found.shards, &job.read, &mut sink) {
-                errors.push(e);
-            }
-            if sink.error.is_some() {
-                break;
-            }
-        }
+        errors.extend(corpus::read_all(
+            &found.shards,
+            &found.units,
+            &job.read,
+            &mut sink,
+        ));
         if let Some(e) = sink.error {
             return Err(crate::Error::io("<stdout>", e));
         }
@@ -202,7 +200,24 @@ struct OrderState<'o> {
     failed: Option<std::io::Error>,
 }
 
-impl Order<'_> {
+impl<'o> Order<'o> {
+    /// Nothing written yet: the first unit's turn.
+    fn new(out: &'o mut (dyn Write + Send), limits: Limits) -> Self {
+        Order {
+            state: Mutex::new(OrderState {
+                out,
+                head: 0,
+                waiting: BTreeMap::new(),
+                held: 0,
+                counts: TextCounts::default(),
+                errors: Vec::new(),
+                failed: None,
+            }),
+            turn: Condvar::new(),
+            limits,
+        }
+    }
+
     /// Writes `chunk` if its unit is being written, or keeps it until then. A worker whose
     /// unit is not being written waits while the chunks held are over [`Limits::held_max`], so the
     /// output's memory is bounded; the unit being written never waits, so the output always
@@ -300,19 +315,7 @@ fn in_order(
     workers: usize,
     limits: Limits,
 ) -> crate::Result<(TextCounts, Vec<crate::Error>)> {
-    let order = Order {
-        state: Mutex::new(OrderState {
-            out,
-            head: 0,
-            waiting: BTreeMap::new(),
-            held: 0,
-            counts: TextCounts::default(),
-            errors: Vec::new(),
-            failed: None,
-        }),
-        turn: Condvar::new(),
-        limits,
-    };
+    let order = Order::new(out, limits);
     // Workers take units in input order, one at a time, so that the units read at once are
     // the next ones to be written.
     let next = AtomicUsize::new(0);
@@ -395,6 +398,22 @@ mod tests {
         }
     }
 
+    /// Every document its own chunk, and every chunk of a later unit waiting for the unit
+    /// being written.
+    const EVERY_CHUNK_WAITS: Limits = Limits {
+        held_max: 0,
+        chunk: 1,
+    };
+
+    /// `f` run on a pool of `workers` threads.
+    fn on_pool<T: Send>(workers: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .build()
+            .unwrap()
+            .install(f)
+    }
+
     fn run(job: &TextJob, workers: usize, limits: Limits) -> (Vec<u8>, TextCounts, Vec<String>) {
         let mut out = Vec::new();
         let (counts, errors, _) = texts_with(job, &mut out, workers, limits).unwrap();
@@ -420,15 +439,8 @@ mod tests {
         for (workers, limits) in [
             (2, Limits::DEFAULT),
             (4, Limits::DEFAULT),
-            // Every document its own chunk, and every chunk of a later unit waiting for the
-            // unit being written: the order and the bounded wait are what is tested.
-            (
-                3,
-                Limits {
-                    held_max: 0,
-                    chunk: 1,
-                },
-            ),
+            // The order and the bounded wait are what is tested.
+            (3, EVERY_CHUNK_WAITS),
             (
                 4,
                 Limits {
@@ -437,12 +449,8 @@ mod tests {
                 },
             ),
         ] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(workers)
-                .build()
-                .unwrap();
             for _ in 0..3 {
-                let (many, c, e) = pool.install(|| run(&job, workers, limits));
+                let (many, c, e) = on_pool(workers, || run(&job, workers, limits));
                 assert!(many == one, "{workers} workers, {limits:?}: other lines");
                 assert_eq!((c, &e), (counts, &errors), "{workers} workers, {limits:?}");
             }
@@ -452,19 +460,7 @@ mod tests {
     #[test]
     fn chunks_are_written_in_unit_order_and_each_units_in_its_own() {
         let mut out = Vec::new();
-        let order = Order {
-            state: Mutex::new(OrderState {
-                out: &mut out,
-                head: 0,
-                waiting: BTreeMap::new(),
-                held: 0,
-                counts: TextCounts::default(),
-                errors: Vec::new(),
-                failed: None,
-            }),
-            turn: Condvar::new(),
-            limits: Limits::DEFAULT,
-        };
+        let order = Order::new(&mut out, Limits::DEFAULT);
         let done = |documents| {
             Some((
                 TextCounts {
@@ -534,20 +530,10 @@ mod tests {
         for (workers, limits) in [
             (1, Limits::DEFAULT),
             (3, Limits::DEFAULT),
-            (
-                3,
-                Limits {
-                    held_max: 0,
-                    chunk: 1,
-                },
-            ),
+            (3, EVERY_CHUNK_WAITS),
         ] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(workers)
-                .build()
-                .unwrap();
             let mut out = Failing { left: 2000 };
-            let r = pool.install(|| texts_with(&job, &mut out, workers, limits));
+            let r = on_pool(workers, || texts_with(&job, &mut out, workers, limits));
             let e = r.expect_err("the write failed").to_string();
             assert!(e.contains("<stdout>") && e.contains("closed"), "{e}");
         }
