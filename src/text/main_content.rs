@@ -82,7 +82,9 @@
 //! <a>Target</a> in <a>java.beans</a>`), or are one link naming the text beside it (a
 //! summary table's class name beside its description, a `dt` beside its `dd`: what tells
 //! two class-use pages listing the same descriptions apart), or the region is an index: over
-//! half its text such lines, 20 or more of them. The first shown `h1` of a
+//! half its text such lines, 20 or more of them. A block inside a `pre` is code and never a
+//! list of links: a declaration whose types are each a link (rustdoc's `pub type U5 =
+//! UInt<UInt<...>>`) is the one text of a type alias's page. The first shown `h1` of a
 //! declared `main` or `article` is the page's title, kept with whatever region is chosen
 //! (even where its `div class="header"` reads as the frame): pages of sibling classes whose
 //! descriptions are alike differ there. A page where nothing scores, or where nothing
@@ -292,6 +294,9 @@ struct State {
     in_main: bool,
     /// Inside a `nav`, `header`, `footer` or `aside` element (by its tag).
     in_frame_element: bool,
+    /// Inside a `pre` element: code, whose links are its names' references (a signature's
+    /// types), not a list of links.
+    code: bool,
 }
 
 /// A run of text between block boundaries.
@@ -307,6 +312,8 @@ struct Block {
     anchors: u16,
     frame: bool,
     frame_tag: bool,
+    /// Inside a `pre` element ([`State::code`]): never a list of links.
+    code: bool,
 }
 
 /// An element name, lowercased, cut at 16 bytes.
@@ -1517,7 +1524,10 @@ impl Pass<'_, '_> {
             let link_words = self.block_link_words;
             let anchors = self.block_anchors;
             let State {
-                frame, frame_tag, ..
+                frame,
+                frame_tag,
+                code,
+                ..
             } = self.state();
             self.blocks.push(Block {
                 start: self.block_start as u32,
@@ -1528,6 +1538,7 @@ impl Pass<'_, '_> {
                 anchors,
                 frame,
                 frame_tag,
+                code,
             });
             // The text and link bytes count for the owner (and its ancestors when it closes).
             let o = &mut self.nodes[owner as usize];
@@ -1666,6 +1677,7 @@ impl Pass<'_, '_> {
             // link's words: its heading stays the link.
             link: (parent_state.link && nb != b"p") || nb == b"a",
             in_main: parent_state.in_main || matches!(tag, Tag::Main | Tag::Article),
+            code: parent_state.code || nb == b"pre",
         };
         if nb == b"a" && !parent_state.link && !state.hidden {
             self.block_anchors = self.block_anchors.saturating_add(1);
@@ -1947,7 +1959,8 @@ fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut String) -> 
         } else {
             PLAIN_IN_LINKED
         };
-        b.links * 2 > b.end - b.start
+        !b.code
+            && b.links * 2 > b.end - b.start
             && word_bytes(&text[b.start as usize..b.end as usize]).saturating_sub(b.link_words)
                 < least
     };
@@ -3998,6 +4011,43 @@ mod tests {
         assert!(text.contains("Returns an iterator over all"), "{text}");
         assert!(text.contains("Provided method 59"), "{text}");
         assert!(!text.contains("crate"), "{text}");
+    }
+
+    /// A declaration whose names are all links (rustdoc's type alias `pub type U5 = UInt<...>`,
+    /// each type a link to its page) is code, not a list of links: a block in a `pre` is never
+    /// left out as one, so the page's main content holds its declaration. A line of the same
+    /// links outside a `pre` still is one.
+    #[test]
+    fn a_declaration_of_links_in_pre_is_code_not_a_list_of_links() {
+        let ty = |name: &str| {
+            format!("<a class=\"struct\" href=\"../uint/struct.{name}.html\" title=\"struct typenum::uint::{name}\">{name}</a>")
+        };
+        let decl = format!(
+            "pub type U5 = {u}&lt;{u}&lt;{u}&lt;{t}, {b1}&gt;, {b0}&gt;, {b1}&gt;;",
+            u = ty("UInt"),
+            t = ty("UTerm"),
+            b1 = ty("B1"),
+            b0 = ty("B0")
+        );
+        let html = format!(
+            "<html><body><nav class=\"sidebar\"><a href=\"/\">typenum</a></nav><main><section id=\"main-content\" class=\"content\">\
+             <div class=\"main-heading\"><h1>Type Alias <span class=\"type\">U5</span></h1></div>\
+             <pre class=\"rust item-decl\"><code>{decl}</code></pre>\
+             <h2 id=\"aliased-type\" class=\"section-header\">Aliased Type</h2>\
+             <pre class=\"rust item-decl\"><code>pub struct U5 {{ /* private fields */ }}</code></pre>\
+             <div class=\"see\">{u} {t} {b1} {b0}</div></section></main></body></html>",
+            u = ty("UInt"),
+            t = ty("UTerm"),
+            b1 = ty("B1"),
+            b0 = ty("B0")
+        );
+        let text = main_text(&html);
+        assert!(
+            text.contains("pub type U5 = UInt<UInt<UInt<UTerm, B1>, B0>, B1>;"),
+            "{text}"
+        );
+        assert!(text.contains("pub struct U5"), "{text}");
+        assert!(!text.contains("UInt UTerm B1 B0"), "{text}");
     }
 
     /// A class page of an API site whose summary is the lists of methods it inherits: long
