@@ -26,7 +26,7 @@ shingles, prefix filtering for the S3 threshold) is compared.
 
 Usage:
   scripts/pack_docs.py --root .../usr/share/doc --site boost.example -o boost.warc.gz
-  scripts/own_content_truth.py boost.warc.gz --neardup target/release/neardup [--runs aside,keep]
+  scripts/own_content_truth.py boost.warc.gz --neardup target/release/neardup [--runs aside,keep,full]
 """
 import argparse
 import collections
@@ -184,10 +184,10 @@ def joins(pages, key, t):
 
 
 def run(exe, warc, mode, out):
-    subprocess.run(
-        [exe, "dedup", warc, "-o", out, "--quiet", "--force", "--site-blocks", mode],
-        check=True,
-    )
+    """`dedup`'s removals with `--site-blocks MODE`, or on the full text (`full`, CopyCat's
+    definition)."""
+    how = ["--text", "full"] if mode == "full" else ["--site-blocks", mode]
+    subprocess.run([exe, "dedup", warc, "-o", out, "--quiet", "--force", *how], check=True)
     rows = open(os.path.join(out, "remove.tsv")).read().splitlines()[1:]
     return [tuple(r.split("\t")[:2]) for r in rows]
 
@@ -196,7 +196,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("warc", nargs="+")
     ap.add_argument("--neardup", default="target/release/neardup")
-    ap.add_argument("--runs", default="aside,keep")
+    ap.add_argument("--runs", default="aside,keep", help="comma-separated: aside, keep, full (--text full)")
     ap.add_argument(
         "--analysis",
         choices=["copycat", "raw"],

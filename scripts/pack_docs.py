@@ -7,6 +7,9 @@ quality work, without network access:
     apt-get install python3.11-doc libboost1.81-doc
     python3 scripts/pack_docs.py --package python3.11-doc -o crawls/python.warc.gz
     python3 scripts/pack_docs.py --root /usr/share/doc/libboost1.81-doc -o crawls/boost.warc.gz
+    CARGO_TARGET_DIR=T cargo doc && python3 scripts/pack_docs.py --root T/doc --site deps-docs.example \
+        --exclude src,neardup,static.files,search.index,trait.impl,type.impl,help.html,settings.html \
+        -o crawls/depdocs.warc.gz
 
 Every .html/.htm file under the package's documentation (the files `dpkg -L PACKAGE` lists,
 or everything under --root) becomes one `response` record (one gzip member per record, as
@@ -32,9 +35,12 @@ def package_files(package):
     return [p for p in out.stdout.splitlines() if p.lower().endswith((".html", ".htm"))]
 
 
-def root_files(root):
+def root_files(root, exclude=()):
     found = []
-    for dirpath, _, names in os.walk(root, followlinks=False):
+    for dirpath, dirs, names in os.walk(root, followlinks=False):
+        if os.path.samefile(dirpath, root):
+            dirs[:] = [d for d in dirs if d not in exclude]
+            names = [n for n in names if n not in exclude]
         for n in names:
             if n.lower().endswith((".html", ".htm")):
                 found.append(os.path.join(dirpath, n))
@@ -63,11 +69,18 @@ def main():
     src.add_argument("--root", help="a directory to walk instead")
     ap.add_argument("-o", "--output", required=True, help="WARC.gz to write (not overwritten)")
     ap.add_argument("--site", help="the host of the pages' URIs (default: NAME.example)")
+    ap.add_argument(
+        "--exclude",
+        default="",
+        help="names of files and directories at the top of --root to leave out, comma-separated "
+        "(a rustdoc tree's src,static.files,search.index,... and its top pages)",
+    )
     a = ap.parse_args()
     site = a.site or (a.package or os.path.basename(os.path.normpath(a.root))) + ".example"
     if os.path.exists(a.output):
         sys.exit(f"{a.output} exists: choose another name")
-    files = sorted(package_files(a.package) if a.package else root_files(a.root))
+    exclude = {x for x in a.exclude.split(",") if x}
+    files = sorted(package_files(a.package) if a.package else root_files(a.root, exclude))
     seen = set()
     n = total = 0
     tmp = a.output + ".tmp"
