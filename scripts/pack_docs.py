@@ -38,7 +38,8 @@ def package_files(package):
 def root_files(root, exclude=()):
     found = []
     for dirpath, dirs, names in os.walk(root, followlinks=False):
-        if os.path.samefile(dirpath, root):
+        # The walk's first directory is `root` itself, as given.
+        if dirpath == root:
             dirs[:] = [d for d in dirs if d not in exclude]
             names = [n for n in names if n not in exclude]
         for n in names:

@@ -153,7 +153,7 @@ mod tests {
             assert!(payload == bytes, "{name}: other bytes");
             assert_eq!(*length, bytes.len() as u64, "{name}");
         }
-        // Over the record limit: counted, read or mapped alike.
+        // Over the record limit: counted and skipped, a small file too (mapped, not read).
         let mut sink = Payloads::default();
         for name in ["large.html", "long.html"] {
             read(&shard(&dir.path().join(name)), &unit, 1000, &mut sink).unwrap();
