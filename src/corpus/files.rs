@@ -165,4 +165,32 @@ mod tests {
         let e = read(&gone, &unit, usize::MAX, &mut sink).unwrap_err();
         assert!(e.to_string().contains("one.html"), "{e}");
     }
+
+    #[test]
+    fn a_file_that_changed_size_since_it_was_found_is_read_as_it_is_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("page.html");
+        std::fs::write(&path, vec![b'a'; 100]).unwrap();
+        let found = shard(&path);
+        let unit = WorkUnit {
+            shard: 0,
+            start: 0,
+            end: 0,
+        };
+        // Grown past the record limit after discovery: read (its size then was under both
+        // bounds), then skipped and counted by its size now, not delivered cut at the limit.
+        std::fs::write(&path, vec![b'b'; 5000]).unwrap();
+        let mut sink = Payloads::default();
+        read(&found, &unit, 1000, &mut sink).unwrap();
+        assert_eq!((sink.docs.len(), sink.skipped), (0, 1));
+        // Without a limit, its every byte, beyond the size discovery found.
+        read(&found, &unit, usize::MAX, &mut sink).unwrap();
+        assert_eq!(sink.docs.len(), 1);
+        assert!(sink.docs[0].1 == vec![b'b'; 5000] && sink.docs[0].2 == 5000);
+        // Shrunk: what is there, nothing of the longer content read before on this thread.
+        std::fs::write(&path, b"cc").unwrap();
+        read(&found, &unit, usize::MAX, &mut sink).unwrap();
+        assert_eq!(sink.docs[1].1, b"cc");
+        assert_eq!(sink.docs[1].2, 2);
+    }
 }
