@@ -224,6 +224,57 @@ fn a_few_pages_of_a_host_set_nothing_aside_and_full_text_never_does() {
     assert!(!summary.contains("own_content"), "{summary}");
 }
 
+#[test]
+fn an_older_crawls_pages_count_toward_the_sites_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    // The new crawl: four pages of a host that share its section, too few to set it aside
+    // alone (the test above: three go).
+    let mut new = Vec::new();
+    for i in 0..4 {
+        let html = type_page(&format!("Struct New{i}"), &own_words(100 + i, 25));
+        new.extend(response(
+            &format!("n{i}"),
+            &format!("https://docs.example/new/struct.New{i}.html"),
+            &html,
+        ));
+    }
+    // The older crawl: thirty other pages of the same host with the same section.
+    let mut old = Vec::new();
+    for i in 0..30 {
+        let html = type_page(&format!("Struct Old{i}"), &own_words(i, 25));
+        old.extend(response(
+            &format!("o{i:02}"),
+            &format!("https://docs.example/struct.Old{i}.html"),
+            &html,
+        ));
+    }
+    let (new_warc, old_warc) = (dir.path().join("new.warc"), dir.path().join("old.warc"));
+    fs::write(&new_warc, &new).unwrap();
+    fs::write(&old_warc, &old).unwrap();
+    let alone = dir.path().join("alone");
+    nd("dedup {} -o {} --quiet", &[&new_warc, &alone]).ok();
+    assert_eq!(removed(&alone).len(), 3, "alone, the host is four pages");
+    // Against the older crawl the host has 34 pages: the section is the site's, and the new
+    // pages, compared on their own words, are all kept.
+    let store = dir.path().join("old.store");
+    nd(
+        "fingerprint {} --minhash -o {} --quiet",
+        &[&old_warc, &store],
+    )
+    .ok();
+    let against = dir.path().join("against");
+    nd(
+        "dedup {} --against {} -o {} --quiet",
+        &[&new_warc, &store, &against],
+    )
+    .ok();
+    assert_eq!(removed(&against), Vec::<String>::new());
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(against.join("summary.json")).unwrap()).unwrap();
+    let own = &summary["verification"]["own_content"];
+    assert!(own["site_blocks"].as_u64().unwrap() > 0, "{own}");
+}
+
 /// A site section of its own kind: `n` paragraphs of words no other section has.
 fn section(kind: usize) -> String {
     (0..14)
