@@ -183,6 +183,24 @@ def joins(pages, key, t):
     return found
 
 
+def truth_pairs(pages):
+    """The truth's pairs (i, j), i < j, of `truth_pages`' pages: own S3 >= 0.82 or whole
+    S3 >= 0.95, each checked by `is_pair`."""
+    found = joins(pages, "own", 0.82) | joins(pages, "whole", 0.95)
+    return {(i, j) for (i, j) in found if is_pair(pages[i], pages[j])}
+
+
+def scored(pages, at, pairs, removals):
+    """Precision and recall of `removals` (removed, kept ids) against the truth, and the
+    indexes of the pages removed. `at` maps an id to its index in `pages`."""
+    right = sum(1 for r, k in removals if r in at and k in at and is_pair(pages[at[r]], pages[at[k]]))
+    removed = {at[r] for r, _ in removals if r in at}
+    precision = right / len(removals) if removals else 1.0
+    found = sum(1 for i, j in pairs if i in removed or j in removed)
+    recall = found / len(pairs) if pairs else 1.0
+    return precision, recall, removed
+
+
 def run(exe, warc, mode, out):
     """`dedup`'s removals with `--site-blocks MODE`, or on the full text (`full`, CopyCat's
     definition)."""
@@ -217,17 +235,11 @@ def main():
     for warc in a.warc:
         pages = truth_pages(warc)
         at = {p["id"]: i for i, p in enumerate(pages)}
-        pairs = {(i, j) for (i, j) in joins(pages, "own", 0.82) | joins(pages, "whole", 0.95) if is_pair(pages[i], pages[j])}
+        pairs = truth_pairs(pages)
         for mode in a.runs.split(","):
             with tempfile.TemporaryDirectory() as d:
                 removals = run(a.neardup, warc, mode, os.path.join(d, "out"))
-            right = sum(
-                1 for r, k in removals if r in at and k in at and is_pair(pages[at[r]], pages[at[k]])
-            )
-            removed = {at[r] for r, _ in removals if r in at}
-            prec = right / len(removals) if removals else 1.0
-            found = sum(1 for i, j in pairs if i in removed or j in removed)
-            rec = found / len(pairs) if pairs else 1.0
+            prec, rec, removed = scored(pages, at, pairs, removals)
             name = os.path.basename(warc)
             print(f"| {name} | {len(pages)} | {len(pairs)} | {mode} | {len(removals)} | {prec:.3f} | {rec:.3f} |")
             sys.stdout.flush()

@@ -68,15 +68,6 @@ def write_copy(src, dst):
     return n, given
 
 
-def score(pages, at, pairs, removals):
-    right = sum(1 for r, k in removals if r in at and k in at and truth.is_pair(pages[at[r]], pages[at[k]]))
-    removed = {at[r] for r, _ in removals if r in at}
-    found = sum(1 for i, j in pairs if i in removed or j in removed)
-    precision = right / len(removals) if removals else 1.0
-    recall = found / len(pairs) if pairs else 1.0
-    return len(removals), precision, recall
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("warc", nargs="+", help="crawls packed by pack_docs.py (record ids from paths)")
@@ -87,18 +78,15 @@ def main():
     for warc in a.warc:
         pages = truth.truth_pages(warc)
         at = {p["id"]: i for i, p in enumerate(pages)}
-        pairs = {
-            (i, j)
-            for (i, j) in truth.joins(pages, "own", 0.82) | truth.joins(pages, "whole", 0.95)
-            if truth.is_pair(pages[i], pages[j])
-        }
+        pairs = truth.truth_pairs(pages)
         with tempfile.TemporaryDirectory() as d:
             copy = os.path.join(d, "titled.warc.gz")
             n, given = write_copy(warc, copy)
             cells = []
             for w in (warc, copy):
                 rem = truth.run(a.neardup, w, "aside", os.path.join(d, "out"))
-                cells.append("%d, %.3f, %.3f" % score(pages, at, pairs, rem))
+                precision, recall, _ = truth.scored(pages, at, pairs, rem)
+                cells.append("%d, %.3f, %.3f" % (len(rem), precision, recall))
         print(f"| {os.path.basename(warc)} | {n} | {given} | {len(pairs)} | {cells[0]} | {cells[1]} |", flush=True)
 
 
