@@ -82,10 +82,7 @@ fn canonical_links_are_stored_and_their_classes_verified_as_candidates() {
     // The class {a, b, c, d} gives 6 pairs. a, b, c and e are near-duplicates that MinHash
     // finds anyway; d's text is another page's, so only the canonical class makes it a
     // candidate (with a, b and c: 3 more candidates), and verification rejects it.
-    let summary = |dir: &std::path::Path| -> serde_json::Value {
-        serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
-    };
-    let with = summary(&out);
+    let with = summary_json(&out);
     assert_eq!(with["canonical"]["classes"], 1);
     assert_eq!(with["canonical"]["pairs"], 6);
     assert_eq!(with["canonical"]["documents_with_link"], 3);
@@ -98,7 +95,7 @@ fn canonical_links_are_stored_and_their_classes_verified_as_candidates() {
     assert_eq!(removed, ["b a", "c a", "e a"]);
     let plain = dir.path().join("plain");
     nd("-q dedup {} -o {}", &[&crawl, &plain]).ok();
-    let without = summary(&plain);
+    let without = summary_json(&plain);
     assert!(without.get("canonical").is_none());
     // d is compared with the kept a only through its class, and rejected.
     let compared = |v: &serde_json::Value| v["verification"]["comparisons"].as_u64().unwrap();

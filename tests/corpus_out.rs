@@ -541,8 +541,7 @@ fn typed_tables_hold_the_tsv_rows() {
         }
         assert!(out.join(format!("{stem}.parquet")).is_file());
     }
-    let summary: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let summary = crate::common::summary_json(&out);
     assert_eq!(summary["tables"].as_array().unwrap().len(), 14);
     if python_has("pyarrow.parquet") {
         let script = r#"

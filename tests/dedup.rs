@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{nd, stderr};
+use crate::common::{nd, stderr, summary_json};
 use neardup::report::summary::{Command, Summary};
 
 fn read(p: &Path) -> String {
@@ -13,11 +13,6 @@ fn read(p: &Path) -> String {
 
 fn lines(p: &Path) -> Vec<String> {
     read(p).lines().map(str::to_string).collect()
-}
-
-/// An output directory's `summary.json`, as JSON.
-fn summary_json(out: &Path) -> serde_json::Value {
-    serde_json::from_str(&read(&out.join("summary.json"))).unwrap()
 }
 
 fn sample() -> PathBuf {

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::{nd, neardup, ok, page, response, stderr};
+use crate::common::{nd, neardup, ok, page, response, stderr, summary_json};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -325,8 +325,7 @@ fn outputs_inside_an_input_are_refused_and_stores_inside_one_not_read() {
     let out = dir.path().join("out");
     nd("-q dedup {} -o {}", &[&input, &out]).ok();
     let docs = |o: &Path| {
-        let v: serde_json::Value =
-            serde_json::from_str(&fs::read_to_string(o.join("summary.json")).unwrap()).unwrap();
+        let v = summary_json(o);
         (
             v["documents"].as_u64().unwrap(),
             v["fingerprint"]["stats"].clone(),

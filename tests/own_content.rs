@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::{nd, response};
+use crate::common::{nd, response, summary_json};
 
 /// Words of their own for page `seed`: `n` words no other page has.
 fn own_words(seed: usize, n: usize) -> String {
@@ -148,8 +148,7 @@ fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
         ["edit", "t04"].iter().any(|x| r.contains(&x.to_string())),
         "{r:?}"
     );
-    let summary: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(aside.join("summary.json")).unwrap()).unwrap();
+    let summary = summary_json(&aside);
     let own = &summary["verification"]["own_content"];
     assert!(own["site_blocks"].as_u64().unwrap() >= 14, "{own}");
     assert!(
@@ -194,8 +193,7 @@ fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
     assert!(blocks >= 31 * 28, "{blocks}");
     assert!(words >= 31 * 14 * 24, "{words}");
     assert_eq!(aside_of(&keep), (0, 0));
-    let kept: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(keep.join("summary.json")).unwrap()).unwrap();
+    let kept = summary_json(&keep);
     assert!(kept["verification"].get("own_content").is_none());
 }
 
@@ -269,8 +267,7 @@ fn an_older_crawls_pages_count_toward_the_sites_blocks() {
     )
     .ok();
     assert_eq!(removed(&against), Vec::<String>::new());
-    let summary: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(against.join("summary.json")).unwrap()).unwrap();
+    let summary = summary_json(&against);
     let own = &summary["verification"]["own_content"];
     assert!(own["site_blocks"].as_u64().unwrap() > 0, "{own}");
 }

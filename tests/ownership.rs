@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::{nd, ok, refused, stderr};
+use crate::common::{nd, ok, refused, stderr, summary_json};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -427,8 +427,7 @@ fn a_bound_reached_is_said_on_the_terminal() {
     let o = dir.path().join("o");
     let out = nd("-q dedup {} -o {} --max-leaders 1", &[&c, &o]).output();
     assert!(out.status.success(), "{}", stderr(&out));
-    let s: serde_json::Value =
-        serde_json::from_slice(&fs::read(o.join("summary.json")).unwrap()).unwrap();
+    let s = summary_json(&o);
     let capped = s["verification"]["leaders"]["capped_groups"]
         .as_u64()
         .unwrap_or(0);

@@ -364,6 +364,13 @@ pub fn cpu_graph(
     neardup::join::cpu::join_graph(input, &spec)
 }
 
+/// A run's output directory's `summary.json`, as JSON (a missing file panics naming it).
+pub fn summary_json(out: &Path) -> serde_json::Value {
+    let p = out.join("summary.json");
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
 /// Every row of every JSONL.gz shard of a corpus directory, in its manifest's order.
 pub fn jsonl_rows(dir: &Path) -> Vec<serde_json::Value> {
     use std::io::Read;
