@@ -45,12 +45,14 @@ log = logging.getLogger("neardup")
 def _add_headless_nvidia_driver() -> None:
     """On a GPU server with no display, NVIDIA's Vulkan driver serves only through its EGL
     library: as the command line does first thing, neardup writes a manifest naming it and adds
-    it for Vulkan's loader (``VK_ADD_DRIVER_FILES``, keeping every other driver) before any GPU
-    call of this process. ``NEARDUP_VULKAN_AS_IS=1``, or a driver variable of one's own, turns
-    it off."""
-    path, why = _neardup.vulkan_driver()
-    if path is not None:
-        os.environ.setdefault("VK_ADD_DRIVER_FILES", os.fspath(path))
+    it for Vulkan's loader (``VK_ADD_DRIVER_FILES``, keeping every other driver, or after the
+    list of a ``VK_DRIVER_FILES`` that names only NVIDIA's GLX manifest, since the loader then
+    reads no other) before any GPU call of this process. ``NEARDUP_VULKAN_AS_IS=1``, or a
+    driver variable of one's own, turns it off."""
+    setting, why = _neardup.vulkan_driver()
+    if setting is not None:
+        var, value = setting
+        os.environ[var] = os.fsdecode(value)
     log.debug("NVIDIA's headless Vulkan driver: %s", why)
 
 

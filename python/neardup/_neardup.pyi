@@ -58,9 +58,9 @@ def named_job(job: str, options: str, quiet: bool = False, threads: Optional[int
 def reuse_top(options: str, threads: Optional[int] = None) -> list[tuple[int, int, bool, str, str]]:
     """The most repeated chunks: (count, sites, stop, hash, sample)."""
 
-def vulkan_driver() -> tuple[Optional[str], str]:
-    """Writes NVIDIA's headless Vulkan manifest where the rule says so: its path (or None) and
-    the rule's answer in words."""
+def vulkan_driver() -> tuple[Optional[tuple[str, str]], str]:
+    """Writes NVIDIA's headless Vulkan manifest where the rule says so: the loader's variable
+    to set and its new value (or None), and the rule's answer in words."""
 
 def set_progress_interval(seconds: float) -> None:
     """How often fingerprinting logs how far it is on the ``neardup`` logger (default 5 s)."""

@@ -617,19 +617,20 @@ fn set_progress_interval(seconds: f64) -> PyResult<()> {
 }
 
 /// NVIDIA's headless Vulkan driver (`neardup::gpu::icd`): on a GPU server with no display,
-/// writes the manifest naming NVIDIA's EGL library when the rule says so, and returns its path
-/// (for the package to add as `VK_ADD_DRIVER_FILES` before any GPU call) and the rule's answer
-/// in words.
+/// writes the manifest naming NVIDIA's EGL library when the rule says so, and returns the
+/// loader's variable to set and its new value (for the package to set before any GPU call:
+/// `VK_ADD_DRIVER_FILES`, or the user's `VK_DRIVER_FILES` list with the manifest after it), or
+/// `None`, and the rule's answer in words.
 #[pyfunction]
-fn vulkan_driver() -> (Option<std::path::PathBuf>, String) {
+fn vulkan_driver() -> (Option<(String, std::ffi::OsString)>, String) {
     use neardup::gpu::icd;
-    let path = icd::write_manifest();
+    let set = icd::setting().map(|(var, value, _)| (var.to_string(), value));
     let why = match icd::decided() {
-        Some(icd::Decision::Add { lib, .. }) => format!("added {}", lib.display()),
+        Some(icd::Decision::Add { lib, var, .. }) => format!("added {} to {var}", lib.display()),
         Some(icd::Decision::Leave(why)) => format!("left as is: {why}"),
         None => "left as is: not Linux".to_string(),
     };
-    (path, why)
+    (set, why)
 }
 
 /// The Python module.

@@ -15,8 +15,8 @@ pub fn run(a: GpusArgs) -> anyhow::Result<Outcome> {
         println!("no GPU adapters (joins run on the CPU; install a Vulkan driver, e.g. mesa-vulkan-drivers, for a software adapter)");
         if std::path::Path::new(icd::NVIDIA_DEVICE).exists() {
             match icd::decided() {
-                Some(icd::Decision::Add { lib, .. }) => println!(
-                    "an NVIDIA device node exists; {} was added as a Vulkan driver and offers no adapter either",
+                Some(icd::Decision::Add { lib, var, .. }) => println!(
+                    "an NVIDIA device node exists; {} was added as a Vulkan driver (through {var}) and offers no adapter either",
                     lib.display()
                 ),
                 Some(icd::Decision::Leave(why)) => println!(

@@ -12,8 +12,11 @@
 //! NVIDIA device node, no display, no manifest that already names the EGL library, and no
 //! Vulkan driver variable set by the user, it writes such a manifest into a directory of its
 //! own under the temporary directory and adds it with `VK_ADD_DRIVER_FILES`, which keeps every
-//! other driver. `NEARDUP_VULKAN_AS_IS=1` turns this off. The rule is the pure function
-//! [`decide`], tested on its own; [`prepare`] only gathers the facts and acts on the answer.
+//! other driver. Where `VK_DRIVER_FILES` (or the older `VK_ICD_FILENAMES`) names NVIDIA's GLX
+//! manifest and nothing else, the loader ignores `VK_ADD_DRIVER_FILES` (measured on the H200:
+//! no adapter), so the manifest is appended to that variable's list instead.
+//! `NEARDUP_VULKAN_AS_IS=1` turns this off. The rule is the pure function [`decide`], tested on
+//! its own; [`setting`] turns its answer into the variable to set and [`prepare`] sets it.
 
 use std::path::{Path, PathBuf};
 
@@ -40,8 +43,9 @@ pub const EGL_LIB: &str = "libEGL_nvidia.so.0";
 pub struct Facts {
     /// [`ADD_VAR`] or [`AS_IS_VAR`] is set.
     pub user_chose: bool,
-    /// The manifests a [`DRIVER_VARS`] variable names, with their text, when one is set.
-    pub chosen: Option<Vec<(PathBuf, String)>>,
+    /// The first [`DRIVER_VARS`] variable set (the one the loader reads) and the manifests it
+    /// names, with their text.
+    pub chosen: Option<(&'static str, Vec<(PathBuf, String)>)>,
     /// `DISPLAY` or `WAYLAND_DISPLAY` is set.
     pub display: bool,
     /// [`NVIDIA_DEVICE`] exists.
@@ -57,12 +61,15 @@ pub struct Facts {
 pub enum Decision {
     /// Nothing: the reason, for `neardup gpus` to print.
     Leave(&'static str),
-    /// Write a manifest naming this library with this API version, and add it.
+    /// Write a manifest naming this library with this API version, and add it through `var`.
     Add {
         /// The EGL library, absolute.
         lib: PathBuf,
         /// The API version the NVIDIA manifest declares (or a safe default).
         api_version: String,
+        /// [`ADD_VAR`] when no driver variable is set; else the [`DRIVER_VARS`] variable that
+        /// is, whose list the manifest joins (the loader then reads no other).
+        var: &'static str,
     },
 }
 
@@ -80,7 +87,10 @@ pub fn decide(f: &Facts) -> Decision {
     let Some(lib) = &f.egl_lib else {
         return Decision::Leave("no libEGL_nvidia.so.0 found");
     };
-    let considered = f.chosen.as_ref().unwrap_or(&f.manifests);
+    let (var, considered) = match &f.chosen {
+        Some((var, named)) => (*var, named),
+        None => (ADD_VAR, &f.manifests),
+    };
     if f.chosen.is_some() && !considered.iter().any(|(_, t)| t.contains("libGLX_nvidia")) {
         return Decision::Leave("VK_DRIVER_FILES names drivers other than NVIDIA's GLX one");
     }
@@ -95,7 +105,20 @@ pub fn decide(f: &Facts) -> Decision {
     Decision::Add {
         lib: lib.clone(),
         api_version,
+        var,
     }
+}
+
+/// The value `var` takes for the loader to read `manifest` too: the manifest alone for
+/// [`ADD_VAR`], else the variable's list as it was (`old`) with the manifest after it.
+pub fn value(var: &str, old: Option<&str>, manifest: &Path) -> std::ffi::OsString {
+    let mut v = std::ffi::OsString::new();
+    if let Some(old) = old.filter(|o| var != ADD_VAR && !o.is_empty()) {
+        v.push(old.trim_end_matches(':'));
+        v.push(":");
+    }
+    v.push(manifest);
+    v
 }
 
 /// The `api_version` a manifest declares, if it is a dotted version.
@@ -153,15 +176,15 @@ pub fn facts() -> Facts {
         return facts;
     }
     let read = |p: PathBuf| std::fs::read_to_string(&p).ok().map(|t| (p, t));
-    facts.chosen = DRIVER_VARS
-        .iter()
-        .find_map(|v| std::env::var(v).ok().filter(|x| !x.is_empty()))
-        .map(|list| {
-            list.split(':')
-                .filter(|p| !p.is_empty())
-                .filter_map(|p| read(PathBuf::from(p)))
-                .collect()
-        });
+    facts.chosen = DRIVER_VARS.iter().find_map(|&var| {
+        let list = std::env::var(var).ok().filter(|x| !x.is_empty())?;
+        let named = list
+            .split(':')
+            .filter(|p| !p.is_empty())
+            .filter_map(|p| read(PathBuf::from(p)))
+            .collect();
+        Some((var, named))
+    });
     let ld = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
     facts.egl_lib = ld
         .split(':')
@@ -183,27 +206,41 @@ pub fn facts() -> Facts {
     facts
 }
 
-/// Applies [`decide`] to this machine: writes the manifest and sets `VK_ADD_DRIVER_FILES`.
-/// Returns the manifest's path when it did. Must run before any other thread starts (it sets
-/// an environment variable); the binary calls it first thing in `main`. A manifest that
-/// cannot be written leaves everything as it was.
+/// Applies [`decide`] to this machine: writes the manifest and sets the variable [`setting`]
+/// names. Returns the manifest's path when it did. Must run before any other thread starts
+/// (it sets an environment variable); the binary calls it first thing in `main`. A manifest
+/// that cannot be written leaves everything as it was.
 pub fn prepare() -> Option<PathBuf> {
-    let path = write_manifest()?;
-    std::env::set_var(ADD_VAR, &path);
+    let (var, value, path) = setting()?;
+    std::env::set_var(var, value);
     Some(path)
 }
 
 /// [`prepare`] without the environment: applies [`decide`] to this machine and writes the
-/// manifest when it says so, returning its path for the caller to add as `VK_ADD_DRIVER_FILES`
-/// before the first GPU call (the Python package does, on import, through `os.environ`, which
-/// its own threads read safely). A manifest that cannot be written gives `None`.
-pub fn write_manifest() -> Option<PathBuf> {
+/// manifest when it says so, returning the variable to set, its new value and the manifest's
+/// path, for the caller to set before the first GPU call (the Python package does, on import,
+/// through `os.environ`, which its own threads read safely). A manifest that cannot be
+/// written gives `None`.
+pub fn setting() -> Option<(&'static str, std::ffi::OsString, PathBuf)> {
+    let (var, path) = write_manifest()?;
+    let old = std::env::var(var).ok();
+    Some((var, value(var, old.as_deref(), &path), path))
+}
+
+/// Writes the manifest when [`decide`] says so on this machine; its path and the variable
+/// that is to name it.
+fn write_manifest() -> Option<(&'static str, PathBuf)> {
     if !cfg!(target_os = "linux") {
         return None;
     }
     let decision = decide(&facts());
     let _ = DECIDED.set(decision.clone());
-    let Decision::Add { lib, api_version } = decision else {
+    let Decision::Add {
+        lib,
+        api_version,
+        var,
+    } = decision
+    else {
         return None;
     };
     let uid = user_id();
@@ -219,7 +256,7 @@ pub fn write_manifest() -> Option<PathBuf> {
         std::fs::write(&tmp, &text).ok()?;
         std::fs::rename(&tmp, &path).ok()?;
     }
-    Some(path)
+    Some((var, path))
 }
 
 /// What [`write_manifest`] decided in this process, for `neardup gpus` to explain an empty list.
@@ -276,23 +313,29 @@ mod tests {
         }
     }
 
-    /// The H200 machine's facts: the manifest is added, with the driver's API version, also
-    /// when `VK_DRIVER_FILES` names the GLX manifest (as the measuring script did).
+    /// The H200 machine's facts: the manifest is added, with the driver's API version, through
+    /// `VK_ADD_DRIVER_FILES`; where `VK_DRIVER_FILES` (or `VK_ICD_FILENAMES`) names the GLX
+    /// manifest, as the measuring script did, through that variable, since the loader then
+    /// ignores `VK_ADD_DRIVER_FILES` (the H200 showed no adapter when it was used).
     #[test]
     fn a_headless_nvidia_machine_gets_the_egl_manifest() {
-        let mut named = headless();
-        named.chosen = Some(named.manifests.clone());
-        named.manifests.clear();
-        assert_eq!(decide(&named), decide(&headless()));
-        let d = decide(&headless());
-        assert_eq!(
-            d,
-            Decision::Add {
-                lib: PathBuf::from("/usr/local/nvidia/lib64/libEGL_nvidia.so.0"),
-                api_version: "1.4.312".into(),
-            }
-        );
-        let Decision::Add { lib, api_version } = d else {
+        let lib = PathBuf::from("/usr/local/nvidia/lib64/libEGL_nvidia.so.0");
+        let added = |var| Decision::Add {
+            lib: lib.clone(),
+            api_version: "1.4.312".into(),
+            var,
+        };
+        assert_eq!(decide(&headless()), added(ADD_VAR));
+        for var in DRIVER_VARS {
+            let mut named = headless();
+            named.chosen = Some((var, named.manifests.clone()));
+            named.manifests.clear();
+            assert_eq!(decide(&named), added(var));
+        }
+        let Decision::Add {
+            lib, api_version, ..
+        } = decide(&headless())
+        else {
             unreachable!()
         };
         let text = manifest(&lib, &api_version);
@@ -303,6 +346,24 @@ mod tests {
         );
         assert_eq!(v["ICD"]["api_version"], "1.4.312");
         assert_eq!(v["file_format_version"], "1.0.1");
+    }
+
+    /// The variable's new value: the manifest alone where it is added, the user's list and then
+    /// the manifest where a driver variable is extended.
+    #[test]
+    fn a_driver_list_keeps_what_it_named() {
+        let m = Path::new("/tmp/neardup-vulkan-0/nvidia_egl_icd.json");
+        let glx = "/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json";
+        let joined = format!("{glx}:{}", m.display());
+        assert_eq!(value(ADD_VAR, None, m), m.as_os_str());
+        assert_eq!(value(ADD_VAR, Some("/x.json"), m), m.as_os_str());
+        assert_eq!(value("VK_DRIVER_FILES", Some(glx), m), joined.as_str());
+        let trailing = format!("{glx}:");
+        assert_eq!(
+            value("VK_DRIVER_FILES", Some(&trailing), m),
+            joined.as_str()
+        );
+        assert_eq!(value("VK_ICD_FILENAMES", Some(""), m), m.as_os_str());
     }
 
     /// Each fact that makes the manifest wrong or unneeded leaves the machine alone.
@@ -316,10 +377,13 @@ mod tests {
             (
                 "VK_DRIVER_FILES names drivers other than NVIDIA's GLX one",
                 |f| {
-                    f.chosen = Some(vec![(
-                        PathBuf::from("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"),
-                        "{\"ICD\": {\"library_path\": \"libvulkan_lvp.so\"}}".into(),
-                    )])
+                    f.chosen = Some((
+                        "VK_DRIVER_FILES",
+                        vec![(
+                            PathBuf::from("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"),
+                            "{\"ICD\": {\"library_path\": \"libvulkan_lvp.so\"}}".into(),
+                        )],
+                    ))
                 },
             ),
             ("a display is set", |f| f.display = true),
