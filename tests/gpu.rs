@@ -388,6 +388,12 @@ fn resident_joins_equal_cpu_joins_pair_for_pair() {
                     gpu_graph(&g, &cfg, input(&fp, &fp128, &docs), (&plan, tau, Some(12)));
                 let what = format!("tau {tau}, {}, {name}", plan.name);
                 assert!(drv.resident && drv.chunks == 1, "{what}");
+                // The host's parts are timed, each within the join's own time.
+                let host = drv.host.expect("the resident join times its host work");
+                assert!(
+                    host.iter().all(|s| (0.0..60.0).contains(s)),
+                    "{what}: {host:?}"
+                );
                 assert_eq!(got.pairs(), want.pairs(), "{what}");
                 // The device compares buckets: the CPU's runs when keys are buckets, more
                 // when a bucket holds several keys.

@@ -140,6 +140,14 @@ fn resident(g: &GpuStats, stats: &JoinStats, bound: Option<f64>, adapter: &str) 
         g.windows,
         g.chunks
     );
+    if let Some(h) = g.host {
+        let parts: Vec<String> = crate::join::gpu::HOST_PARTS
+            .iter()
+            .zip(h)
+            .map(|(n, s)| format!("{n} {s:.3} s"))
+            .collect();
+        println!("host (resident): {}", parts.join(", "));
+    }
     let Some(st) = g.stages else {
         println!("stages: {adapter} has no timestamp queries; no device times by stage");
         return;

@@ -98,7 +98,14 @@ pub struct GpuStats {
     /// Device seconds of each stage of the resident join (`gpu::resident::STAGES`), where
     /// the adapter times passes.
     pub stages: Option<[f64; 4]>,
+    /// The resident join's host work, seconds: the collapse to distinct values before the
+    /// upload, the device's pairs turned into value pairs, and the graph after
+    /// ([`HOST_PARTS`]).
+    pub host: Option<[f64; 3]>,
 }
+
+/// The names of [`GpuStats::host`]'s parts, in order.
+pub const HOST_PARTS: [&str; 3] = ["collapse", "pairs mapped", "graph"];
 
 /// Fingerprints as the shader reads them, (low, high) halves: on a little-endian host, the
 /// values' own bytes, with no copy.
@@ -391,7 +398,10 @@ fn resident_graph(
         resident: true,
         ..GpuStats::default()
     };
+    let started = std::time::Instant::now();
+    let (mut collapsed, mut mapped) = (0.0, 0.0);
     let (graph, stats) = engine::join_with(input, spec, |values, _, stats| {
+        collapsed = started.elapsed().as_secs_f64();
         let out = kernels.join(&halves(values), masks, spec.tau(), rc)?;
         for t in &out.tables {
             stats.comparisons += t.comparisons;
@@ -409,12 +419,19 @@ fn resident_graph(
         g.kernel_seconds = out.timing.tables;
         g.read_seconds = out.timing.read;
         g.gpu_seconds = out.timing.upload + out.timing.tables + out.timing.read;
-        Ok(out
+        let map = std::time::Instant::now();
+        let pairs = out
             .pairs
             .par_iter()
             .map(|p| value_pair(values, *p))
-            .collect())
+            .collect();
+        mapped = started.elapsed().as_secs_f64();
+        g.host = Some([collapsed, map.elapsed().as_secs_f64(), 0.0]);
+        Ok(pairs)
     })?;
+    if let Some(h) = &mut g.host {
+        h[2] = started.elapsed().as_secs_f64() - mapped;
+    }
     Ok((graph, stats, g))
 }
 
