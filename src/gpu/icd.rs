@@ -259,10 +259,10 @@ fn write_manifest() -> Option<(&'static str, PathBuf)> {
     Some((var, path))
 }
 
-/// What [`write_manifest`] decided in this process, for `neardup gpus` to explain an empty list.
+/// What [`setting`] decided in this process, for `neardup gpus` to explain an empty list.
 static DECIDED: std::sync::OnceLock<Decision> = std::sync::OnceLock::new();
 
-/// What [`write_manifest`] decided, if it ran.
+/// What [`setting`] (or [`prepare`]) decided, if it ran.
 pub fn decided() -> Option<&'static Decision> {
     DECIDED.get()
 }
