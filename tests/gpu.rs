@@ -388,7 +388,7 @@ fn resident_joins_equal_cpu_joins_pair_for_pair() {
                     gpu_graph(&g, &cfg, input(&fp, &fp128, &docs), (&plan, tau, Some(12)));
                 let what = format!("tau {tau}, {}, {name}", plan.name);
                 assert!(drv.resident && drv.chunks == 1, "{what}");
-                // The host's parts are timed, each within the join's own time.
+                // The host's parts are timed, each a time in seconds (none negative, none absurd).
                 let host = drv.host.expect("the resident join times its host work");
                 assert!(
                     host.iter().all(|s| (0.0..60.0).contains(s)),

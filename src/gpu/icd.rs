@@ -10,13 +10,14 @@
 //!
 //! So, before any thread starts, the binary calls [`prepare`]: on a Linux machine with an
 //! NVIDIA device node, no display, no manifest that already names the EGL library, and no
-//! Vulkan driver variable set by the user, it writes such a manifest into a directory of its
-//! own under the temporary directory and adds it with `VK_ADD_DRIVER_FILES`, which keeps every
-//! other driver. Where `VK_DRIVER_FILES` (or the older `VK_ICD_FILENAMES`) names NVIDIA's GLX
-//! manifest and nothing else, the loader ignores `VK_ADD_DRIVER_FILES` (measured on the H200:
-//! no adapter), so the manifest is appended to that variable's list instead.
-//! `NEARDUP_VULKAN_AS_IS=1` turns this off. The rule is the pure function [`decide`], tested on
-//! its own; [`setting`] turns its answer into the variable to set and [`prepare`] sets it.
+//! Vulkan driver variable set by the user but one naming NVIDIA's GLX manifest, it writes such
+//! a manifest into a directory of its own under the temporary directory and adds it with
+//! `VK_ADD_DRIVER_FILES`, which keeps every other driver. Where `VK_DRIVER_FILES` (or the older
+//! `VK_ICD_FILENAMES`) names NVIDIA's GLX manifest and nothing else, the loader ignores
+//! `VK_ADD_DRIVER_FILES` (measured on the H200: no adapter), so the manifest is appended to
+//! that variable's list instead. `NEARDUP_VULKAN_AS_IS=1` turns this off. The rule is the pure
+//! function [`decide`], tested on its own; [`setting`] turns its answer into the variable to
+//! set and [`prepare`] sets it.
 
 use std::path::{Path, PathBuf};
 

@@ -399,7 +399,8 @@ fn resident_graph(
         ..GpuStats::default()
     };
     let started = std::time::Instant::now();
-    let (mut collapsed, mut mapped) = (0.0, 0.0);
+    // The host's parts: until the closure runs, the pairs' mapping, and after it.
+    let (mut collapsed, mut mapping, mut mapped) = (0.0, 0.0, 0.0);
     let (graph, stats) = engine::join_with(input, spec, |values, _, stats| {
         collapsed = started.elapsed().as_secs_f64();
         let out = kernels.join(&halves(values), masks, spec.tau(), rc)?;
@@ -425,13 +426,11 @@ fn resident_graph(
             .par_iter()
             .map(|p| value_pair(values, *p))
             .collect();
+        mapping = map.elapsed().as_secs_f64();
         mapped = started.elapsed().as_secs_f64();
-        g.host = Some([collapsed, map.elapsed().as_secs_f64(), 0.0]);
         Ok(pairs)
     })?;
-    if let Some(h) = &mut g.host {
-        h[2] = started.elapsed().as_secs_f64() - mapped;
-    }
+    g.host = Some([collapsed, mapping, started.elapsed().as_secs_f64() - mapped]);
     Ok((graph, stats, g))
 }
 
