@@ -476,3 +476,69 @@ fn a_page_whose_main_content_is_a_sliver_of_it_is_read_whole() {
     nd("dedup {} -o {} --quiet", &[&warc, &out]).ok();
     assert!(removed(&out).is_empty(), "{:?}", removed(&out));
 }
+
+/// A page of `words` under `title`: a short menu, and the words as its main content.
+fn titled_page(title: &str, words: &str) -> String {
+    format!(
+        "<html><head><title>{title}</title></head><body><nav><a href=/>Home</a></nav>\
+         <main><p>{words}</p></main></body></html>"
+    )
+}
+
+#[test]
+fn a_pages_title_is_compared_before_its_main_content_without_the_sites_name() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two generated items of one crate: the same one sentence of documentation (20 words),
+    // titles that name different items.
+    let doc = own_words(0, 20);
+    let mut data = response(
+        "alpha",
+        "https://docs.example/static.ALPHA_BETA_GAMMA_DELTA_INIT.html",
+        &titled_page("Alpha Beta Gamma Delta Init in crate - Docs", &doc),
+    );
+    data.extend(response(
+        "zeta",
+        "https://docs.example/static.ZETA_ETA_THETA_IOTA_INIT.html",
+        &titled_page("Zeta Eta Theta Iota Init in crate - Docs", &doc),
+    ));
+    // One page on two sites: titles that differ by the site's name only (its host's, with or
+    // without the last label, or the one its head declares).
+    let form = own_words(1, 20);
+    data.extend(response(
+        "cipir",
+        "http://juragancipir.example/lostpassword/",
+        &titled_page("Lost Password ~ Juragan Cipir", &form),
+    ));
+    data.extend(response(
+        "phuket",
+        "http://www.excursionphuket.example/wp-login.php",
+        &titled_page("excursionphuket.example \u{203a} Lost Password", &form),
+    ));
+    let declared = titled_page("Lost Password | The Coast Times", &form).replace(
+        "<title>",
+        "<meta property=og:site_name content='The Coast Times'><title>",
+    );
+    data.extend(response("coast", "https://coast.example/login", &declared));
+    let warc = dir.path().join("pages.warc");
+    fs::write(&warc, data).unwrap();
+
+    let out = dir.path().join("out");
+    nd("dedup {} -o {} --quiet", &[&warc, &out]).ok();
+    assert_eq!(removed(&out), ["coast", "phuket"]);
+    // `neardup text` prints the title lines apart from the main content.
+    let lines = nd("text {} --text main", &[&warc]).ok();
+    let rows: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
+    assert_eq!(
+        row("alpha")["title"],
+        "Alpha Beta Gamma Delta Init in crate"
+    );
+    // The two items' main contents are one text: only their titles tell them apart.
+    assert_eq!(row("alpha")["text"], doc.as_str());
+    assert_eq!(row("zeta")["text"], doc.as_str());
+    assert_eq!(row("phuket")["title"], "Lost Password");
+    assert_eq!(row("coast")["title"], "Lost Password");
+}

@@ -77,6 +77,7 @@ fn brute_counts(pages: &[(String, String)]) -> BTreeMap<u128, (u64, String)> {
             None,
             Some(true),
             Default::default(),
+            "",
             &mut text,
         );
         for c in chunks(&text) {

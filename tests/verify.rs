@@ -32,6 +32,7 @@ impl Sink for Texts {
             doc.charset.as_deref(),
             html,
             Default::default(),
+            &doc.url,
             &mut text,
         );
         self.0.insert(doc.id.into_owned(), text);

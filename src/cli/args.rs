@@ -148,7 +148,8 @@ pub enum Command {
     /// Write a synthetic crawl (WARC.gz) with planted exact and near duplicates.
     SynthCrawl(SynthCrawlArgs),
     /// Print the text neardup reads from each document (one JSON line each: id, url, html,
-    /// full_text, text): what `--text main` or `--text full` keeps of a page.
+    /// full_text, text, title): what `--text main` or `--text full` keeps of a page (under
+    /// `--text main`, title holds the title lines compared before the main content in text).
     Text(TextArgs),
     /// Write a store of random fingerprints with planted near-duplicates.
     Synth(SynthArgs),

@@ -541,6 +541,7 @@ impl Sink for UnitSink<'_> {
             doc.charset.as_deref(),
             html,
             self.cfg.params.text,
+            &doc.url,
             &mut self.text,
         );
         if self.cfg.filters.english_only && !is_english(&self.text) {

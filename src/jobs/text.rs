@@ -43,6 +43,7 @@ struct Line<'a> {
     html: bool,
     id: &'a str,
     text: &'a str,
+    title: &'a str,
     url: &'a str,
 }
 
@@ -78,6 +79,7 @@ impl<W: Write> Sink for Lines<W> {
             doc.charset.as_deref(),
             html,
             self.mode,
+            &doc.url,
             &mut self.text,
         );
         self.counts.documents += 1;
@@ -86,7 +88,8 @@ impl<W: Write> Sink for Lines<W> {
             full_text: read.full_text,
             html: read.html,
             id: &doc.id,
-            text: &self.text,
+            text: &self.text[read.title..],
+            title: self.text[..read.title].trim_end_matches('\n'),
             url: &doc.url,
         };
         // Written straight from the borrowed fields (a `json!` value copied the text first).
@@ -104,7 +107,9 @@ impl<W: Write> Sink for Lines<W> {
 }
 
 /// Writes one JSON line per document of `job.inputs` to `out`, in input order: `id`, `url`,
-/// `html` (read as HTML), `full_text` (read whole under `--text main`) and `text`. Files that
+/// `html` (read as HTML), `full_text` (read whole under `--text main`), `text` and `title`
+/// (under `--text main`, the title lines compared before the main content, which `text`
+/// holds; empty for a page read whole, whose `text` begins with its title). Files that
 /// cannot be read are reported in the errors returned beside the counts; the rest is written.
 /// Work units are read on the rayon pool, each by one worker; their lines are written in
 /// order, the lines held for later units bounded.

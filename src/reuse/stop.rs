@@ -309,6 +309,7 @@ mod tests {
             None,
             Some(true),
             crate::text::extract::TextMode::Full,
+            "",
             &mut text,
         );
         let flags: Vec<bool> = chunks(&text)

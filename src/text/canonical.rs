@@ -173,6 +173,36 @@ pub fn from_html(html: &[u8]) -> Option<String> {
     None
 }
 
+/// The site's name as the head of `html` declares it: the content of the first
+/// `<meta property="og:site_name">` or `<meta name="application-name">` (references
+/// decoded, trimmed); None where there is neither or it is empty.
+pub fn site_name(html: &[u8]) -> Option<String> {
+    let html = &html[..html.len().min(HEAD_LIMIT)];
+    let mut at = 0;
+    while let Some(tag) = next_head_tag(html, at) {
+        at = tag;
+        if opens(&html[at..], b"meta") {
+            let (attrs, next) = attributes(html, at + 4);
+            at = next;
+            let get = |n: &[u8]| {
+                attrs
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(n))
+                    .map(|(_, v)| v.as_slice())
+            };
+            let named = get(b"property").is_some_and(|v| v.eq_ignore_ascii_case(b"og:site_name"))
+                || get(b"name").is_some_and(|v| v.eq_ignore_ascii_case(b"application-name"));
+            if let Some(content) = get(b"content").filter(|_| named) {
+                let name = String::from_utf8_lossy(content).trim().to_string();
+                if !name.is_empty() {
+                    return Some(name);
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The target of the first link with `rel` canonical in an HTTP `Link` header value
 /// (`<url>; rel="canonical", <url2>; rel=alternate`).
 pub fn from_link_header(value: &[u8]) -> Option<String> {
@@ -331,5 +361,20 @@ mod tests {
         assert_eq!(title(b"<title>unfinished"), None);
         assert_eq!(title(b"<titles>x</titles>"), None);
         assert_eq!(title(b"<title>a < b</title>"), Some(&b"a < b"[..]));
+    }
+
+    #[test]
+    fn a_site_name_is_read_from_the_heads_meta() {
+        let page = b"<head><meta charset=utf-8><meta property='og:type' content=article>\
+            <META PROPERTY=\"og:site_name\" CONTENT=\" Caf&eacute; Times \"></head>";
+        assert_eq!(site_name(page).as_deref(), Some("Caf\u{e9} Times"));
+        let app =
+            b"<meta name=application-name content=Docs><meta property=og:site_name content=X>";
+        assert_eq!(site_name(app).as_deref(), Some("Docs"));
+        assert_eq!(site_name(b"<meta property=og:site_name content=''>"), None);
+        assert_eq!(
+            site_name(b"<body><meta property=og:site_name content=Late>"),
+            None
+        );
     }
 }

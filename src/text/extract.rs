@@ -1,7 +1,7 @@
 //! A payload's text, the one way every stage gets it: fingerprinting, and verification when it
 //! reads the same record again, so both see the same words.
 
-use super::{charset, html, main_content, normalize};
+use super::{canonical, charset, html, main_content, normalize};
 
 /// Which text of an HTML page is read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -10,9 +10,10 @@ pub enum TextMode {
     /// All of it (navigation, headers and footers included): CopyCat's definition.
     #[default]
     Full,
-    /// Its main content ([`super::main_content`]); a page whose main content has fewer than
-    /// [`MIN_MAIN_WORDS`] words, or is a sliver of the page ([`is_sliver`]), is read whole, so
-    /// the copies of a login or contact page are still compared.
+    /// Its main content ([`super::main_content`]) after its title ([`title_lines`]); a page
+    /// whose main content has fewer than [`MIN_MAIN_WORDS`] words, or is a sliver of the page
+    /// ([`is_sliver`]), is read whole, so the copies of a login or contact page are still
+    /// compared.
     Main,
 }
 
@@ -38,7 +39,7 @@ pub fn is_sliver(main: &str, page_bytes: usize) -> bool {
 /// The main-content extractor that `--text main` stores were made with (recorded in their
 /// manifests): a store made by another reads different text, and is refused.
 pub const MAIN_EXTRACTOR: &str =
-    "main-content v44 (block scores (a block mostly links: only its links' own commas), a heading marked only as a header (code-header, section-header) not the frame, bylines, author boxes, Drupal's submitted lines and compounds of related (relatedlinks) the frame, figure captions and classes naming a photo's caption or credit (wp-caption, imageEmbedCredit, credits) not text, an article under a fifth of the longest a teaser, beside it, inside it or in the wrapper chosen, a one- or two-letter namespace before a frame name passed over, a frame word between layout words (region-footer-bottom) the frame, a data table with its wrappers, DocBook's refentry a content word and a declared main, a declared main or article first, frame marks inside the region kept out when read without the wrapper's, a section under three quarters of a declared main (a quarter for an article, by tag or by a class naming one), or one beside 200 bytes or more of the main's text that is not mostly links (not in an article), gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, labels, date lines and lists of other stories the frame, captions and credits on spans, share and like plugins (sharedaddy, jp-relatedposts, addtoany, shariff, sharethis, dpsp, disqus) the frame whatever else they name, a lead written in a div beside the story kept, text for screen readers only and spans hidden in capitals left out, bylines and comments named in Spanish, Portuguese, German, French and Italian the frame, a story of 20 words or more given only in noscript read there, a page builder's widgets (elementor-widget-heading, -nav-menu, SiteOrigin's so-panel widget_sow-editor) judged by their kind and its lists of other posts, forms and testimonials the frame, a Custom HTML widget's body judged by its widget, a wrapper holding only a heading read as the heading that bounds an introduction, a good alternative holding the best and three more good parts chosen where no three alternatives meet, four or more parts beside the choice scoring two fifths of the best, holding twice its text and under 3 in 10 of it links, read whole in the element holding them, a wrapper marked only as a sidebar or widget whose child named as content or declared as main holds most of its text read again without its mark and taken where that finds three times as much, a strict choice that left five times what it wrote out as frame marked inside its region, under 3 in 10 of it links, read again, a region mostly lines of links, 20 or more, kept whole (an index), a paragraph inside a link the card's text, not a link's words, a class or id naming nocontent (robots-nocontent) the frame, a declared main inside an element that is the frame only by its class or role not the frame, a header element named as the content's body (post-content) not the frame, related and recommended as any part of a class or id value (article-recommended-section) the frame, a camelCase class or id whose last word names the frame (docComments, siteFooter) the frame, full text under 20 words or under 60 words and a twentieth of the page's text, hidden text included, a boundary React streams (a hidden div with id S: and a number) not hidden, a sibling of the choice's class given a fifth of its score, a block inside pre (code: a declaration whose types are links) never a list of links)";
+    "main-content v45 (the page's title compared before its main content, a line a part, a part that is only the site's name left out, block scores (a block mostly links: only its links' own commas), a heading marked only as a header (code-header, section-header) not the frame, bylines, author boxes, Drupal's submitted lines and compounds of related (relatedlinks) the frame, figure captions and classes naming a photo's caption or credit (wp-caption, imageEmbedCredit, credits) not text, an article under a fifth of the longest a teaser, beside it, inside it or in the wrapper chosen, a one- or two-letter namespace before a frame name passed over, a frame word between layout words (region-footer-bottom) the frame, a data table with its wrappers, DocBook's refentry a content word and a declared main, a declared main or article first, frame marks inside the region kept out when read without the wrapper's, a section under three quarters of a declared main (a quarter for an article, by tag or by a class naming one), or one beside 200 bytes or more of the main's text that is not mostly links (not in an article), gives way to it, a short introduction back to a heading or to the chosen sibling before it kept with each chosen part, the declared main's title kept, a linked line with words of its own kept, a linked heading with words of its own kept, a link alone naming the text beside it kept, a data table whole, labels, date lines and lists of other stories the frame, captions and credits on spans, share and like plugins (sharedaddy, jp-relatedposts, addtoany, shariff, sharethis, dpsp, disqus) the frame whatever else they name, a lead written in a div beside the story kept, text for screen readers only and spans hidden in capitals left out, bylines and comments named in Spanish, Portuguese, German, French and Italian the frame, a story of 20 words or more given only in noscript read there, a page builder's widgets (elementor-widget-heading, -nav-menu, SiteOrigin's so-panel widget_sow-editor) judged by their kind and its lists of other posts, forms and testimonials the frame, a Custom HTML widget's body judged by its widget, a wrapper holding only a heading read as the heading that bounds an introduction, a good alternative holding the best and three more good parts chosen where no three alternatives meet, four or more parts beside the choice scoring two fifths of the best, holding twice its text and under 3 in 10 of it links, read whole in the element holding them, a wrapper marked only as a sidebar or widget whose child named as content or declared as main holds most of its text read again without its mark and taken where that finds three times as much, a strict choice that left five times what it wrote out as frame marked inside its region, under 3 in 10 of it links, read again, a region mostly lines of links, 20 or more, kept whole (an index), a paragraph inside a link the card's text, not a link's words, a class or id naming nocontent (robots-nocontent) the frame, a declared main inside an element that is the frame only by its class or role not the frame, a header element named as the content's body (post-content) not the frame, related and recommended as any part of a class or id value (article-recommended-section) the frame, a camelCase class or id whose last word names the frame (docComments, siteFooter) the frame, full text under 20 words or under 60 words and a twentieth of the page's text, hidden text included, a boundary React streams (a hidden div with id S: and a number) not hidden, a sibling of the choice's class given a fifth of its score, a block inside pre (code: a declaration whose types are links) never a list of links)";
 
 /// What [`payload_text`] read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,20 +50,26 @@ pub struct Read {
     /// found, or it was under [`MIN_MAIN_WORDS`] words, or a sliver of the page
     /// ([`is_sliver`]).
     pub full_text: bool,
+    /// Bytes of the text that are the page's title lines ([`title_lines`]), at its start, each
+    /// with its line break: written before the main content under `--text main` (0 where
+    /// there is no title, and for a page read whole, whose full text begins with its title).
+    pub title: usize,
 }
 
 /// Appends the normalised text of `payload` to `out` (cleared first): decoded by its BOM,
 /// valid UTF-8, the `charset` its headers named or a guess ([`charset::decode`]), then
 /// stripped of markup when it is HTML (`html`: `None` sniffs the first bytes), keeping the
-/// text `mode` says.
+/// text `mode` says. `url` is the page's (its host names the site in its title:
+/// [`title_lines`]; empty where there is none).
 pub fn payload_text(
     payload: &[u8],
     charset: Option<&str>,
     html: Option<bool>,
     mode: TextMode,
+    url: &str,
     out: &mut String,
 ) -> Read {
-    read_payload(payload, charset, html, mode, out, None)
+    read_payload(payload, charset, html, mode, url, out, None)
 }
 
 /// [`payload_text`] under `--text main`, and into `main` (cleared first) the page's main
@@ -73,11 +80,12 @@ pub fn payload_text_and_main(
     payload: &[u8],
     charset: Option<&str>,
     html: Option<bool>,
+    url: &str,
     out: &mut String,
     main: &mut String,
 ) -> Read {
     main.clear();
-    read_payload(payload, charset, html, TextMode::Main, out, Some(main))
+    read_payload(payload, charset, html, TextMode::Main, url, out, Some(main))
 }
 
 fn read_payload(
@@ -85,6 +93,7 @@ fn read_payload(
     charset: Option<&str>,
     html: Option<bool>,
     mode: TextMode,
+    url: &str,
     out: &mut String,
     main: Option<&mut String>,
 ) -> Read {
@@ -97,6 +106,7 @@ fn read_payload(
     let decoded = charset::decode_with(payload, charset, is_html, prescan);
     out.clear();
     let mut full_text = false;
+    let mut title = 0;
     if is_html && mode == TextMode::Main {
         let found = main_content::extract(&decoded, out);
         if let Some(main) = main.filter(|_| found.main) {
@@ -106,6 +116,14 @@ fn read_payload(
             out.clear();
             html::to_text(&decoded, out);
             full_text = true;
+        } else {
+            let mut lines = String::new();
+            title_lines(&decoded, url, &mut lines);
+            if !lines.is_empty() {
+                lines.push('\n');
+                out.insert_str(0, &lines);
+                title = lines.len();
+            }
         }
     } else if is_html {
         html::to_text(&decoded, out);
@@ -122,7 +140,108 @@ fn read_payload(
     Read {
         html: is_html,
         full_text,
+        title: if full_text { 0 } else { title },
     }
+}
+
+/// Separators of a title's parts ("Page - Site", "Item in path - Rust", "Story | Paper"):
+/// each part is a line of its own, so the part a site writes in every title is a block the
+/// site repeats ([`super::blocks`]) and is set aside with the others, where the page's own
+/// part is kept.
+const TITLE_SEPARATORS: [&str; 11] = [
+    " | ",
+    " - ",
+    " \u{2013} ",
+    " \u{2014} ",
+    " :: ",
+    " \u{b7} ",
+    " \u{bb} ",
+    " \u{203a} ",
+    " ~ ",
+    " / ",
+    " : ",
+];
+
+/// Appends to `out` the normalised text of the `<title>` in the head of the decoded page
+/// `html` (references decoded, whitespace collapsed), one line a part
+/// ([`TITLE_SEPARATORS`]; a part without a word is left out), without a final line break;
+/// nothing where there is no title.
+///
+/// A part that is only the site's name is left out where another part remains: the name the
+/// head declares (`og:site_name`, `application-name`), or the host of `url` (the page's; `www.`
+/// and the last label or not), each compared on its letters and digits in lower case
+/// ("Juragan Cipir" on juragancipir.com, "excursionphuket.com"). The copies of one page on two
+/// sites then compare the same title.
+///
+/// Under `--text main` these lines come before the main content in the text compared: the
+/// title is what the page says it is about, and it is often the only words that tell two
+/// pages of one kind apart (two items whose documentation is the same trait's methods, the
+/// same item under two paths). A main region leaves it out; a page's full text has it.
+pub fn title_lines(html: &str, url: &str, out: &mut String) {
+    let Some(raw) = canonical::title(html.as_bytes()) else {
+        return;
+    };
+    // `title` cuts at ASCII `>` and `<`, so the bytes are whole characters of `html`.
+    let Ok(raw) = std::str::from_utf8(raw) else {
+        return;
+    };
+    let mut text = String::new();
+    html::to_text(raw, &mut text);
+    let mut parts = Vec::new();
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let cut = TITLE_SEPARATORS
+            .iter()
+            .filter_map(|s| rest.find(s).map(|at| (at, s.len())))
+            .min();
+        let (part, next) = match cut {
+            Some((at, len)) => (&rest[..at], &rest[at + len..]),
+            None => (rest, ""),
+        };
+        let part = part.trim();
+        if has_words(part, 1) {
+            parts.push(part);
+        }
+        rest = next;
+    }
+    if parts.len() > 1 {
+        let mut names = Vec::new();
+        if let Some(name) = canonical::site_name(html.as_bytes()) {
+            names.push(letters(&name));
+        }
+        if let Some(host) = crate::base::host::host(url) {
+            let host = host.to_lowercase();
+            let host = host.strip_prefix("www.").unwrap_or(&host);
+            names.push(letters(host));
+            if let Some((name, _)) = host.rsplit_once('.') {
+                names.push(letters(name));
+            }
+        }
+        names.retain(|n| !n.is_empty());
+        let own: Vec<&str> = parts
+            .iter()
+            .copied()
+            .filter(|p| !names.contains(&letters(p)))
+            .collect();
+        if !own.is_empty() {
+            parts = own;
+        }
+    }
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(part);
+    }
+}
+
+/// The letters and digits of `s`, in lower case: a name as a title, a host and a declared
+/// site name all write it.
+fn letters(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Appends to `out` (cleared first) the main content of the HTML page `payload` as
@@ -246,9 +365,11 @@ mod tests {
         for page in &pages {
             for html in [None, Some(true), Some(false)] {
                 let (mut text, mut main) = (String::new(), String::new());
-                let read = payload_text_and_main(page.as_bytes(), None, html, &mut text, &mut main);
+                let read =
+                    payload_text_and_main(page.as_bytes(), None, html, "", &mut text, &mut main);
                 let mut alone = String::new();
-                let want = payload_text(page.as_bytes(), None, html, TextMode::Main, &mut alone);
+                let want =
+                    payload_text(page.as_bytes(), None, html, TextMode::Main, "", &mut alone);
                 assert_eq!((read, &text), (want, &alone), "{page:.80}");
                 let mut main_alone = String::new();
                 if html.unwrap_or_else(|| looks_like_html(page.as_bytes())) {
@@ -280,11 +401,25 @@ mod tests {
         let page =
             format!("<html><body><ul>{teasers}</ul><div><p>{notice}</p></div></body></html>");
         let mut out = String::new();
-        let read = payload_text(page.as_bytes(), None, Some(true), TextMode::Main, &mut out);
+        let read = payload_text(
+            page.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Main,
+            "",
+            &mut out,
+        );
         assert!(read.full_text, "{out}");
         assert!(out.contains("story 7 of the week"), "{out}");
         let alone = format!("<html><body><div><p>{notice}</p></div></body></html>");
-        let read = payload_text(alone.as_bytes(), None, Some(true), TextMode::Main, &mut out);
+        let read = payload_text(
+            alone.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Main,
+            "",
+            &mut out,
+        );
         assert!(!read.full_text, "{out}");
         // The page's text a sliver is measured against counts its hidden text: a shop whose
         // whole `main` a lockdown app keeps in a `display: none` wrapper until a script shows
@@ -292,7 +427,14 @@ mod tests {
         let shut = format!(
             "<html><body><div class=top><p>{notice}</p></div><main><div style=\"display: none\"><ul>{teasers}</ul></div></main></body></html>"
         );
-        let read = payload_text(shut.as_bytes(), None, Some(true), TextMode::Main, &mut out);
+        let read = payload_text(
+            shut.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Main,
+            "",
+            &mut out,
+        );
         assert!(read.full_text, "{out}");
         assert!(out.contains("story 7 of the week"), "{out}");
     }
@@ -336,7 +478,7 @@ mod tests {
             ),
         ] {
             for mode in [TextMode::Main, TextMode::Full] {
-                payload_text(page.as_bytes(), None, Some(true), mode, &mut out);
+                payload_text(page.as_bytes(), None, Some(true), mode, "", &mut out);
                 assert_eq!(out.trim(), want, "{mode:?}");
             }
         }
@@ -348,11 +490,150 @@ mod tests {
             "<html><head><title>Bridge</title></head><body><div id=app></div><noscript>\
              <p>{story}</p></noscript></body></html>"
         );
-        let read = payload_text(page.as_bytes(), None, Some(true), TextMode::Main, &mut out);
+        let read = payload_text(
+            page.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Main,
+            "",
+            &mut out,
+        );
         assert!(out.contains(story) && !read.full_text, "{out:?} {read:?}");
         // A page with text of its own is read without them.
         let page = "<body><p>Own words here.</p><noscript>no script</noscript></body>";
-        payload_text(page.as_bytes(), None, Some(true), TextMode::Full, &mut out);
+        payload_text(
+            page.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Full,
+            "",
+            &mut out,
+        );
         assert_eq!(out.trim(), "Own words here.");
+    }
+
+    /// A title's parts are lines of their own, references decoded and spaces collapsed; a
+    /// `title` in the body (an SVG's) is not the page's. A part that is only the site's name
+    /// (declared, or its host's) is left out where another part remains.
+    #[test]
+    fn a_titles_parts_are_lines_of_their_own_and_the_sites_name_is_left_out() {
+        for (page, url, want) in [
+            (
+                "<head><title>Iter in std::iter - Rust</title></head>",
+                "",
+                "Iter in std::iter\nRust",
+            ),
+            (
+                "<title> A &amp; B  |  News \u{2014} Site </title>",
+                "",
+                "A & B\nNews\nSite",
+            ),
+            ("<title>co-op: a - b</title>", "", "co-op: a\nb"),
+            ("<title>Only words</title>", "", "Only words"),
+            ("<title> | </title>", "", ""),
+            ("<body><svg><title>icon</title></svg></body>", "", ""),
+            ("<p>no title</p>", "", ""),
+            // The host's name, with its last label or without, with `www.` or without.
+            (
+                "<title>Lost Password ~ Juragan Cipir</title>",
+                "http://juragancipir.com/lostpassword/",
+                "Lost Password",
+            ),
+            (
+                "<title>excursionphuket.com \u{203a} Lost Password</title>",
+                "http://www.excursionphuket.com/wp-login.php",
+                "Lost Password",
+            ),
+            // The name the head declares.
+            (
+                "<head><meta property=og:site_name content='The Coast Times'>\
+                 <title>Harbour reopens | The Coast Times</title></head>",
+                "https://coast.example/a",
+                "Harbour reopens",
+            ),
+            // A title that is only the site's name stays.
+            (
+                "<title>Juragan Cipir</title>",
+                "http://juragancipir.com/",
+                "Juragan Cipir",
+            ),
+            (
+                "<title>Juragan Cipir | Juragan Cipir</title>",
+                "http://juragancipir.com/",
+                "Juragan Cipir\nJuragan Cipir",
+            ),
+            // The whole name goes; a word of it is the page's.
+            (
+                "<title>Rust docs - Rust</title>",
+                "https://rust-docs.example/std/",
+                "Rust",
+            ),
+        ] {
+            let mut out = String::new();
+            title_lines(page, url, &mut out);
+            assert_eq!(out, want, "{page}");
+        }
+    }
+
+    /// Under `--text main` the title lines come first and `Read::title` says how long they
+    /// are; the main content after them is what it was. A page read whole, and `--text full`,
+    /// read the title where the page has it, once.
+    #[test]
+    fn main_content_is_compared_after_the_pages_title() {
+        let story = vec!["the harbour was quiet that morning"; 30].join(". ");
+        let menu: String = (0..300)
+            .map(|i| format!("<li><a href=/m{i}>menu item {i}</a></li>"))
+            .collect();
+        let page = format!(
+            "<html><head><title>Harbour news - Coast Times</title></head><body><ul>{menu}</ul>\
+             <main><p>{story}</p></main></body></html>"
+        );
+        let mut out = String::new();
+        let read = payload_text(
+            page.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Main,
+            "",
+            &mut out,
+        );
+        assert!(!read.full_text);
+        assert_eq!(&out[..read.title], "Harbour news\nCoast Times\n");
+        let mut main = String::new();
+        payload_main_text(page.as_bytes(), None, &mut main);
+        assert_eq!(&out[read.title..], main);
+        // Without a title, nothing is added.
+        let bare = page.replace("<title>Harbour news - Coast Times</title>", "");
+        let read = payload_text(
+            bare.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Main,
+            "",
+            &mut out,
+        );
+        assert_eq!((read.title, out.as_str()), (0, main.as_str()));
+        // A page read whole: its full text, which starts with its title, and no title lines.
+        let login = page.replace(&story, "Log in here");
+        let read = payload_text(
+            login.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Main,
+            "",
+            &mut out,
+        );
+        assert!(read.full_text && read.title == 0);
+        assert!(out.starts_with("Harbour news - Coast Times\n"), "{out:.80}");
+        let read = payload_text(
+            page.as_bytes(),
+            None,
+            Some(true),
+            TextMode::Full,
+            "",
+            &mut out,
+        );
+        assert_eq!(read.title, 0);
+        assert_eq!(out.matches("Harbour news").count(), 1);
     }
 }

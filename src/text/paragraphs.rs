@@ -119,7 +119,14 @@ mod tests {
         let mut text = String::new();
         for case in 0..3000 {
             let html = random_html(&mut rng);
-            payload_text(html.as_bytes(), None, Some(true), TextMode::Full, &mut text);
+            payload_text(
+                html.as_bytes(),
+                None,
+                Some(true),
+                TextMode::Full,
+                "",
+                &mut text,
+            );
             let got: Vec<&str> = chunks(&text).collect();
             assert_eq!(got, reference(&html), "case {case}: {html:?}");
             let mut hashes = Vec::new();
@@ -134,8 +141,8 @@ mod tests {
         let a = "<div><p>The same  paragraph.</p><p>Another <b>one</b></p></div>";
         let b = "<section>\n<p>The same paragraph.\n</p>\n<li>Another one</section>";
         let (mut ta, mut tb) = (String::new(), String::new());
-        payload_text(a.as_bytes(), None, Some(true), TextMode::Full, &mut ta);
-        payload_text(b.as_bytes(), None, Some(true), TextMode::Full, &mut tb);
+        payload_text(a.as_bytes(), None, Some(true), TextMode::Full, "", &mut ta);
+        payload_text(b.as_bytes(), None, Some(true), TextMode::Full, "", &mut tb);
         let (mut ha, mut hb) = (Vec::new(), Vec::new());
         chunk_hashes(&ta, &mut ha);
         chunk_hashes(&tb, &mut hb);

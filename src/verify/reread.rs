@@ -99,11 +99,19 @@ pub fn for_each_text_and_full<S, T: Send>(
                     &doc.payload,
                     doc.charset.as_deref(),
                     html,
+                    &doc.url,
                     text,
                     whole,
                 );
             } else {
-                extract::payload_text(&doc.payload, doc.charset.as_deref(), html, mode, text);
+                extract::payload_text(
+                    &doc.payload,
+                    doc.charset.as_deref(),
+                    html,
+                    mode,
+                    &doc.url,
+                    text,
+                );
             }
             let h = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
             if [h as u64, (h >> 64) as u64] != stores.content_hash(d) {
@@ -116,6 +124,7 @@ pub fn for_each_text_and_full<S, T: Send>(
                         doc.charset.as_deref(),
                         html,
                         extract::TextMode::Full,
+                        &doc.url,
                         whole,
                     );
                     f(state, d, text, whole)
