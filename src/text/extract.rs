@@ -148,7 +148,7 @@ fn read_payload(
 /// each part is a line of its own, so the part a site writes in every title is a block the
 /// site repeats ([`super::blocks`]) and is set aside with the others, where the page's own
 /// part is kept.
-const TITLE_SEPARATORS: [&str; 11] = [
+pub const TITLE_SEPARATORS: [&str; 11] = [
     " | ",
     " - ",
     " \u{2013} ",
