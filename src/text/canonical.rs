@@ -144,28 +144,32 @@ pub fn title(html: &[u8]) -> Option<&[u8]> {
     None
 }
 
-/// The href of the first `<link rel="canonical">` in the head of `html`, as written (its
-/// character references decoded).
-pub fn from_html(html: &[u8]) -> Option<String> {
+/// The value of the attribute `name` (in any case) among `attrs`, references decoded.
+fn get<'a>(attrs: &'a [Attribute<'_>], name: &[u8]) -> Option<&'a [u8]> {
+    attrs
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_slice())
+}
+
+/// The first value `pick` gives for a `<tag>` in the head of `html`: it is handed each such
+/// tag's attributes in turn, and the first trimmed, non-empty value it returns is the answer.
+fn first_in_head(
+    html: &[u8],
+    tag: &[u8],
+    pick: impl for<'a> Fn(&'a [Attribute<'_>]) -> Option<&'a [u8]>,
+) -> Option<String> {
     let html = &html[..html.len().min(HEAD_LIMIT)];
     let mut at = 0;
-    while let Some(tag) = next_head_tag(html, at) {
-        at = tag;
-        if opens(&html[at..], b"link") {
-            let (attrs, next) = attributes(html, at + 4);
+    while let Some(start) = next_head_tag(html, at) {
+        at = start;
+        if opens(&html[at..], tag) {
+            let (attrs, next) = attributes(html, at + tag.len());
             at = next;
-            let get = |n: &[u8]| {
-                attrs
-                    .iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case(n))
-                    .map(|(_, v)| v)
-            };
-            if get(b"rel").is_some_and(|r| rel_is_canonical(r)) {
-                if let Some(href) = get(b"href") {
-                    let href = String::from_utf8_lossy(href).trim().to_string();
-                    if !href.is_empty() {
-                        return Some(href);
-                    }
+            if let Some(value) = pick(&attrs) {
+                let value = String::from_utf8_lossy(value).trim().to_string();
+                if !value.is_empty() {
+                    return Some(value);
                 }
             }
         }
@@ -173,34 +177,29 @@ pub fn from_html(html: &[u8]) -> Option<String> {
     None
 }
 
+/// The href of the first `<link rel="canonical">` in the head of `html`, as written (its
+/// character references decoded).
+pub fn from_html(html: &[u8]) -> Option<String> {
+    first_in_head(html, b"link", |attrs| {
+        get(attrs, b"rel")
+            .is_some_and(rel_is_canonical)
+            .then(|| get(attrs, b"href"))
+            .flatten()
+    })
+}
+
 /// The site's name as the head of `html` declares it: the content of the first
 /// `<meta property="og:site_name">` or `<meta name="application-name">` (references
 /// decoded, trimmed); None where there is neither or it is empty.
 pub fn site_name(html: &[u8]) -> Option<String> {
-    let html = &html[..html.len().min(HEAD_LIMIT)];
-    let mut at = 0;
-    while let Some(tag) = next_head_tag(html, at) {
-        at = tag;
-        if opens(&html[at..], b"meta") {
-            let (attrs, next) = attributes(html, at + 4);
-            at = next;
-            let get = |n: &[u8]| {
-                attrs
-                    .iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case(n))
-                    .map(|(_, v)| v.as_slice())
-            };
-            let named = get(b"property").is_some_and(|v| v.eq_ignore_ascii_case(b"og:site_name"))
-                || get(b"name").is_some_and(|v| v.eq_ignore_ascii_case(b"application-name"));
-            if let Some(content) = get(b"content").filter(|_| named) {
-                let name = String::from_utf8_lossy(content).trim().to_string();
-                if !name.is_empty() {
-                    return Some(name);
-                }
-            }
-        }
-    }
-    None
+    first_in_head(html, b"meta", |attrs| {
+        let is = |name: &[u8], value: &[u8]| {
+            get(attrs, name).is_some_and(|v| v.eq_ignore_ascii_case(value))
+        };
+        (is(b"property", b"og:site_name") || is(b"name", b"application-name"))
+            .then(|| get(attrs, b"content"))
+            .flatten()
+    })
 }
 
 /// The target of the first link with `rel` canonical in an HTTP `Link` header value

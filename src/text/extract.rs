@@ -344,6 +344,11 @@ pub fn looks_like_html(payload: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    /// [`payload_text`] of an HTML page without a URL.
+    fn html_text(page: &str, mode: TextMode, out: &mut String) -> Read {
+        payload_text(page.as_bytes(), None, Some(true), mode, "", out)
+    }
+
     /// The text and the main content read in one pass are those read one after the other.
     #[test]
     fn text_and_main_at_once_equal_each_alone() {
@@ -401,25 +406,11 @@ mod tests {
         let page =
             format!("<html><body><ul>{teasers}</ul><div><p>{notice}</p></div></body></html>");
         let mut out = String::new();
-        let read = payload_text(
-            page.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Main,
-            "",
-            &mut out,
-        );
+        let read = html_text(&page, TextMode::Main, &mut out);
         assert!(read.full_text, "{out}");
         assert!(out.contains("story 7 of the week"), "{out}");
         let alone = format!("<html><body><div><p>{notice}</p></div></body></html>");
-        let read = payload_text(
-            alone.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Main,
-            "",
-            &mut out,
-        );
+        let read = html_text(&alone, TextMode::Main, &mut out);
         assert!(!read.full_text, "{out}");
         // The page's text a sliver is measured against counts its hidden text: a shop whose
         // whole `main` a lockdown app keeps in a `display: none` wrapper until a script shows
@@ -427,14 +418,7 @@ mod tests {
         let shut = format!(
             "<html><body><div class=top><p>{notice}</p></div><main><div style=\"display: none\"><ul>{teasers}</ul></div></main></body></html>"
         );
-        let read = payload_text(
-            shut.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Main,
-            "",
-            &mut out,
-        );
+        let read = html_text(&shut, TextMode::Main, &mut out);
         assert!(read.full_text, "{out}");
         assert!(out.contains("story 7 of the week"), "{out}");
     }
@@ -478,7 +462,7 @@ mod tests {
             ),
         ] {
             for mode in [TextMode::Main, TextMode::Full] {
-                payload_text(page.as_bytes(), None, Some(true), mode, "", &mut out);
+                html_text(page, mode, &mut out);
                 assert_eq!(out.trim(), want, "{mode:?}");
             }
         }
@@ -490,25 +474,11 @@ mod tests {
             "<html><head><title>Bridge</title></head><body><div id=app></div><noscript>\
              <p>{story}</p></noscript></body></html>"
         );
-        let read = payload_text(
-            page.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Main,
-            "",
-            &mut out,
-        );
+        let read = html_text(&page, TextMode::Main, &mut out);
         assert!(out.contains(story) && !read.full_text, "{out:?} {read:?}");
         // A page with text of its own is read without them.
         let page = "<body><p>Own words here.</p><noscript>no script</noscript></body>";
-        payload_text(
-            page.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Full,
-            "",
-            &mut out,
-        );
+        html_text(page, TextMode::Full, &mut out);
         assert_eq!(out.trim(), "Own words here.");
     }
 
@@ -589,14 +559,7 @@ mod tests {
              <main><p>{story}</p></main></body></html>"
         );
         let mut out = String::new();
-        let read = payload_text(
-            page.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Main,
-            "",
-            &mut out,
-        );
+        let read = html_text(&page, TextMode::Main, &mut out);
         assert!(!read.full_text);
         assert_eq!(&out[..read.title], "Harbour news\nCoast Times\n");
         let mut main = String::new();
@@ -604,35 +567,14 @@ mod tests {
         assert_eq!(&out[read.title..], main);
         // Without a title, nothing is added.
         let bare = page.replace("<title>Harbour news - Coast Times</title>", "");
-        let read = payload_text(
-            bare.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Main,
-            "",
-            &mut out,
-        );
+        let read = html_text(&bare, TextMode::Main, &mut out);
         assert_eq!((read.title, out.as_str()), (0, main.as_str()));
         // A page read whole: its full text, which starts with its title, and no title lines.
         let login = page.replace(&story, "Log in here");
-        let read = payload_text(
-            login.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Main,
-            "",
-            &mut out,
-        );
+        let read = html_text(&login, TextMode::Main, &mut out);
         assert!(read.full_text && read.title == 0);
         assert!(out.starts_with("Harbour news - Coast Times\n"), "{out:.80}");
-        let read = payload_text(
-            page.as_bytes(),
-            None,
-            Some(true),
-            TextMode::Full,
-            "",
-            &mut out,
-        );
+        let read = html_text(&page, TextMode::Full, &mut out);
         assert_eq!(read.title, 0);
         assert_eq!(out.matches("Harbour news").count(), 1);
     }
