@@ -67,9 +67,11 @@ fn removed(out: &Path) -> Vec<String> {
     v
 }
 
-#[test]
-fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
-    let dir = tempfile::tempdir().unwrap();
+/// A documentation site of 30 type pages (a title and 25 words of their own each, and 14
+/// paragraphs of a trait's docs that every one repeats), an exact copy of one, a copy of
+/// another with one word of its own changed, 8 template pages with forms of a few words, a
+/// login page, a sign-up page and a second copy of the login page; written to `dir/site.warc`.
+fn documentation_site(dir: &Path) -> std::path::PathBuf {
     let mut data = Vec::new();
     // 30 types of one documentation site: a title and 25 words of their own each, and 14
     // paragraphs of a trait's docs that every one repeats.
@@ -122,8 +124,15 @@ fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
         "https://docs.example/login?next=/",
         &form_page("Log in", "Log in with your name and password"),
     ));
-    let warc = dir.path().join("site.warc");
+    let warc = dir.join("site.warc");
     fs::write(&warc, data).unwrap();
+    warc
+}
+
+#[test]
+fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = documentation_site(dir.path());
 
     let aside = dir.path().join("aside");
     nd("dedup {} -o {} --quiet", &[&warc, &aside]).ok();
@@ -195,6 +204,76 @@ fn pages_that_share_only_their_sites_section_are_kept_and_copies_still_go() {
     assert_eq!(aside_of(&keep), (0, 0));
     let kept = summary_json(&keep);
     assert!(kept["verification"].get("own_content").is_none());
+}
+
+/// `explain OUT ID OTHER` answers for any two pages: what the run did with each, and what
+/// verification makes of the pair, scored as the run scores it, with the reason in words.
+#[test]
+fn explain_says_why_two_pages_were_kept_apart_or_put_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = documentation_site(dir.path());
+    let out = dir.path().join("out");
+    nd("dedup {} -o {} --quiet", &[&warc, &out]).ok();
+    let pair = |a: &str, b: &str| -> serde_json::Value {
+        serde_json::from_str(&nd("explain {} {} {} --json", &[&out, &a, &b]).ok()).unwrap()
+    };
+    let rows: Vec<Vec<String>> = fs::read_to_string(out.join("remove.tsv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+
+    // Two type pages about different things: kept apart, their own content unlike, their
+    // whole pages (mostly the trait's section) alike but under the copies' 0.95.
+    let p = pair("t05", "t06");
+    assert_eq!(p["status"], "pair", "{p}");
+    assert_eq!(p["together"], false, "{p}");
+    assert_eq!(p["near_duplicates"], false, "{p}");
+    assert_eq!(p["first"]["status"], "kept", "{p}");
+    assert_eq!(p["compared"], "own content", "{p}");
+    let parts = &p["parts"];
+    assert!(parts["own_s3"].as_f64().unwrap() < 0.82, "{p}");
+    assert!(parts["whole_s3"].as_f64().unwrap() > 0.5, "{p}");
+    assert!(parts["whole_s3"].as_f64().unwrap() < 0.95, "{p}");
+    assert_eq!(p["own_content"]["removed_lines_aside"], 28, "{p}");
+    let why = p["why"].as_str().unwrap();
+    assert!(
+        why.contains("own content's s3") && why.contains("< 0.82"),
+        "{why}"
+    );
+    assert!(why.contains("not near-identical copies"), "{why}");
+    // The sign-up page and the login page: one template, near-identical as whole pages, but
+    // their few words of their own differ, so they are not copies.
+    let p = pair("login", "signup");
+    assert_eq!(p["near_duplicates"], false, "{p}");
+    let why = p["why"].as_str().unwrap();
+    assert!(why.contains("own words' s3"), "{why}");
+    // Every removal of the run, asked about as a pair: put together, near-duplicates by the
+    // run's rule at the score remove.tsv gives, either way round.
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for r in &rows {
+        for (a, b) in [(&r[0], &r[1]), (&r[1], &r[0])] {
+            let p = pair(a, b);
+            assert_eq!(p["together"], true, "{p}");
+            assert_eq!(p["near_duplicates"], true, "{p}");
+            let listed: f64 = r[3].parse().unwrap();
+            assert!(
+                (p["score"].as_f64().unwrap() - listed).abs() < 5e-7,
+                "{p} {r:?}"
+            );
+        }
+    }
+    // In words: each page's fate, the verdict and why, the candidates and the diff.
+    let said = nd("explain {} t05 t06", &[&out]).ok();
+    assert!(said.contains("first:  t05"), "{said}");
+    assert!(said.contains("the run did not put them together"), "{said}");
+    assert!(said.contains("verdict: not near-duplicates"), "{said}");
+    assert!(said.contains("diff, first -> second"), "{said}");
+    assert!(said.contains("own5w0"), "{said}");
+    // One page twice, or an id of no page, is refused.
+    nd("explain {} t05 t05", &[&out]).fails();
+    nd("explain {} t05 no-such-page", &[&out]).fails();
 }
 
 #[test]

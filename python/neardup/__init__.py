@@ -185,13 +185,18 @@ class DedupResult:
         """The kept documents' ids."""
         return [_tsv_value(line) for line in (self.dir / "keep.txt").read_text().splitlines()]
 
-    def explain(self, id: str, shard_dir: Optional[PathLike] = None) -> dict:
+    def explain(
+        self, id: str, shard_dir: Optional[PathLike] = None, other: Optional[str] = None
+    ) -> dict:
         """Why page ``id`` was removed or kept, as ``neardup explain`` says it: ``status``
         (``removed``, ``kept``, ``excluded``, ``unknown``); for a removed page the kept page,
         ``score``, ``candidates`` (shared MinHash bands, SimHash distance) and the word
-        ``diff`` of the two texts; for a kept page ``removed_for_it``."""
+        ``diff`` of the two texts; for a kept page ``removed_for_it``. With ``other``, the
+        two pages side by side (``status`` ``pair``): what the run did with each
+        (``first``, ``second``, ``together``), and what verification makes of the pair
+        (``near_duplicates``, ``score``, ``rule``, ``why``, ``parts``, ``diff``)."""
         sd = None if shard_dir is None else os.fspath(shard_dir)
-        return json.loads(_neardup.explain(os.fspath(self.dir), id, sd))
+        return json.loads(_neardup.explain(os.fspath(self.dir), id, sd, other))
 
     @property
     def report_page(self) -> Path:

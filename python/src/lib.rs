@@ -330,17 +330,23 @@ fn sweep_job(py: Python<'_>, options: &str, quiet: bool, threads: Option<usize>)
 }
 
 /// Why page `id` of the `dedup` run in `out` was removed or kept (`neardup explain OUT ID`),
-/// as a JSON object: `status` (`removed`, `kept`, `excluded`, `unknown`) and its facts.
+/// or, with `other`, why the two pages were kept apart or put together (`neardup explain OUT
+/// ID OTHER`), as a JSON object: `status` (`removed`, `kept`, `excluded`, `pair`, `unknown`)
+/// and its facts.
 #[pyfunction]
-#[pyo3(signature = (out, id, shard_dir=None))]
+#[pyo3(signature = (out, id, shard_dir=None, other=None))]
 fn explain(
     py: Python<'_>,
     out: std::path::PathBuf,
     id: &str,
     shard_dir: Option<std::path::PathBuf>,
+    other: Option<&str>,
 ) -> PyResult<String> {
     let e = py
-        .detach(|| neardup::jobs::explain::explain(&out, id, shard_dir.as_deref()))
+        .detach(|| match other {
+            Some(o) => neardup::jobs::explain::explain_pair(&out, id, o, shard_dir.as_deref()),
+            None => neardup::jobs::explain::explain(&out, id, shard_dir.as_deref()),
+        })
         .map_err(job_error)?;
     serde_json::to_string(&e).map_err(|e| job_error(e.into()))
 }

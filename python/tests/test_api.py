@@ -96,6 +96,11 @@ def test_explain_answers_as_the_lists_and_the_report_page_is_written(sample, tmp
     assert k["status"] == "kept"
     assert removed in [x["id"] for x in k["removed_for_it"]]
     assert r.explain("no-such-page")["status"] == "unknown"
+    # The pair side by side: put together, near-duplicates by the run's rule, at its score.
+    p = r.explain(removed, other=kept)
+    assert p["status"] == "pair" and p["together"] and p["near_duplicates"]
+    assert p["first"]["removed_for"] == kept and p["second"]["status"] == "kept"
+    assert p["score"] == pytest.approx(float(rows[0][3]), abs=5e-7)
 
 
 def test_errors_are_exceptions_with_the_message(tmp_path):

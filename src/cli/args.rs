@@ -107,7 +107,8 @@ pub enum Command {
     /// Write OUT/report.html again for an earlier `dedup` run (every `dedup` writes one).
     Report(ReportArgs),
     /// Why a page of a `dedup` run was removed or kept: the kept page, the score, how the
-    /// two became candidates, and the diff of their texts.
+    /// two became candidates, and the diff of their texts; of two pages, why the run kept them
+    /// apart or put them together.
     Explain(ExplainArgs),
     /// Export fingerprints as TSV or as a raw u64 array.
     #[command(after_help = EXPORT_HELP)]
@@ -1054,6 +1055,10 @@ pub struct ExplainArgs {
     /// A document id, as the lists write it (TSV-escaped) or as it is.
     #[arg(value_name = "ID")]
     pub id: String,
+    /// A second document: the two pages side by side (what the run did with each, and what
+    /// verification makes of the pair, compared or not).
+    #[arg(value_name = "OTHER")]
+    pub other: Option<String>,
     /// Print the answer as JSON.
     #[arg(long)]
     pub json: bool,

@@ -76,13 +76,71 @@ pub struct OwnCompared {
     /// The kept page's.
     pub kept_lines_aside: u32,
     pub kept_words_aside: u32,
-    /// The removed page's first lines set aside (at most 5, each cut to 200 characters).
+    /// The removed page's first distinct lines set aside (at most 5, each cut to 200 characters).
     pub site_lines: Vec<String>,
     /// The removed page, and the kept page, were read whole (main content under 20 words, or
     /// a sliver of the page):
     /// pages with no own content, compared as whole pages only.
     pub removed_read_whole: bool,
     pub kept_read_whole: bool,
+}
+
+/// One page of a pair, as the run left it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairPage {
+    pub id: String,
+    pub url: String,
+    /// `removed`, `kept` or `excluded`.
+    pub status: String,
+    /// The kept page it was removed for, where it was removed.
+    pub removed_for: Option<String>,
+    /// Why it took no part in the join, where it was excluded.
+    pub reason: Option<String>,
+}
+
+/// The scores of the parts verification weighs, where the run compared own content.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PartScores {
+    /// S3 of the two pages' own contents (0 where one has under 20 words of its own).
+    pub own_s3: f64,
+    /// S3 of their whole pages (full texts): near-identical copies at 0.95.
+    pub whole_s3: f64,
+    /// S3 of their own words (single terms), which a whole-page match needs at 0.8.
+    pub own_words_s3: Option<f64>,
+    /// Shingles of each page's own content (none under 20 words of its own).
+    pub own_shingles: [u32; 2],
+}
+
+/// Two pages of a run side by side: what became of each, and what verification makes of
+/// the pair, whether or not the run compared them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairAnswer {
+    pub first: PairPage,
+    pub second: PairPage,
+    /// The run put the two together: one removed for the other, or both for one kept page.
+    pub together: bool,
+    pub candidates: Candidates,
+    /// The run's rule (`s3 >= 0.82`), or the default verification's where the run did not
+    /// verify.
+    pub rule: String,
+    /// The score verification gives the pair (of the parts it weighs, the one that decides).
+    pub score: f64,
+    /// The pair passes the rule.
+    pub near_duplicates: bool,
+    /// What the score is of: `own content`, `whole texts` (near-identical copies) or
+    /// `texts`.
+    pub compared: String,
+    /// The parts' scores, where the run compared own content.
+    pub parts: Option<PartScores>,
+    /// Why the pair passes or fails, in words.
+    pub why: String,
+    /// What each page set aside as its site's (`removed_*` is the first page, `kept_*` the
+    /// second), where the run compared own content.
+    pub own_content: Option<OwnCompared>,
+    /// The texts compared, the first page against the second.
+    pub diff: Option<Diff>,
+    /// Why there is no diff, where there is none.
+    pub note: Option<String>,
 }
 
 /// The answer.
@@ -103,6 +161,8 @@ pub enum Explanation {
         url: String,
         reason: String,
     },
+    /// Two pages side by side (`explain OUT ID OTHER`).
+    Pair(Box<PairAnswer>),
     /// Not a document of the run; `names` are the run's names of the documents whose own id
     /// `id` is (`ID#N`, `old:ID`), where it repeats.
     Unknown {
@@ -118,33 +178,9 @@ pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result
     let summary = finished_run(dir)?;
     let stores = open_run_stores(dir, &summary)?;
     let names = ids_of(&stores);
-    // As the lists escape it, then as given; where both readings name documents, and not
-    // the same one, the id is ambiguous.
-    let unescaped = crate::base::tsv::tsv_value(id).into_owned();
-    let (id, doc) = match (names.get(unescaped.as_str()), names.get(id)) {
-        (Some(a), Some(b)) if a != b => anyhow::bail!(
-            "{id:?} is ambiguous: read as remove.tsv escapes ids it is {unescaped:?}, read as \
-             given it is {id:?}, and both are documents of the run; give the id as the lists \
-             write it (a backslash doubled) to mean the one with the backslash"
-        ),
-        (Some(d), _) => (unescaped, *d),
-        (None, Some(d)) => (id.to_string(), *d),
-        (None, None) => {
-            // The run's names of the documents whose own id this is (`ID#N`, `old:ID`).
-            let mut repeated: Vec<String> = (0..stores.len() as u32)
-                .filter(|&d| {
-                    let raw = stores.raw_id(d);
-                    (raw == id || raw == unescaped) && stores.id(d) != raw
-                })
-                .map(|d| stores.id(d).to_string())
-                .collect();
-            repeated.sort();
-            repeated.dedup();
-            return Ok(Explanation::Unknown {
-                id: id.to_string(),
-                names: repeated,
-            });
-        }
+    let (id, doc) = match resolve(&stores, &names, id)? {
+        Ok(found) => found,
+        Err(unknown) => return Ok(unknown),
     };
     let url = stores.url(doc).to_string();
     let removals = read_removals(&dir.join(lists::REMOVE))?;
@@ -191,6 +227,250 @@ pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result
     })
 }
 
+/// Explains the pair of pages `id` and `other` of the `dedup` run in `dir`: what the run did
+/// with each, how they became candidates or did not, and what verification makes of the
+/// pair as the run would compare it (its measure and threshold, its own content), with the
+/// diff of the texts compared. An id that names no document is answered as
+/// [`Explanation::Unknown`].
+pub fn explain_pair(
+    dir: &Path,
+    id: &str,
+    other: &str,
+    shard_dir: Option<&Path>,
+) -> anyhow::Result<Explanation> {
+    let summary = finished_run(dir)?;
+    let stores = open_run_stores(dir, &summary)?;
+    let names = ids_of(&stores);
+    let mut found = Vec::with_capacity(2);
+    for i in [id, other] {
+        match resolve(&stores, &names, i)? {
+            Ok(f) => found.push(f),
+            Err(unknown) => return Ok(unknown),
+        }
+    }
+    let ((ida, a), (idb, b)) = (found[0].clone(), found[1].clone());
+    anyhow::ensure!(a != b, "{ida:?} and {idb:?} are one document of the run");
+    let removals = read_removals(&dir.join(lists::REMOVE))?;
+    let excluded = read_excluded(&dir.join(lists::EXCLUDED))?;
+    let page = |id: &str, d: u32| {
+        let removed_for = removals.iter().find(|r| r.id == id).map(|r| r.kept.clone());
+        let reason = excluded
+            .iter()
+            .find(|(e, _)| e == id)
+            .map(|(_, r)| r.clone());
+        PairPage {
+            id: id.to_string(),
+            url: stores.url(d).to_string(),
+            status: if removed_for.is_some() {
+                "removed"
+            } else if reason.is_some() {
+                "excluded"
+            } else {
+                "kept"
+            }
+            .into(),
+            removed_for,
+            reason,
+        }
+    };
+    let (first, second) = (page(&ida, a), page(&idb, b));
+    let group = |p: &PairPage| p.removed_for.clone().unwrap_or_else(|| p.id.clone());
+    let together = (first.removed_for.is_some() || second.removed_for.is_some())
+        && group(&first) == group(&second);
+    // Verification as the run made it: its measure and threshold, and its own content counted
+    // again from the same stores.
+    let defaults = crate::verify::VerifySpec::default();
+    let (measure, min) =
+        summary
+            .verification
+            .as_ref()
+            .map_or((defaults.measure, defaults.min), |v| {
+                (
+                    crate::verify::Measure::parse(&v.measure).unwrap_or(defaults.measure),
+                    v.min,
+                )
+            });
+    let own = summary
+        .verification
+        .as_ref()
+        .and_then(|v| v.own_content.as_ref())
+        .and_then(|_| SiteBlocks::count(&stores, crate::verify::DEFAULT_MEMORY))
+        .map(std::sync::Arc::new);
+    let spec = crate::verify::VerifySpec {
+        measure,
+        min,
+        shard_dir: shard_dir.map(Path::to_path_buf),
+        own: own.clone().map(crate::verify::OwnContent),
+        ..defaults
+    };
+    let fp = stores.fp64();
+    let candidates = Candidates {
+        shared_bands: shared_bands(&stores, a, b),
+        bands: stores.minhash_params().map(|p| p.bands),
+        simhash64_distance: (fp[a as usize] ^ fp[b as usize]).count_ones(),
+        plan: summary
+            .join
+            .ran
+            .as_ref()
+            .map_or_else(String::new, |r| r.plan.clone()),
+        own_lines_shared: own.as_ref().map(|o| o.own_lines_shared(&stores, a, b)),
+    };
+    let (sets, _) = crate::verify::shingle_sets(&stores, &[a, b], &spec)?;
+    let (sa, sb) = (
+        sets.get(&a).map_or(&[][..], |s| &s[..]),
+        sets.get(&b).map_or(&[][..], |s| &s[..]),
+    );
+    let overlap = crate::verify::Overlap::of(sa, sb);
+    let parted = crate::verify::Overlap::parted(sa, sb);
+    let score = overlap.score(measure);
+    let near_duplicates = spec.passes(&overlap);
+    let rule = format!("{} >= {}", measure.name(), min);
+    let compared = match (&parted, overlap.whole) {
+        (_, true) => "whole texts",
+        (Some(_), false) => "own content",
+        (None, false) => "texts",
+    };
+    let s3 = |o: &crate::verify::Overlap| o.score(crate::verify::Measure::S3);
+    let parts = parted.map(|p| PartScores {
+        own_s3: s3(&p.own),
+        whole_s3: s3(&p.whole),
+        own_words_s3: p.words.map(|w| s3(&w)),
+        own_shingles: [p.own.a, p.own.b],
+    });
+    let why = why(&parted, &overlap, (measure, min), near_duplicates);
+    let (mut own_content, mut diff, mut note) = (None, None, None);
+    match read_two(&stores, (a, b), shard_dir, own.is_some()) {
+        Ok([(ta, full_a), (tb, full_b)]) => {
+            diff = Some(match own.as_deref() {
+                Some(o) => {
+                    let (mut shown, (oa, ob)) = own_compared(&stores, o, (a, &ta), (b, &tb));
+                    shown.compared = compared.to_string();
+                    own_content = Some(shown);
+                    if overlap.whole {
+                        diff::diff(&full_a, &full_b, SHAPE)
+                    } else if parted.is_some() {
+                        diff::diff(&oa, &ob, SHAPE)
+                    } else {
+                        diff::diff(&ta, &tb, SHAPE)
+                    }
+                }
+                None => diff::diff(&ta, &tb, SHAPE),
+            });
+        }
+        Err(n) => note = Some(n),
+    }
+    Ok(Explanation::Pair(Box::new(PairAnswer {
+        first,
+        second,
+        together,
+        candidates,
+        rule,
+        score,
+        near_duplicates,
+        compared: compared.into(),
+        parts,
+        why,
+        own_content,
+        diff,
+        note,
+    })))
+}
+
+/// Why a pair passes or fails verification's rule (`min` of `measure`), in words.
+fn why(
+    parted: &Option<crate::verify::measure::Parted>,
+    o: &crate::verify::Overlap,
+    (measure, min): (crate::verify::Measure, f64),
+    passes: bool,
+) -> String {
+    use crate::verify::measure::{OWN_WORDS_MIN, WHOLE_MIN};
+    let m = measure.name();
+    let Some(p) = parted else {
+        let s = o.score(measure);
+        return if passes {
+            format!("their texts' {m} {s:.4} >= {min}")
+        } else {
+            format!("their texts' {m} {s:.4} < {min}")
+        };
+    };
+    let own = p.own.score(measure);
+    let whole = p.whole.score(crate::verify::Measure::S3);
+    if passes && o.whole {
+        return format!(
+            "near-identical copies: their whole pages' s3 {whole:.4} >= {WHOLE_MIN}, their own words alike"
+        );
+    }
+    if passes {
+        return format!("their own content's {m} {own:.4} >= {min}");
+    }
+    let own_part = if p.own.a == 0 || p.own.b == 0 {
+        let which = match (p.own.a, p.own.b) {
+            (0, 0) => "neither page has",
+            (0, _) => "the first page has not",
+            _ => "the second page has not",
+        };
+        format!(
+            "{which} 20 words of its own (or it was read whole), so there is no own content to compare"
+        )
+    } else {
+        format!("their own content's {m} {own:.4} < {min}")
+    };
+    let whole_part = if whole < WHOLE_MIN {
+        format!(
+            "their whole pages' s3 {whole:.4} < {WHOLE_MIN}, so they are not near-identical copies"
+        )
+    } else if !p.words_alike() {
+        let words = p.words.map_or(0.0, |w| w.score(crate::verify::Measure::S3));
+        format!(
+            "their whole pages' s3 {whole:.4} >= {WHOLE_MIN}, but their own words' s3 {words:.4} < {OWN_WORDS_MIN} (two forms of one template with words of their own are not copies)"
+        )
+    } else {
+        format!(
+            "their whole pages' {m} {:.4} < {}",
+            p.whole.score(measure),
+            min.max(WHOLE_MIN)
+        )
+    };
+    format!("{own_part}; {whole_part}")
+}
+
+/// The document an id names, as the lists escape it or as it is given, with the id as the
+/// run writes it; or the [`Explanation::Unknown`] answer for an id that names none.
+fn resolve(
+    stores: &StoreSet,
+    names: &super::corpus::Ids<'_>,
+    id: &str,
+) -> anyhow::Result<Result<(String, u32), Explanation>> {
+    // As the lists escape it, then as given; where both readings name documents, and not
+    // the same one, the id is ambiguous.
+    let unescaped = crate::base::tsv::tsv_value(id).into_owned();
+    Ok(match (names.get(unescaped.as_str()), names.get(id)) {
+        (Some(a), Some(b)) if a != b => anyhow::bail!(
+            "{id:?} is ambiguous: read as remove.tsv escapes ids it is {unescaped:?}, read as \
+             given it is {id:?}, and both are documents of the run; give the id as the lists \
+             write it (a backslash doubled) to mean the one with the backslash"
+        ),
+        (Some(d), _) => Ok((unescaped, *d)),
+        (None, Some(d)) => Ok((id.to_string(), *d)),
+        (None, None) => {
+            // The run's names of the documents whose own id this is (`ID#N`, `old:ID`).
+            let mut repeated: Vec<String> = (0..stores.len() as u32)
+                .filter(|&d| {
+                    let raw = stores.raw_id(d);
+                    (raw == id || raw == unescaped) && stores.id(d) != raw
+                })
+                .map(|d| stores.id(d).to_string())
+                .collect();
+            repeated.sort();
+            repeated.dedup();
+            Err(Explanation::Unknown {
+                id: id.to_string(),
+                names: repeated,
+            })
+        }
+    })
+}
+
 fn removed(
     stores: &StoreSet,
     names: &super::corpus::Ids<'_>,
@@ -220,57 +500,23 @@ fn removed(
             None,
             Some("the kept page is not in the run's stores".to_string()),
         ),
-        Some(b) => match crate::verify::reread::for_each_text_and_full(
-            stores,
-            &[a, b],
-            shard_dir,
-            if own.is_some() {
-                crate::verify::reread::Also::Full
-            } else {
-                crate::verify::reread::Also::Nothing
-            },
-            || (),
-            |_, d, t, f| (d, t.to_string(), f.to_string()),
-        ) {
-            Ok(found) => {
-                // A page's text and its full text, as read again.
-                let texts = |d: u32| {
-                    found
-                        .values
-                        .iter()
-                        .find(|v| v.0 == d)
-                        .map(|v| (v.1 .1.as_str(), v.1 .2.as_str()))
-                };
-                match (texts(a), texts(b)) {
-                    (Some((ta, full_a)), Some((tb, full_b))) => {
-                        let shape = Shape {
-                            context: 12,
-                            budget: 3000,
-                        };
-                        let d = match own.map(|o| own_compared(stores, o, (a, ta), (b, tb))) {
-                            Some((shown, (oa, ob))) => {
-                                let own_texts = shown.compared == "own content";
-                                own_content = Some(shown);
-                                if own_texts {
-                                    diff::diff(&oa, &ob, shape)
-                                } else {
-                                    diff::diff(full_a, full_b, shape)
-                                }
-                            }
-                            None => diff::diff(ta, tb, shape),
-                        };
-                        (Some(d), None)
+        Some(b) => match read_two(stores, (a, b), shard_dir, own.is_some()) {
+            Ok([(ta, full_a), (tb, full_b)]) => {
+                let d = match own.map(|o| own_compared(stores, o, (a, &ta), (b, &tb))) {
+                    Some((shown, (oa, ob))) => {
+                        let own_texts = shown.compared == "own content";
+                        own_content = Some(shown);
+                        if own_texts {
+                            diff::diff(&oa, &ob, SHAPE)
+                        } else {
+                            diff::diff(&full_a, &full_b, SHAPE)
+                        }
                     }
-                    _ => (
-                        None,
-                        Some("the texts were not found where the store recorded them".into()),
-                    ),
-                }
+                    None => diff::diff(&ta, &tb, SHAPE),
+                };
+                (Some(d), None)
             }
-            Err(e) => (
-                None,
-                Some(format!("the texts could not be read again: {e}")),
-            ),
+            Err(note) => (None, Some(note)),
         },
     };
     Explanation::Removed(Box::new(RemovedPage {
@@ -300,6 +546,46 @@ fn removed(
         note,
         own_content,
     }))
+}
+
+/// How a diff of two pages is shown in an answer.
+const SHAPE: Shape = Shape {
+    context: 12,
+    budget: 3000,
+};
+
+/// The texts of pages `a` and `b` read again (each its text as fingerprinted, and its full
+/// text where `full`), or why they could not be.
+fn read_two(
+    stores: &StoreSet,
+    (a, b): (u32, u32),
+    shard_dir: Option<&Path>,
+    full: bool,
+) -> Result<[(String, String); 2], String> {
+    let found = crate::verify::reread::for_each_text_and_full(
+        stores,
+        &[a, b],
+        shard_dir,
+        if full {
+            crate::verify::reread::Also::Full
+        } else {
+            crate::verify::reread::Also::Nothing
+        },
+        || (),
+        |_, d, t, f| (d, t.to_string(), f.to_string()),
+    )
+    .map_err(|e| format!("the texts could not be read again: {e}"))?;
+    let texts = |d: u32| {
+        found
+            .values
+            .iter()
+            .find(|v| v.0 == d)
+            .map(|v| (v.1 .1.clone(), v.1 .2.clone()))
+    };
+    match (texts(a), texts(b)) {
+        (Some(x), Some(y)) => Ok([x, y]),
+        _ => Err("the texts were not found where the store recorded them".into()),
+    }
 }
 
 /// What verification compared of the removed page `a` and the kept page `b` (their texts as
@@ -337,12 +623,20 @@ fn own_compared(
     let own_passes = crate::verify::Overlap::of(&sa, &sb).score(crate::verify::Measure::S3)
         >= crate::verify::VerifySpec::default().min;
     let h = stores.host_key(a);
-    let site_lines = ta
+    // The first five distinct lines set aside.
+    let mut site_lines: Vec<String> = Vec::new();
+    for l in ta
         .split('\n')
         .filter(|l| !l.is_empty() && own.is_site(h, crate::text::blocks::key(l)))
-        .take(5)
-        .map(|l| diff::bounded(l, 200).into_owned())
-        .collect();
+    {
+        let l = diff::bounded(l, 200).into_owned();
+        if !site_lines.contains(&l) {
+            site_lines.push(l);
+            if site_lines.len() == 5 {
+                break;
+            }
+        }
+    }
     (
         OwnCompared {
             compared: if own_passes

@@ -66,6 +66,33 @@ fn parts(s: &[u64]) -> (&[u64], &[u64], Option<&[u64]>) {
     }
 }
 
+/// What [`Overlap::of`] weighs for two sets with parts ([`with_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parted {
+    /// Their own contents' shingles (a page with under 20 words of its own has none).
+    pub own: Overlap,
+    /// Their whole pages' shingles.
+    pub whole: Overlap,
+    /// Their own words (single terms); None where a set is plain.
+    pub words: Option<Overlap>,
+}
+
+impl Parted {
+    /// Whether the own words are alike ([`OWN_WORDS_MIN`]; two pages without own words are).
+    pub fn words_alike(&self) -> bool {
+        match self.words {
+            Some(w) if !(w.a == 0 && w.b == 0) => w.score(Measure::S3) >= OWN_WORDS_MIN,
+            _ => true,
+        }
+    }
+
+    /// Whether the whole pages make the pair near-identical copies: S3 >= [`WHOLE_MIN`], the
+    /// own words alike.
+    pub fn whole_passes(&self) -> bool {
+        self.whole.score(Measure::S3) >= WHOLE_MIN && self.words_alike()
+    }
+}
+
 /// A similarity measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -125,25 +152,33 @@ impl Overlap {
     /// (marked [`Overlap::whole`]) when their S3 is at least [`WHOLE_MIN`] and above the own
     /// parts', and the own words are alike ([`OWN_WORDS_MIN`]).
     pub fn of(a: &[u64], b: &[u64]) -> Overlap {
-        if a.last() != Some(&WHOLE) && b.last() != Some(&WHOLE) {
+        let Some(p) = Overlap::parted(a, b) else {
             return Overlap::merge(a, b);
-        }
-        let ((own_a, whole_a, words_a), (own_b, whole_b, words_b)) = (parts(a), parts(b));
-        let own = Overlap::merge(own_a, own_b);
-        let mut whole = Overlap::merge(whole_a, whole_b);
-        let s = whole.score(Measure::S3);
-        let words_alike = match (words_a, words_b) {
-            (Some(x), Some(y)) if !(x.is_empty() && y.is_empty()) => {
-                Overlap::merge(x, y).score(Measure::S3) >= OWN_WORDS_MIN
-            }
-            _ => true,
         };
-        if s >= WHOLE_MIN && words_alike && s > own.score(Measure::S3) {
+        let mut whole = p.whole;
+        if p.whole_passes() && whole.score(Measure::S3) > p.own.score(Measure::S3) {
             whole.whole = true;
             whole
         } else {
-            own
+            p.own
         }
+    }
+
+    /// The parts [`Overlap::of`] weighs, where a set has parts: the own contents', the whole
+    /// pages' and the own words' overlaps. None for two plain sets.
+    pub fn parted(a: &[u64], b: &[u64]) -> Option<Parted> {
+        if a.last() != Some(&WHOLE) && b.last() != Some(&WHOLE) {
+            return None;
+        }
+        let ((own_a, whole_a, words_a), (own_b, whole_b, words_b)) = (parts(a), parts(b));
+        Some(Parted {
+            own: Overlap::merge(own_a, own_b),
+            whole: Overlap::merge(whole_a, whole_b),
+            words: match (words_a, words_b) {
+                (Some(x), Some(y)) => Some(Overlap::merge(x, y)),
+                _ => None,
+            },
+        })
     }
 
     /// The overlap of two sorted, deduplicated sets.
@@ -323,6 +358,48 @@ mod tests {
         let s: Vec<u64> = (0..1000).map(|x| x * 3).collect();
         assert_eq!(common(&s, &s), 1000);
         assert_eq!(common(&s, &s[5..]), 995);
+    }
+
+    /// `parted` gives the three overlaps of the parts, and `of` picks from them as the rule
+    /// says, written out plainly here: the whole pages where S3 >= 0.95, the own words alike
+    /// (S3 >= 0.8, or none on either side) and the whole above the own; else the own content.
+    #[test]
+    fn a_pair_of_sets_with_parts_is_scored_by_the_rule_over_its_parts() {
+        let plain = [1u64, 2, 3];
+        assert_eq!(Overlap::parted(&plain, &plain), None);
+        let s3 = |a: &[u64], b: &[u64]| Overlap::merge(a, b).score(Measure::S3);
+        let whole_a: Vec<u64> = (0..100).collect();
+        let mut rng = crate::base::rng::SplitMix64(11);
+        for round in 0..2_000 {
+            // Whole pages sharing 90-100 of 100 shingles; own parts and words drawn small.
+            let cut = 90 + rng.below(11);
+            let whole_b: Vec<u64> = (0..cut).chain(1000..1000 + (100 - cut)).collect();
+            let draw = |rng: &mut crate::base::rng::SplitMix64, n: u64| -> Vec<u64> {
+                let mut v: Vec<u64> = (0..rng.below(n)).map(|_| 200 + rng.below(30)).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            let (own_a, own_b) = (draw(&mut rng, 20), draw(&mut rng, 20));
+            let (words_a, words_b) = (draw(&mut rng, 8), draw(&mut rng, 8));
+            let a = with_parts(own_a.clone(), &whole_a, &words_a);
+            let b = with_parts(own_b.clone(), &whole_b, &words_b);
+            let p = Overlap::parted(&a, &b).unwrap();
+            assert_eq!(p.own, Overlap::merge(&own_a, &own_b), "{round}");
+            assert_eq!(p.whole, Overlap::merge(&whole_a, &whole_b), "{round}");
+            assert_eq!(p.words, Some(Overlap::merge(&words_a, &words_b)), "{round}");
+            let alike = (words_a.is_empty() && words_b.is_empty())
+                || s3(&words_a, &words_b) >= OWN_WORDS_MIN;
+            let whole = s3(&whole_a, &whole_b);
+            let o = Overlap::of(&a, &b);
+            if whole >= WHOLE_MIN && alike && whole > s3(&own_a, &own_b) {
+                assert!(o.whole, "{round}");
+                assert_eq!(o.score(Measure::S3), whole, "{round}");
+            } else {
+                assert!(!o.whole, "{round}");
+                assert_eq!(o.score(Measure::S3), s3(&own_a, &own_b), "{round}");
+            }
+        }
     }
 
     #[test]
