@@ -37,11 +37,6 @@ pub(super) fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         best.truncate(5);
     }
     let top5: Vec<usize> = best.iter().map(|&(_, c)| c).collect();
-    let mut top = *top5.first()?;
-    let top_score = fin(top);
-    if top_score <= 0.0 {
-        return None;
-    }
     let ancestors = |mut n: usize| {
         let mut v = Vec::new();
         for _ in 0..64 {
@@ -53,6 +48,29 @@ pub(super) fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         }
         v
     };
+    let mut top = match top5.first() {
+        Some(&t) if fin(t) > 0.0 => t,
+        // Nothing scores: a `main` the author declared that is mostly links is an index (a
+        // module's list of items without descriptions), and the content; else there is
+        // none to choose.
+        _ => {
+            let index: Vec<u32> = (1..nodes.len())
+                .filter(|&i| {
+                    let n = &nodes[i];
+                    n.tag == Tag::Main
+                        && visible(n)
+                        && n.text > 0
+                        && link_density(n) >= 0.5
+                        && !ancestors(i)
+                            .iter()
+                            .any(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
+                })
+                .map(|i| i as u32)
+                .collect();
+            return (!index.is_empty()).then_some(index);
+        }
+    };
+    let top_score = fin(top);
     // Where three good alternatives meet above the best, that ancestor holds the content.
     let alternatives: Vec<Vec<usize>> = top5[1..]
         .iter()

@@ -87,8 +87,11 @@
 //! UInt<UInt<...>>`) is the one text of a type alias's page. The first shown `h1` of a
 //! declared `main` or `article` is the page's title, kept with whatever region is chosen
 //! (even where its `div class="header"` reads as the frame): pages of sibling classes whose
-//! descriptions are alike differ there. A page where nothing scores, or where nothing
-//! is left, gives its full text (hidden parts excepted): never nothing.
+//! descriptions are alike differ there. Where nothing scores, a declared `main` that is
+//! mostly links is the content, an index (a module's page listing its items without a
+//! description: the list is what the page is, not its sidebar). A page where nothing else
+//! scores, or where nothing is left, gives its full text (hidden parts excepted): never
+//! nothing.
 //!
 //! Time is linear in the page: end tags look at most 64 elements down the stack,
 //! scores reach at most five ancestors, and attribute sets are judged once per distinct set

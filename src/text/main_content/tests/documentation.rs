@@ -572,3 +572,28 @@ fn a_tables_wrappers_stand_for_it_so_its_introduction_comes_with_it() {
     assert!(text.contains("Name of the schema containing"), "{text}");
     assert!(!text.contains("Prev"), "{text}");
 }
+
+#[test]
+fn a_declared_main_of_links_alone_is_an_index_where_nothing_scores() {
+    // A module's page that lists its items without a description: a declared `main` of 40
+    // linked names, beside a sidebar of 30 links to the crate's other modules. No block
+    // scores (every line is a link), yet the page's content is the list, not its full text.
+    let items = each(40, |i| {
+        format!(r#"<dt><a class="type" href="type.N{i}.html">N{i}</a></dt>"#)
+    });
+    let sidebar = each(30, |i| format!(r#"<li><a href="../m{i}/index.html">module{i}</a></li>"#));
+    let page = format!(
+        r#"<html><body><nav class="sidebar"><ul>{sidebar}</ul></nav><main><section id="main-content" class="content"><h1>Module consts</h1><h2>Type Aliases</h2><dl class="item-table">{items}</dl></section></main></body></html>"#
+    );
+    let mut text = String::new();
+    let found = extract(&page, &mut text);
+    assert!(found.main, "{text}");
+    assert!(text.contains("N0\n") && text.contains("N39"), "{text}");
+    assert!(!text.contains("module7"), "{text}");
+    // A `main` that is not mostly links, where nothing scores, is no index: the full text.
+    let page = format!(
+        r#"<html><body><nav class="sidebar"><ul>{sidebar}</ul></nav><main><h1>Log in</h1><p>Name</p><p>Password</p></main></body></html>"#
+    );
+    let mut text = String::new();
+    assert!(!extract(&page, &mut text).main, "{text}");
+}
