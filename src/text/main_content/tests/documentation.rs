@@ -581,7 +581,9 @@ fn a_declared_main_of_links_alone_is_an_index_where_nothing_scores() {
     let items = each(40, |i| {
         format!(r#"<dt><a class="type" href="type.N{i}.html">N{i}</a></dt>"#)
     });
-    let sidebar = each(30, |i| format!(r#"<li><a href="../m{i}/index.html">module{i}</a></li>"#));
+    let sidebar = each(30, |i| {
+        format!(r#"<li><a href="../m{i}/index.html">module{i}</a></li>"#)
+    });
     let page = format!(
         r#"<html><body><nav class="sidebar"><ul>{sidebar}</ul></nav><main><section id="main-content" class="content"><h1>Module consts</h1><h2>Type Aliases</h2><dl class="item-table">{items}</dl></section></main></body></html>"#
     );
