@@ -185,13 +185,7 @@ pub fn explain(dir: &Path, id: &str, shard_dir: Option<&Path>) -> anyhow::Result
     let url = stores.url(doc).to_string();
     let removals = read_removals(&dir.join(lists::REMOVE))?;
     if let Some(r) = removals.iter().find(|r| r.id == id) {
-        // The run's own content, counted again as it counted it (the same stores, the same
-        // rule): what verification compared.
-        let own = summary
-            .verification
-            .as_ref()
-            .and_then(|v| v.own_content.as_ref())
-            .and_then(|_| SiteBlocks::count(&stores, crate::verify::DEFAULT_MEMORY));
+        let own = run_own_content(&stores, &summary);
         return Ok(removed(
             &stores,
             &names,
@@ -290,12 +284,7 @@ pub fn explain_pair(
                     v.min,
                 )
             });
-    let own = summary
-        .verification
-        .as_ref()
-        .and_then(|v| v.own_content.as_ref())
-        .and_then(|_| SiteBlocks::count(&stores, crate::verify::DEFAULT_MEMORY))
-        .map(std::sync::Arc::new);
+    let own = run_own_content(&stores, &summary).map(std::sync::Arc::new);
     let spec = crate::verify::VerifySpec {
         measure,
         min,
@@ -303,18 +292,7 @@ pub fn explain_pair(
         own: own.clone().map(crate::verify::OwnContent),
         ..defaults
     };
-    let fp = stores.fp64();
-    let candidates = Candidates {
-        shared_bands: shared_bands(&stores, a, b),
-        bands: stores.minhash_params().map(|p| p.bands),
-        simhash64_distance: (fp[a as usize] ^ fp[b as usize]).count_ones(),
-        plan: summary
-            .join
-            .ran
-            .as_ref()
-            .map_or_else(String::new, |r| r.plan.clone()),
-        own_lines_shared: own.as_ref().map(|o| o.own_lines_shared(&stores, a, b)),
-    };
+    let candidates = candidates_of(&stores, &summary, own.as_deref(), a, Some(b));
     let (sets, _) = crate::verify::shingle_sets(&stores, &[a, b], &spec)?;
     let (sa, sb) = (
         sets.get(&a).map_or(&[][..], |s| &s[..]),
@@ -471,6 +449,38 @@ fn resolve(
     })
 }
 
+/// The run's own content, counted again as it counted it (the same stores, the same rule):
+/// what its verification compared. None where it compared pages on their text as read.
+fn run_own_content(stores: &StoreSet, summary: &Summary) -> Option<SiteBlocks> {
+    summary
+        .verification
+        .as_ref()
+        .and_then(|v| v.own_content.as_ref())
+        .and_then(|_| SiteBlocks::count(stores, crate::verify::DEFAULT_MEMORY))
+}
+
+/// How page `a` and page `b` (None: not in the run's stores) became candidates in the run.
+fn candidates_of(
+    stores: &StoreSet,
+    summary: &Summary,
+    own: Option<&SiteBlocks>,
+    a: u32,
+    b: Option<u32>,
+) -> Candidates {
+    let fp = stores.fp64();
+    Candidates {
+        shared_bands: b.and_then(|b| shared_bands(stores, a, b)),
+        bands: stores.minhash_params().map(|p| p.bands),
+        simhash64_distance: b.map_or(64, |b| (fp[a as usize] ^ fp[b as usize]).count_ones()),
+        plan: summary
+            .join
+            .ran
+            .as_ref()
+            .map_or_else(String::new, |r| r.plan.clone()),
+        own_lines_shared: own.zip(b).map(|(o, b)| o.own_lines_shared(stores, a, b)),
+    }
+}
+
 fn removed(
     stores: &StoreSet,
     names: &super::corpus::Ids<'_>,
@@ -482,18 +492,7 @@ fn removed(
 ) -> Explanation {
     let a = names[r.id.as_str()];
     let b = names.get(r.kept.as_str()).copied();
-    let fp = stores.fp64();
-    let candidates = Candidates {
-        shared_bands: b.and_then(|b| shared_bands(stores, a, b)),
-        bands: stores.minhash_params().map(|p| p.bands),
-        simhash64_distance: b.map_or(64, |b| (fp[a as usize] ^ fp[b as usize]).count_ones()),
-        plan: summary
-            .join
-            .ran
-            .as_ref()
-            .map_or_else(String::new, |r| r.plan.clone()),
-        own_lines_shared: own.zip(b).map(|(o, b)| o.own_lines_shared(stores, a, b)),
-    };
+    let candidates = candidates_of(stores, summary, own, a, b);
     let mut own_content = None;
     let (diff, note) = match b {
         None => (

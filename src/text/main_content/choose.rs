@@ -48,6 +48,12 @@ pub(super) fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         }
         v
     };
+    // Whether node `i` is a visible element of one of `kinds` inside no visible other of them:
+    // the outermost of what the author declared.
+    let outermost = |i: usize, kinds: &[Tag]| {
+        let is = |n: &Node| kinds.contains(&n.tag) && visible(n);
+        is(&nodes[i]) && !ancestors(i).iter().any(|&a| is(&nodes[a]))
+    };
     let mut top = match top5.first() {
         Some(&t) if fin(t) > 0.0 => t,
         // Nothing scores: a `main` the author declared that is mostly links is an index (a
@@ -56,14 +62,9 @@ pub(super) fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         _ => {
             let index: Vec<u32> = (1..nodes.len())
                 .filter(|&i| {
-                    let n = &nodes[i];
-                    n.tag == Tag::Main
-                        && visible(n)
-                        && n.text > 0
-                        && link_density(n) >= 0.5
-                        && !ancestors(i)
-                            .iter()
-                            .any(|&a| nodes[a].tag == Tag::Main && visible(&nodes[a]))
+                    outermost(i, &[Tag::Main])
+                        && nodes[i].text > 0
+                        && link_density(&nodes[i]) >= 0.5
                 })
                 .map(|i| i as u32)
                 .collect();
@@ -284,14 +285,9 @@ pub(super) fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
     // beside the choice when they are short.
     let declared: Vec<usize> = (1..nodes.len())
         .filter(|&i| {
-            let n = &nodes[i];
-            matches!(n.tag, Tag::Main | Tag::Article)
-                && visible(n)
-                && n.text > 0
-                && link_density(n) < 0.5
-                && !ancestors(i).iter().any(|&a| {
-                    matches!(nodes[a].tag, Tag::Main | Tag::Article) && visible(&nodes[a])
-                })
+            outermost(i, &[Tag::Main, Tag::Article])
+                && nodes[i].text > 0
+                && link_density(&nodes[i]) < 0.5
         })
         .collect();
     let related = |d: usize| d == top || ancestors(d).contains(&top) || ancestors(top).contains(&d);
