@@ -26,7 +26,8 @@
 //! What is never main content, decided on whole words of `class`, `id` and `role` values
 //! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not; a
 //! namespace of one or two letters before a name of several parts is passed over, so
-//! `sf_comment_list` names comments; a heading marked only as a header, rustdoc's
+//! `sf_comment_list` names comments, and an API's documentation comment, javadoc's
+//! `deprecation-comment`, does not; a heading marked only as a header, rustdoc's
 //! `h4 class="code-header"` over a method's signature, is a heading of the content):
 //! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
 //! sidebars, banners, sharing, comments, bylines (Drupal's `submitted` too), author boxes,
@@ -81,7 +82,10 @@
 //! is about, not a list of links with commas between them; a heading needs fewer: `Uses of
 //! <a>Target</a> in <a>java.beans</a>`), or are one link naming the text beside it (a
 //! summary table's class name beside its description, a `dt` beside its `dd`: what tells
-//! two class-use pages listing the same descriptions apart), or the region is an index: over
+//! two class-use pages listing the same descriptions apart), or are a definition list's value
+//! right after its term (javadoc's `Specified by:` and `trySplit in interface
+//! <a>Spliterator</a>&lt;Double&gt;`: the term kept without its value would name nothing, and
+//! the value tells generated pages apart), or the region is an index: over
 //! half its text such lines, 20 or more of them. A block inside a `pre` is code and never a
 //! list of links: a declaration whose types are each a link (rustdoc's `pub type U5 =
 //! UInt<UInt<...>>`) is the one text of a type alias's page. The first shown `h1` of a
@@ -288,6 +292,16 @@ struct Node {
     layout: bool,
     /// A hash of its `class` value as written ([`class_key`]; 0: none).
     class: u32,
+    /// A definition list's term (`dt`) or its description (`dd`), or neither.
+    def: Def,
+}
+
+/// What an element is in a definition list ([`Node::def`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Def {
+    None,
+    Term,
+    Value,
 }
 
 /// An element on the stack.

@@ -46,6 +46,7 @@ pub(super) fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         named: false,
         layout: false,
         class: 0,
+        def: Def::None,
     });
     let mut p = Pass {
         tb: TextBuilder::new(text),
@@ -423,6 +424,11 @@ impl Pass<'_, '_> {
             named: marks.content,
             layout: marks.layout,
             class: marks.class,
+            def: match nb {
+                b"dt" => Def::Term,
+                b"dd" => Def::Value,
+                _ => Def::None,
+            },
         });
         if self_closed {
             return;

@@ -302,6 +302,11 @@ pub(super) fn frame_token(token: &[u8]) -> bool {
     {
         return true;
     }
+    // An API's documentation comment (javadoc's `deprecation-comment`, what replaces a
+    // deprecated item; `doc-comment`) is the page's text, not its readers' comments.
+    if n == 1 && matches!(last, b"comment") && matches!(first, b"deprecation" | b"doc") {
+        return false;
+    }
     let plain = |p: &[u8]| is_frame_modifier(p) || is_frame_word(p) || is_number(p);
     is_frame_word(last)
         || (is_frame_word(first) && (n == 1 || rest[..n].iter().all(|p| plain(p))))

@@ -236,6 +236,8 @@ pub(super) fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut 
     // The element whose blocks after a label of other stories are that list, not text.
     let mut section: Option<u32> = None;
     let mut judge = labels::Judge::default();
+    // The last block written, for a term's value ([`values_the_term`]).
+    let mut written: Option<usize> = None;
     for (i, b) in blocks.iter().enumerate() {
         if left_out(b) {
             continue;
@@ -254,7 +256,11 @@ pub(super) fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut 
             }
             section = None;
         }
-        if !keep_lists && link_list(b) && !names_the_next(nodes, blocks, i, &left_out, &link_list) {
+        if !keep_lists
+            && link_list(b)
+            && !names_the_next(nodes, blocks, i, &left_out, &link_list)
+            && !(written == Some(i.wrapping_sub(1)) && values_the_term(nodes, blocks, i))
+        {
             continue;
         }
         let t = visible(&text[b.start as usize..b.end as usize]);
@@ -272,6 +278,7 @@ pub(super) fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut 
         }
         tb.text(&t, true);
         tb.brk();
+        written = Some(i);
     }
     out.len() - from
 }
@@ -490,6 +497,48 @@ pub(super) fn names_the_next(
         up = nodes[up as usize].parent;
     }
     false
+}
+
+/// The most bytes of a line of links kept as a term's value ([`values_the_term`]).
+pub(super) const MAX_VALUE: u32 = 400;
+
+/// Whether the link-only block `blocks[i]` is the value of the term written just before it
+/// (the caller checks that `blocks[i - 1]` was written): a definition list's description
+/// (`dd`) of at most [`MAX_VALUE`] bytes after its term (`dt`) in the same list. An API
+/// page's "All Implemented Interfaces:", "Specified by:" and "See Also:" are terms whose
+/// values are links, and the values are what tell one generated page from another
+/// (`trySplit in interface Spliterator<Double>` and `<Long>`); the term kept without its
+/// value would be a label of nothing.
+pub(super) fn values_the_term(nodes: &[Node], blocks: &[Block], i: usize) -> bool {
+    let (Some(term), Some(b)) = (i.checked_sub(1).and_then(|t| blocks.get(t)), blocks.get(i))
+    else {
+        return false;
+    };
+    if b.end - b.start > MAX_VALUE {
+        return false;
+    }
+    let (Some(dt), Some(dd)) = (
+        def_up(nodes, term.owner, Def::Term),
+        def_up(nodes, b.owner, Def::Value),
+    ) else {
+        return false;
+    };
+    nodes[dt as usize].parent == nodes[dd as usize].parent
+}
+
+/// The `dt` or `dd` (by `def`) at or above node `i`, looked for at most [`NAME_REACH`]
+/// levels up (the block's owner is the element itself, or a `div` or `p` inside it).
+fn def_up(nodes: &[Node], mut i: u32, def: Def) -> Option<u32> {
+    for _ in 0..NAME_REACH {
+        if nodes[i as usize].def == def {
+            return Some(i);
+        }
+        if i == 0 {
+            return None;
+        }
+        i = nodes[i as usize].parent;
+    }
+    None
 }
 
 /// Whether `c` is never seen in a page: a soft hyphen (shown only where a line breaks), a

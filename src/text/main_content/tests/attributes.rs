@@ -280,6 +280,11 @@ fn values_name_the_frame_by_whole_words() {
     assert!(frame_token(b"recommended"));
     assert!(!frame_token(b"recommendations-wrapper"));
     assert!(!frame_token(b"unrelated-content"));
+    // An API's documentation comment is its text; readers' comments are the frame.
+    assert!(!frame_token(b"deprecation-comment"));
+    assert!(!frame_token(b"doc-comment"));
+    assert!(frame_token(b"user-comment"));
+    assert!(frame_token(b"post-comment"));
     let m = judge(br#" class="content with-sidebar""#);
     assert!(!m.frame);
     let m = judge(br#" id="comments""#);

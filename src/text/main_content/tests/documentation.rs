@@ -599,3 +599,43 @@ fn a_declared_main_of_links_alone_is_an_index_where_nothing_scores() {
     let mut text = String::new();
     assert!(!extract(&page, &mut text).main, "{text}");
 }
+
+/// An API page's definition lists as javadoc writes them: terms ("All Implemented
+/// Interfaces:", "Specified by:", "See Also:") whose values are links. The values are what
+/// tell one generated page from another (`Spliterator<Double>` and `<Long>`), so each comes
+/// with its term; a long line of links is no term's value, and a value whose term is left
+/// out goes with it. The deprecation note (javadoc's `div class="deprecation-comment"`) is
+/// the API's text, not readers' comments.
+#[test]
+fn a_terms_value_of_links_comes_with_the_term() {
+    let para = "If this spliterator can be partitioned, returns a Spliterator covering elements, that will, upon return from this method, not be covered by this Spliterator.";
+    let many = each(60, |i| format!(r#"<a href="c{i}.html">Class{i}</a>, "#));
+    let page = format!(
+        r#"<html><body><header><nav><a href="/">Overview</a> <a href="/p">Package</a></nav></header><main role="main">
+        <h1 class="title">Class AbstractDoubleSpliterator</h1>
+        <dl class="notes"><dt>All Implemented Interfaces:</dt><dd><code><a href="S.html">Spliterator</a>&lt;Double&gt;</code>, <code><a href="S.OfDouble.html">Spliterator.OfDouble</a></code></dd>
+        <dt>Direct Known Subclasses:</dt><dd>{many}</dd></dl>
+        <div class="deprecation-block"><span class="deprecated-label">Deprecated.</span><div class="deprecation-comment">This spliterator is no longer a platform type and is replaced with the primitive iterator of the same name.</div></div>
+        <section class="detail"><h3>trySplit</h3><div class="block">{para}</div><div class="block">{para}</div>
+        <dl class="notes"><dt>Specified by:</dt><dd><code><a href="S.html#trySplit()">trySplit</a></code>&nbsp;in interface&nbsp;<code><a href="S.html">Spliterator</a>&lt;Double&gt;</code></dd>
+        <dt>Returns:</dt><dd>a Spliterator covering some portion of the elements, or null if this spliterator cannot be split</dd></dl></section>
+        <aside><dl><dt>Site map:</dt><dd><a href="/a">Alpha</a>, <a href="/b">Beta</a></dd></dl></aside>
+        </main></body></html>"#
+    );
+    let text = main_text(&page);
+    assert!(text.contains("covering elements"), "{text}");
+    assert!(
+        text.contains("All Implemented Interfaces:\nSpliterator<Double>, Spliterator.OfDouble\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Specified by:\ntrySplit in interface Spliterator<Double>\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("replaced with the primitive iterator"),
+        "{text}"
+    );
+    assert!(!text.contains("Class7,"), "{text}");
+    assert!(!text.contains("Alpha"), "{text}");
+}
