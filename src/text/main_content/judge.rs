@@ -216,7 +216,9 @@ pub(super) fn judge_read(
                     (false, false, false, false);
                 let mut last: &[u8] = b"";
                 for part in parts_of(token) {
-                    content |= is_content_word(part);
+                    // A count of columns (`two-column-summary`, javadoc's summary tables;
+                    // `3-column`) names a layout, not the content.
+                    content |= is_content_word(part) && !(part == b"column" && is_count(last));
                     story |= is_story_word(part);
                     negative |= is_negative_word(part);
                     named |= is_plugin_word(part);

@@ -161,6 +161,14 @@ pub(super) fn is_content_word(w: &[u8]) -> bool {
     )
 }
 
+/// A number of things, two or more, in words or digits: `two` in `two-column-summary`. One
+/// (`single-column`, `one-column`) or many (`multi-column`) is not a count: a page's one
+/// column is its content, a grid of many a shop's listing.
+pub(super) fn is_count(w: &[u8]) -> bool {
+    (!w.is_empty() && is_number(w) && !matches!(w, b"0" | b"1"))
+        || matches!(w, b"two" | b"three" | b"four" | b"five" | b"six")
+}
+
 /// Content words that name one piece of writing, not a layout's region (`content`, `main`,
 /// `page`): an element so marked is an article by its author's word.
 pub(super) fn is_story_word(w: &[u8]) -> bool {

@@ -285,6 +285,17 @@ fn values_name_the_frame_by_whole_words() {
     assert!(!frame_token(b"doc-comment"));
     assert!(frame_token(b"user-comment"));
     assert!(frame_token(b"post-comment"));
+    // A column is the content's (`main-column`, `column`), a count of columns a layout
+    // (javadoc's `summary-table two-column-summary` around a constructor's one line).
+    assert_eq!(judge(br#" class="column""#).weight, 25.0);
+    assert_eq!(judge(br#" class="left-column""#).weight, 25.0);
+    assert_eq!(
+        judge(br#" class="summary-table two-column-summary""#).weight,
+        0.0
+    );
+    assert_eq!(judge(br#" class="layout-3-column""#).weight, 0.0);
+    assert_eq!(judge(br#" class="single-column""#).weight, 25.0);
+    assert_eq!(judge(br#" class="grid-view-multi-column""#).weight, 25.0);
     let m = judge(br#" class="content with-sidebar""#);
     assert!(!m.frame);
     let m = judge(br#" id="comments""#);

@@ -639,3 +639,36 @@ fn a_terms_value_of_links_comes_with_the_term() {
     assert!(!text.contains("Class7,"), "{text}");
     assert!(!text.contains("Alpha"), "{text}");
 }
+
+/// A javadoc class page whose own text is short beside what it inherits: a description,
+/// long lists of inherited methods (links between commas) and a constructor summary of one
+/// line in javadoc's `div class="summary-table two-column-summary"`. A count of columns
+/// names the table's layout, not the content, so that one line does not outscore the
+/// description (and leave a sliver that reads the page whole, menus and all).
+#[test]
+fn a_count_of_columns_names_a_layout_not_the_content() {
+    let inherited = each(12, |k| {
+        let names = each(60, |i| {
+            format!(r#"<a href="C{k}.html#m{i}()">methodNumber{k}x{i}</a>, "#)
+        });
+        format!(
+            r#"<div class="inherited-list"><h3>Methods declared in class&nbsp;<a href="C{k}.html">C{k}</a></h3><code>{names}</code></div>"#
+        )
+    });
+    let page = format!(
+        r#"<html><body><header><nav><a href="/">Overview</a> <a href="/p">Package</a> <a href="/t">Tree</a></nav></header><main role="main">
+        <div class="header"><h1 class="title">Class Renderer.Resource</h1></div>
+        <section class="class-description"><div class="type-signature">public static class <span>Renderer.Resource</span> extends <a href="R.html">Renderer</a></div>
+        <div class="block">A subclass of <a href="R.html"><code>Renderer</code></a> that implements <a href="U.html"><code>Resource</code></a>. The renderer does not implement it directly so that applications can safely override the property with subclasses.</div></section>
+        <section class="summary"><section class="constructor-summary"><h2>Constructor Summary</h2><div class="caption"><span>Constructors</span></div>
+        <div class="summary-table two-column-summary"><div class="table-header col-first">Constructor</div><div class="table-header col-last">Description</div>
+        <div class="col-constructor-name even-row-color"><code><a href="x">Resource</a>()</code></div><div class="col-last even-row-color"><div class="block">Constructs a <code>Resource</code> renderer.</div></div></div></section>
+        <section class="method-summary"><h2>Method Summary</h2>{inherited}</section></section>
+        </main><footer><p>Report a bug or suggest an enhancement. Copyright and the documentation redistribution policy.</p></footer></body></html>"#
+    );
+    let mut text = String::new();
+    let found = extract(&page, &mut text);
+    assert!(found.main, "{text}");
+    assert!(text.contains("safely override the property"), "{text}");
+    assert!(!text.contains("Report a bug"), "{text}");
+}
