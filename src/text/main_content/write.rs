@@ -256,10 +256,13 @@ pub(super) fn attempt(s: &mut Scratch, strict: bool, inner_out: bool, out: &mut 
             }
             section = None;
         }
+        // A line of links is left out unless the region is an index, or it names the text
+        // after it, or it is the value of the term written just before it.
+        let value = || written == Some(i.wrapping_sub(1)) && values_the_term(nodes, blocks, i);
         if !keep_lists
             && link_list(b)
             && !names_the_next(nodes, blocks, i, &left_out, &link_list)
-            && !(written == Some(i.wrapping_sub(1)) && values_the_term(nodes, blocks, i))
+            && !value()
         {
             continue;
         }
