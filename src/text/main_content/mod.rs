@@ -10,10 +10,10 @@
 //! characters up to 3; in a block that is mostly links only the commas inside its links
 //! count, since a list of links with commas between them is not a paragraph with commas;
 //! the parent takes all of it, the grandparent half, further ancestors a third or less),
-//! containers start from their tag and from the words of their `class` and
-//! `id` (a count of columns, javadoc's `two-column-summary`, names a layout, not the
-//! content, though a `column` does), and a container's score shrinks with its share of link text. The best container
-//! wins, with an ancestor where most good candidates meet (or, where they do not, a good
+//! containers start from their tag and from the words of their `class` and `id` (a count
+//! of columns, javadoc's `two-column-summary`, names a layout, not the content, though a
+//! `column` does), and a container's score shrinks with its share of link text. The best
+//! container wins, with an ancestor where most good candidates meet (or, where they do not, a good
 //! candidate that holds it and three more good parts: an article whose sections are each a
 //! wrapper of their own; or, on a page of many equal parts, a service page's cards, steps and
 //! questions in sections from the top of the page to its foot, the element that holds four or
