@@ -258,13 +258,14 @@ def dedup_dataset(ds, *, text: str = "text", id: Optional[str] = "id", url: Opti
     ``ds.filter`` on its rows, or a zip with it, applies it."""
     import pyarrow as pa
 
-    import ray.data
-
     names = ds.schema().names
     columns = [c for c in [text, id, url] if c and c in names]
     # Ray Data streams blocks in the order they finish unless told to keep it: the rows are
-    # read in the dataset's order, so the answer is aligned with them.
-    context = ray.data.DataContext.get_current()
+    # read in the dataset's order, so the answer is aligned with them. A dataset runs under
+    # the context it was made with (a copy of the current one, taken by `from_arrow` and the
+    # readers), so the order is asked of its own context: set on the current one alone, a
+    # repartitioned dataset still came back in another order about once in fifteen runs.
+    context = ds.context
     kept = context.execution_options.preserve_order
     context.execution_options.preserve_order = True
     try:

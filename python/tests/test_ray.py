@@ -120,3 +120,24 @@ def test_a_ray_dataset_streams_through_dedup_as_its_table_would(cluster):
     assert isinstance(got, pa.Table) and got.num_rows == table.num_rows
     assert same(got, base)
     assert 0 < got.column("kept").to_pylist().count(False) < table.num_rows
+
+
+def test_a_ray_dataset_is_read_in_order_under_its_own_context(cluster, monkeypatch):
+    # A dataset runs under the context it was made with, a copy of the current one: the order
+    # is asked of that context while the columns are materialised, and given back after.
+    from test_table import planted
+
+    ds = ray.data.from_arrow(planted(60, seed=5)).repartition(3)
+    assert ds.context is not ray.data.DataContext.get_current()
+    before = ds.context.execution_options.preserve_order
+    seen = []
+    materialize = ray.data.Dataset.materialize
+
+    def watched(self):
+        seen.append(self.context.execution_options.preserve_order)
+        return materialize(self)
+
+    monkeypatch.setattr(ray.data.Dataset, "materialize", watched)
+    ndray.dedup_dataset(ds, quiet=True)
+    assert seen == [True]
+    assert ds.context.execution_options.preserve_order == before
