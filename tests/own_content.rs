@@ -271,6 +271,23 @@ fn explain_says_why_two_pages_were_kept_apart_or_put_together() {
     assert!(said.contains("verdict: not near-duplicates"), "{said}");
     assert!(said.contains("diff, first -> second"), "{said}");
     assert!(said.contains("own5w0"), "{said}");
+    // A run that did not verify: the verdict is the default verification's, and says so.
+    let unverified = dir.path().join("unverified");
+    nd("dedup {} -o {} --quiet --no-verify", &[&warc, &unverified]).ok();
+    let p: serde_json::Value =
+        serde_json::from_str(&nd("explain {} t05 t06 --json", &[&unverified]).ok()).unwrap();
+    let why = p["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("the run did not verify (--no-verify)"),
+        "{why}"
+    );
+    // ... as the default verification makes it: on the pages' own content.
+    assert!(why.contains("own content's s3") && why.contains("< 0.82"), "{why}");
+    assert_eq!(p["compared"], "own content", "{p}");
+    assert!(!pair("t05", "t06")["why"]
+        .as_str()
+        .unwrap()
+        .contains("--no-verify"));
     // One page twice, or an id of no page, is refused.
     nd("explain {} t05 t05", &[&out]).fails();
     nd("explain {} t05 no-such-page", &[&out]).fails();

@@ -284,7 +284,13 @@ pub fn explain_pair(
                     v.min,
                 )
             });
-    let own = run_own_content(&stores, &summary).map(std::sync::Arc::new);
+    let run_own = run_own_content(&stores, &summary).map(std::sync::Arc::new);
+    // A run that did not verify is answered by the default verification, which sets the
+    // site's blocks aside wherever the stores keep them (main content).
+    let own = match &summary.verification {
+        Some(_) => run_own.clone(),
+        None => SiteBlocks::count(&stores, crate::verify::DEFAULT_MEMORY).map(std::sync::Arc::new),
+    };
     let spec = crate::verify::VerifySpec {
         measure,
         min,
@@ -292,7 +298,7 @@ pub fn explain_pair(
         own: own.clone().map(crate::verify::OwnContent),
         ..defaults
     };
-    let candidates = candidates_of(&stores, &summary, own.as_deref(), a, Some(b));
+    let candidates = candidates_of(&stores, &summary, run_own.as_deref(), a, Some(b));
     let (sets, _) = crate::verify::shingle_sets(&stores, &[a, b], &spec)?;
     let (sa, sb) = (
         sets.get(&a).map_or(&[][..], |s| &s[..]),
@@ -316,6 +322,13 @@ pub fn explain_pair(
         own_shingles: [p.own.a, p.own.b],
     });
     let why = why(&parted, &overlap, (measure, min), near_duplicates);
+    // A run made with `--no-verify` kept its candidates' pairs unread: the verdict is the
+    // default verification's, and the sentence says so.
+    let why = if summary.verification.is_some() {
+        why
+    } else {
+        format!("the run did not verify (--no-verify), so this is the default verification's verdict: {why}")
+    };
     let (mut own_content, mut diff, mut note) = (None, None, None);
     match read_two(&stores, (a, b), shard_dir, own.is_some()) {
         Ok([(ta, full_a), (tb, full_b)]) => {
