@@ -282,7 +282,10 @@ fn explain_says_why_two_pages_were_kept_apart_or_put_together() {
         "{why}"
     );
     // ... as the default verification makes it: on the pages' own content.
-    assert!(why.contains("own content's s3") && why.contains("< 0.82"), "{why}");
+    assert!(
+        why.contains("own content's s3") && why.contains("< 0.82"),
+        "{why}"
+    );
     assert_eq!(p["compared"], "own content", "{p}");
     assert!(!pair("t05", "t06")["why"]
         .as_str()

@@ -64,6 +64,8 @@ pub(super) fn in_vocabulary(p: &[u8]) -> bool {
             || is_negative_word(p)
             || is_plugin_word(p)
             || p.starts_with(b"related")
+            // A forum's box of the poster (`message-user`, `user-info`; [`is_poster_box`]).
+            || p == b"user"
             || p.ends_with(b"credit")
             || p.ends_with(b"credits")
             || p.ends_with(b"caption")

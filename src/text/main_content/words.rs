@@ -86,6 +86,7 @@ pub(super) fn is_frame_word(w: &[u8]) -> bool {
             | b"widget"
             | b"nocontent"
     ) || (w.len() > 7 && w.starts_with(b"related"))
+        || is_poster_word(w)
 }
 
 /// Parts that may follow (or precede) a frame word in one value and keep it the frame:
@@ -310,6 +311,11 @@ pub(super) fn frame_token(token: &[u8]) -> bool {
     {
         return true;
     }
+    // A forum's box of the poster beside each post (XenForo's `message-user`, a user's
+    // `user-info` or `user-details`): a title, counts of posts and likes, a join date.
+    if is_poster_box(first, &rest[..n]) {
+        return true;
+    }
     // An API's documentation comment (javadoc's `deprecation-comment`, what replaces a
     // deprecated item; `doc-comment`) is the page's text, not its readers' comments.
     if n == 1 && matches!(last, b"comment") && matches!(first, b"deprecation" | b"doc") {
@@ -323,6 +329,32 @@ pub(super) fn frame_token(token: &[u8]) -> bool {
         || (plain(first)
             && rest[..n].iter().all(|p| plain(p))
             && rest[..n - 1].iter().any(|p| is_frame_word(p)))
+}
+
+/// Single words that name a forum's box of the poster beside a post: phpBB's `postprofile`,
+/// XenForo's `message-userExtras` and `message-userDetails` (lowercased, one part each).
+pub(super) fn is_poster_word(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"postprofile" | b"userinfo" | b"userdetails" | b"userextras" | b"userstats"
+    )
+}
+
+/// Whether a value's parts (`first`, then `rest`) name a forum's box of the poster: `user`
+/// followed by `info`, `details`, `extras` or `stats` anywhere (`user-info`,
+/// `MessageCard__user-info`), or XenForo's cell `message-user` (or `post-user`). A poster
+/// word last ([`is_poster_word`]) is a frame word already. `user-content` and
+/// `message-userContent` are the post.
+pub(super) fn is_poster_box(first: &[u8], rest: &[&[u8]]) -> bool {
+    let details = |p: &[u8]| matches!(p, b"info" | b"details" | b"extras" | b"stats");
+    let mut prev = first;
+    for &p in rest {
+        if prev == b"user" && details(p) {
+            return true;
+        }
+        prev = p;
+    }
+    rest.len() == 1 && rest[0] == b"user" && matches!(first, b"message" | b"post")
 }
 
 /// Elementor, a page builder, makes every part of a page it lays out an `elementor-widget`:

@@ -20,6 +20,63 @@ fn recommended_posts_inside_the_story_are_left_out() {
 }
 
 #[test]
+fn a_forums_box_of_the_poster_is_the_frame() {
+    // A thread as XenForo writes it: beside each post, the poster's cell (name, title, counts
+    // of messages and likes); as phpBB writes it, the `postprofile` list.
+    let xenforo = each(4, |i| {
+        format!(
+            r#"<article class="message message--post"><div class="message-inner"><div class="message-cell message-cell--user"><section class="message-user"><h4 class="message-name"><a href="/members/u{i}">Poster{i}</a></h4><h5 class="userTitle message-userTitle">Well-known member of rank {i}</h5><div class="message-userExtras"><dl class="pairs"><dt>Messages</dt><dd>13,53{i}</dd></dl><dl class="pairs"><dt>Reaction score</dt><dd>4,21{i}</dd></dl></div></section></div><div class="message-cell message-cell--main"><div class="message-userContent"><article class="message-body"><div class="bbWrapper">{P1} Reply number {i} says what it thinks of the plan.</div></article></div></div></div></article>"#
+        )
+    });
+    let text = main_text(&format!(
+        r#"<html><body><div class="p-body-main"><div class="block-body">{xenforo}</div></div></body></html>"#
+    ));
+    assert!(text.contains("Reply number 3 says"), "{text}");
+    assert!(!text.contains("Well-known member"), "{text}");
+    assert!(!text.contains("13,53"), "{text}");
+    assert!(!text.contains("Reaction score"), "{text}");
+    let phpbb = each(4, |i| {
+        format!(
+            r#"<div class="post bg2"><div class="inner"><dl class="postprofile"><dt><a href="/u{i}" class="username">Poster{i}</a></dt><dd class="profile-rank">Senator of rank {i}</dd><dd class="profile-posts"><strong>Posts:</strong> 403{i}</dd></dl><div class="postbody"><div class="content">{P2} Reply number {i} adds a fixture list.</div></div></div></div>"#
+        )
+    });
+    let text = main_text(&format!(
+        r#"<html><body><div id="page-body"><h2>2025-26 Football Season</h2>{phpbb}</div></body></html>"#
+    ));
+    assert!(text.contains("Reply number 3 adds"), "{text}");
+    assert!(!text.contains("Senator of rank"), "{text}");
+    assert!(!text.contains("Posts:"), "{text}");
+    // By name: the poster's cell and its parts are the frame; the post's own box is not.
+    for frame in [
+        "message-user",
+        "message-userExtras",
+        "message-userDetails",
+        "postprofile",
+        "user-info",
+        "MessageCard__user-info",
+        "user-details",
+    ] {
+        assert!(
+            judge(format!(r#" class="{frame}""#).as_bytes()).frame,
+            "{frame}"
+        );
+    }
+    for not in [
+        "message-userContent",
+        "user-content",
+        "user",
+        "message",
+        "username",
+        "user-guide",
+    ] {
+        assert!(
+            !judge(format!(r#" class="{not}""#).as_bytes()).frame,
+            "{not}"
+        );
+    }
+}
+
+#[test]
 fn an_index_of_links_is_the_content_and_a_few_headlines_are_not() {
     // An encyclopedia's index: a sentence on what it lists, then one linked entry a line.
     let entries = each(30, |i| {
