@@ -287,9 +287,11 @@ pub fn explain_pair(
     let run_own = run_own_content(&stores, &summary).map(std::sync::Arc::new);
     // A run that did not verify is answered by the default verification, which sets the
     // site's blocks aside wherever the stores keep them (main content).
-    let own = match &summary.verification {
-        Some(_) => run_own.clone(),
-        None => SiteBlocks::count(&stores, crate::verify::DEFAULT_MEMORY).map(std::sync::Arc::new),
+    let verified = summary.verification.is_some();
+    let own = if verified {
+        run_own.clone()
+    } else {
+        SiteBlocks::count(&stores, crate::verify::DEFAULT_MEMORY).map(std::sync::Arc::new)
     };
     let spec = crate::verify::VerifySpec {
         measure,
@@ -324,7 +326,7 @@ pub fn explain_pair(
     let why = why(&parted, &overlap, (measure, min), near_duplicates);
     // A run made with `--no-verify` kept its candidates' pairs unread: the verdict is the
     // default verification's, and the sentence says so.
-    let why = if summary.verification.is_some() {
+    let why = if verified {
         why
     } else {
         format!("the run did not verify (--no-verify), so this is the default verification's verdict: {why}")

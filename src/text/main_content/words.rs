@@ -85,8 +85,14 @@ pub(super) fn is_frame_word(w: &[u8]) -> bool {
             | b"complementary"
             | b"widget"
             | b"nocontent"
+            // A forum's box of the poster beside a post, in one word: phpBB's `postprofile`,
+            // XenForo's `message-userExtras` and `message-userDetails` (lowercased).
+            | b"postprofile"
+            | b"userinfo"
+            | b"userdetails"
+            | b"userextras"
+            | b"userstats"
     ) || (w.len() > 7 && w.starts_with(b"related"))
-        || is_poster_word(w)
 }
 
 /// Parts that may follow (or precede) a frame word in one value and keep it the frame:
@@ -331,20 +337,11 @@ pub(super) fn frame_token(token: &[u8]) -> bool {
             && rest[..n - 1].iter().any(|p| is_frame_word(p)))
 }
 
-/// Single words that name a forum's box of the poster beside a post: phpBB's `postprofile`,
-/// XenForo's `message-userExtras` and `message-userDetails` (lowercased, one part each).
-pub(super) fn is_poster_word(w: &[u8]) -> bool {
-    matches!(
-        w,
-        b"postprofile" | b"userinfo" | b"userdetails" | b"userextras" | b"userstats"
-    )
-}
-
 /// Whether a value's parts (`first`, then `rest`) name a forum's box of the poster: `user`
 /// followed by `info`, `details`, `extras` or `stats` anywhere (`user-info`,
-/// `MessageCard__user-info`), or XenForo's cell `message-user` (or `post-user`). A poster
-/// word last ([`is_poster_word`]) is a frame word already. `user-content` and
-/// `message-userContent` are the post.
+/// `MessageCard__user-info`), or XenForo's cell `message-user` (or `post-user`). Such a box
+/// named in one word (`postprofile`, `userextras`) is a frame word ([`is_frame_word`]).
+/// `user-content` and `message-userContent` are the post.
 pub(super) fn is_poster_box(first: &[u8], rest: &[&[u8]]) -> bool {
     let details = |p: &[u8]| matches!(p, b"info" | b"details" | b"extras" | b"stats");
     let mut prev = first;
