@@ -1,6 +1,7 @@
 //! Lines of a page's main region that are about the page, not of it: the labels a site puts
 //! between its story's paragraphs (`Advertisement`, `TRENDING:`, `Share this article`,
-//! `Comments`) and the date lines above or below it (`Posted: Fri 6:45 PM, Feb 16, 2018 |`,
+//! `Comments`, a table of contents' heading whose lines of links are left out as links:
+//! `Table of contents`, `Inhaltsverzeichnis`) and the date lines above or below it (`Posted: Fri 6:45 PM, Feb 16, 2018 |`,
 //! `Updated 10:01 pm PST, Tuesday, November 19, 2019`, `By: CNN Wire`). A reader skips them,
 //! article-extraction truths leave them out, and two copies of one story (syndicated, or
 //! fetched before and after an update) differ in them and nowhere else.
@@ -67,6 +68,30 @@ const LABELS: &[&str] = &[
     "to read the full story",
     "tweet",
     "view comments",
+    // A table of contents' heading (its lines of links are left out as links)
+    "article contents",
+    "contents",
+    "in this article",
+    "on this page",
+    "page contents",
+    "table of contents",
+    "inhalt",
+    "inhaltsverzeichnis",
+    "sommaire",
+    "table des matières",
+    "contenido",
+    "contenidos",
+    "tabla de contenidos",
+    "índice",
+    "indice",
+    "sommario",
+    "conteúdo",
+    "sumário",
+    "inhoud",
+    "inhoudsopgave",
+    "spis treści",
+    "содержание",
+    "оглавление",
     // German
     "anzeige",
     "artikel teilen",
@@ -587,6 +612,8 @@ mod tests {
             "Ähnliche Beiträge",
             "Most Popular\n  Articles",
             "Continue reading below…",
+            "Table of Contents",
+            "Spis treści:",
         ] {
             assert!(is_label(s), "{s:?}");
         }
@@ -596,6 +623,8 @@ mod tests {
             "Share prices",
             "See also",
             "Related work",
+            "Contents of the package",
+            "Table of contents of the second volume, with its appendices",
             "",
             "Email us at the address below and we will reply within a week.",
         ] {

@@ -66,6 +66,8 @@ pub(super) fn in_vocabulary(p: &[u8]) -> bool {
             || p.starts_with(b"related")
             // A forum's box of the poster (`message-user`, `user-info`; [`is_poster_box`]).
             || p == b"user"
+            // A form a reader fills in (`post-form`; [`is_entry_form`]).
+            || p == b"form"
             || p.ends_with(b"credit")
             || p.ends_with(b"credits")
             || p.ends_with(b"caption")

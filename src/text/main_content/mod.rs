@@ -33,7 +33,9 @@
 //! `nav`, `header`, `footer` and `aside` elements and elements marked as navigation, menus,
 //! sidebars, banners, sharing, comments, bylines (Drupal's `submitted` too), author boxes, a
 //! forum's box of the poster beside each post (XenForo's `message-user`, phpBB's
-//! `postprofile`, `user-info`: a title and counts of posts, not the post), related links
+//! `postprofile`, `user-info`: a title and counts of posts, not the post), a form a reader
+//! fills in, named for what it is for (`post-form`, `answer-form`, `contact-form`; not
+//! ASP.NET's one-word `aspnetForm` around a whole page), related links
 //! (`related` and its compounds: `relatedlinks`) and the like. A mark that also
 //! names the content (`content with-sidebar`) is not the frame, unless the frame's mark names
 //! the plugin that makes it (Jetpack's `sharedaddy` likes, whose id names the post they like;

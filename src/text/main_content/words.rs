@@ -322,6 +322,11 @@ pub(super) fn frame_token(token: &[u8]) -> bool {
     if is_poster_box(first, &rest[..n]) {
         return true;
     }
+    // A form a reader fills in (an answer's, a reply's, a contact form): its headings and
+    // labels are the site's (`post-form`, `js-add-answer-form`, `contact-form`).
+    if is_entry_form(first, &rest[..n]) {
+        return true;
+    }
     // An API's documentation comment (javadoc's `deprecation-comment`, what replaces a
     // deprecated item; `doc-comment`) is the page's text, not its readers' comments.
     if n == 1 && matches!(last, b"comment") && matches!(first, b"deprecation" | b"doc") {
@@ -352,6 +357,31 @@ pub(super) fn is_poster_box(first: &[u8], rest: &[&[u8]]) -> bool {
         prev = p;
     }
     rest.len() == 1 && rest[0] == b"user" && matches!(first, b"message" | b"post")
+}
+
+/// Whether a value's parts (`first`, then `rest`) name a form a reader fills in: `form` as
+/// the last part after what it is for (`post-form`, `reply-form`, `answer-form`,
+/// `contact-form`, `login-form`). `form-group` and `form-control` are a form's parts and
+/// name nothing alone; ASP.NET's `aspnetForm`, around a whole page, is one word.
+pub(super) fn is_entry_form(first: &[u8], rest: &[&[u8]]) -> bool {
+    let Some((&last, before)) = rest.split_last() else {
+        return false;
+    };
+    let what = before.last().copied().unwrap_or(first);
+    last == b"form"
+        && matches!(
+            what,
+            b"post"
+                | b"reply"
+                | b"answer"
+                | b"contact"
+                | b"login"
+                | b"signin"
+                | b"signup"
+                | b"register"
+                | b"registration"
+                | b"search"
+        )
 }
 
 /// Elementor, a page builder, makes every part of a page it lays out an `elementor-widget`:

@@ -77,6 +77,55 @@ fn a_forums_box_of_the_poster_is_the_frame() {
 }
 
 #[test]
+fn a_form_a_reader_fills_in_is_the_frame() {
+    // A question and its answers as Stack Exchange writes them, then the form to answer:
+    // its heading, the guest's fields and their notes are the site's.
+    let answers = each(3, |i| {
+        format!(
+            r#"<div class="answer"><div class="s-prose">{P1} Answer {i} tries another way.</div></div>"#
+        )
+    });
+    let text = main_text(&format!(
+        r#"<html><body><div id="mainbar"><div class="question"><div class="s-prose">{P2}</div></div>{answers}<form id="post-form" action="/questions/1/answer/submit" method="post" class="js-add-answer-component post-form"><h2 class="space">Your Answer</h2><div class="wmd-container"><textarea name="post-text"></textarea></div><h3>Post as a guest</h3><label for="display-name">Name</label><input id="display-name"><label for="m-address">Email</label><p class="s-description">Required, but never shown</p></form></div></body></html>"#
+    ));
+    assert!(text.contains("Answer 2 tries"), "{text}");
+    for out in [
+        "Your Answer",
+        "Post as a guest",
+        "Required, but never shown",
+    ] {
+        assert!(!text.contains(out), "{out:?} in {text}");
+    }
+    for frame in [
+        "post-form",
+        "js-add-answer-form",
+        "contact-form",
+        "comment_reply_form",
+        "login-form",
+    ] {
+        assert!(
+            judge(format!(r#" class="{frame}""#).as_bytes()).frame,
+            "{frame}"
+        );
+    }
+    // A form's parts name nothing alone; ASP.NET's form around the whole page is one word.
+    for not in [
+        "form",
+        "form-group",
+        "form-control",
+        "aspnetForm",
+        "form-post",
+        "wpcf7-form",
+    ] {
+        assert!(
+            !judge(format!(r#" class="{not}""#).as_bytes()).frame,
+            "{not}"
+        );
+        assert!(!judge(format!(r#" id="{not}""#).as_bytes()).frame, "{not}");
+    }
+}
+
+#[test]
 fn an_index_of_links_is_the_content_and_a_few_headlines_are_not() {
     // An encyclopedia's index: a sentence on what it lists, then one linked entry a line.
     let entries = each(30, |i| {

@@ -668,3 +668,32 @@ fn hostile_pages_are_linear() {
     let attrs: String = (0..100_000).map(|i| format!(" class=\"c{i}\"")).collect();
     assert_eq!(main_text(&format!("<div{attrs}>x</div>")), "x");
 }
+
+#[test]
+fn a_table_of_contents_heading_goes_with_its_links() {
+    // Three shapes of the same table of contents: a heading in its own section, a
+    // `details` summary over a `nav`, and a heading in a table's cell. Each heading goes out
+    // with the lines of links under it; the article's own headings stay.
+    for toc in [
+        "<section class=mb-12><h3>Table of contents</h3><ul>\
+         <li><a href=#one>The first part of the story</a></li>\
+         <li><a href=#two>The second part of the story</a></li></ul></section>",
+        "<details><summary>Inhaltsverzeichnis</summary><nav><ul>\
+         <li><a href=#one>Der erste Teil</a></li><li><a href=#two>Der zweite Teil</a></li>\
+         </ul></nav></details>",
+        "<table><tr><td><h4><strong>Spis treści:</strong></h4>\
+         <p><a href=#one>Pierwsza część</a></p><p><a href=#two>Druga część</a></p></td></tr></table>",
+    ] {
+        let page = format!(
+            "<body><article><h1>The story</h1><p>{P1}</p>{toc}<h2 id=one>The first part</h2>\
+             <p>{P2}</p><h2 id=two>The second part</h2><p>{P1} Again, {P2}</p></article></body>"
+        );
+        let t = main_text(&page);
+        for kept in ["The story", "The first part\n", "The second part\n", P1, "Again, "] {
+            assert!(t.contains(kept), "{kept:?} in {t}");
+        }
+        for out in ["Table of contents", "Inhaltsverzeichnis", "Spis treści", "Pierwsza", "Der erste"] {
+            assert!(!t.contains(out), "{out:?} in {t}");
+        }
+    }
+}
