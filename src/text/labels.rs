@@ -13,7 +13,8 @@
 //! beside a number, or digits in a date's shape, `2019-11-20`, `08/01/2014`) and besides its
 //! numbers, months, weekdays and the words of a time stamp (`posted`, `updated`, `at`, `PST`)
 //! at most three words: a name, a place or the site (`Jose Altoveros 2019-11-20 14:35:08`).
-//! A byline is `By` and a name of one to four capitalised words. A label that heads a list
+//! A byline is `By` and a name of one to four capitalised words. A line of a reading time
+//! (`5 min read`, `Lesezeit: 3 Minuten`) is a label too. A label that heads a list
 //! of other stories (`Our Latest Stories`, `Related Articles`) takes its section with it
 //! ([`Kind::Section`]).
 
@@ -55,6 +56,18 @@ const LABELS: &[&str] = &[
     "share",
     "share on facebook",
     "share on twitter",
+    "share on whatsapp",
+    "share on linkedin",
+    "share on pinterest",
+    "share on reddit",
+    "share on telegram",
+    "share on x",
+    "share this on facebook",
+    "share this on twitter",
+    "share this on whatsapp",
+    "share this on linkedin",
+    "share via email",
+    "share by email",
     "share this",
     "share this article",
     "share this story",
@@ -175,7 +188,8 @@ const SECTION_LABELS: &[&str] = &[
     "ähnliche beiträge",
 ];
 
-/// Month names and their abbreviations (English, German, French, Spanish), lowercased.
+/// Month names and their abbreviations (English, German, French, Spanish, Portuguese,
+/// Italian, Dutch, Indonesian, Polish, Russian), lowercased.
 fn is_month(w: &str) -> bool {
     // A literal match compiles to a switch on the length and a few compares.
     matches!(
@@ -235,6 +249,71 @@ fn is_month(w: &str) -> bool {
             | "octubre"
             | "noviembre"
             | "diciembre"
+            // Portuguese, Italian, Dutch, Indonesian (the names no list above has)
+            | "janeiro"
+            | "fevereiro"
+            | "março"
+            | "maio"
+            | "junho"
+            | "julho"
+            | "setembro"
+            | "outubro"
+            | "dezembro"
+            | "gennaio"
+            | "febbraio"
+            | "aprile"
+            | "maggio"
+            | "giugno"
+            | "luglio"
+            | "settembre"
+            | "ottobre"
+            | "dicembre"
+            | "januari"
+            | "februari"
+            | "maart"
+            | "mei"
+            | "augustus"
+            | "maret"
+            | "agustus"
+            | "desember"
+            // Polish, as dates write them and as named
+            | "stycznia"
+            | "lutego"
+            | "marca"
+            | "kwietnia"
+            | "maja"
+            | "czerwca"
+            | "lipca"
+            | "sierpnia"
+            | "września"
+            | "października"
+            | "listopada"
+            | "grudnia"
+            | "styczeń"
+            | "luty"
+            | "marzec"
+            | "kwiecień"
+            | "maj"
+            | "czerwiec"
+            | "lipiec"
+            | "sierpień"
+            | "wrzesień"
+            | "październik"
+            | "listopad"
+            | "grudzień"
+            // Russian, as dates write them
+            | "января"
+            | "февраля"
+            | "марта"
+            | "апреля"
+            | "мая"
+            | "июня"
+            | "июля"
+            | "августа"
+            | "сентября"
+            | "октября"
+            | "ноября"
+            | "декабря"
     )
 }
 
@@ -313,6 +392,14 @@ fn is_stamp_word(w: &str) -> bool {
             | "mis"
             | "à"
             | "jour"
+            | "às"
+            | "em"
+            | "alle"
+            | "ore"
+            | "om"
+            | "godz"
+            | "pukul"
+            | "wib"
     )
 }
 
@@ -344,7 +431,7 @@ impl Judge {
         // words as they are. Most other blocks begin and end with letters no label begins
         // and ends with, and are no byline: told without reading them again.
         if s.bytes().any(|b| b.is_ascii_digit()) {
-            return if is_date_line(s) || is_byline(s) {
+            return if is_date_line(s) || is_byline(s) || is_reading_time(s) {
                 Kind::Label
             } else {
                 Kind::Text
@@ -462,7 +549,7 @@ fn is_date_line(n: &str) -> bool {
     // The kind of the word before: 0 none, 1 a number, 2 a month.
     let mut before = 0u8;
     // A word lowercased: ASCII in a buffer on the stack; a longer one is no month or stamp
-    // word (the longest is 14 bytes); one outside ASCII, rare in a line with digits, in a
+    // word (the longest is 16 bytes, `сентября`); one outside ASCII, rare in a line with digits, in a
     // string of its own.
     let mut buf = [0u8; 16];
     for w in n
@@ -485,8 +572,11 @@ fn is_date_line(n: &str) -> bool {
             1
         } else if is_month(lower) {
             2
+        } else if is_stamp_word(lower) {
+            // A stamp word keeps what was before it: `4 de outubro`, `3rd of May`.
+            continue;
         } else {
-            other += usize::from(!is_stamp_word(lower));
+            other += 1;
             if other > MAX_OTHER_WORDS {
                 return false;
             }
@@ -496,6 +586,55 @@ fn is_date_line(n: &str) -> bool {
         before = kind;
     }
     month_beside_number || has_numeric_date(n)
+}
+
+/// Whether `s` says how long the story takes to read: a number of minutes and a word of
+/// reading, and at most six words (`5 min read`, `Reading time: 4 minutes`, `Lesezeit: 3
+/// Minuten`, `Tempo de leitura: 1 minuto`, `Czas czytania: 2 min`).
+fn is_reading_time(s: &str) -> bool {
+    let (mut minutes, mut reading, mut words) = (false, false, 0);
+    for w in s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        words += 1;
+        if words > 6 {
+            return false;
+        }
+        let w = w.to_lowercase();
+        minutes |= matches!(
+            w.as_str(),
+            "min"
+                | "mins"
+                | "minute"
+                | "minutes"
+                | "minuten"
+                | "minuto"
+                | "minutos"
+                | "minuti"
+                | "minut"
+                | "minuty"
+                | "minuut"
+                | "мин"
+                | "минут"
+                | "минуты"
+        );
+        reading |= matches!(
+            w.as_str(),
+            "read"
+                | "reading"
+                | "lesezeit"
+                | "lesedauer"
+                | "leitura"
+                | "lectura"
+                | "lecture"
+                | "lettura"
+                | "czytania"
+                | "leestijd"
+                | "чтения"
+        );
+    }
+    minutes && reading
 }
 
 /// Whether `n` holds digits in a date's shape: `2019-11-20`, `08/01/2014`, `19.11.2019`
@@ -664,8 +803,33 @@ mod tests {
             "and last updated 2013-12-30 16:42:01-05",
             "First Published: Tuesday, November 19, 2019 08:38 AM",
             "19.11.2019 um 10:42 Uhr",
+            // In the other languages a date line is written in.
+            "Sexta-feira, 4 de outubro de 2019 às 10:30",
+            "Posted on Maret 3, 2019 by admin",
+            "12 października 2021, godz. 10:15",
+            "3 maggio 2020 alle ore 18:00",
+            "14 сентября 2022, 12:30",
+            "4 mei 2021 om 09:12",
         ] {
             assert!(is_label(s), "{s:?}");
+        }
+        // A reading time is a label of the story too.
+        for s in [
+            "5 min read",
+            "Reading time: 4 minutes",
+            "Lesezeit: 3 Minuten",
+            "Tempo de leitura: 1 minuto",
+            "Czas czytania: 2 min",
+        ] {
+            assert!(is_label(s), "{s:?}");
+        }
+        for s in [
+            "It takes 5 minutes to read the whole report aloud.",
+            "Rated 4 out of 5",
+            "Cook for 20 minutes, stirring twice.",
+            "Maj 12 was the warmest night in the valley since the records began, said the office.",
+        ] {
+            assert!(!is_label(s), "{s:?}");
         }
         for s in [
             // No date: a number is not one.
