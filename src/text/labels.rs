@@ -1,18 +1,21 @@
 //! Lines of a page's main region that are about the page, not of it: the labels a site puts
 //! between its story's paragraphs (`Advertisement`, `TRENDING:`, `Share this article`,
 //! `Comments`, a table of contents' heading whose lines of links are left out as links:
-//! `Table of contents`, `Inhaltsverzeichnis`) and the date lines above or below it (`Posted: Fri 6:45 PM, Feb 16, 2018 |`,
-//! `Updated 10:01 pm PST, Tuesday, November 19, 2019`, `By: CNN Wire`). A reader skips them,
-//! article-extraction truths leave them out, and two copies of one story (syndicated, or
-//! fetched before and after an update) differ in them and nowhere else.
+//! `Table of contents`, `Inhaltsverzeichnis`) and the date lines above or below it
+//! (`Posted: Fri 6:45 PM, Feb 16, 2018 |`, `Updated 10:01 pm PST, Tuesday, November 19,
+//! 2019`, `By: CNN Wire`). A reader skips them, article-extraction truths leave them out, and
+//! two copies of one story (syndicated, or fetched before and after an update) differ in them
+//! and nowhere else.
 //!
 //! Each is judged on a block's whole text: a label is one of a fixed list of phrases, in
 //! several languages, matched whole after case and a trailing colon or ellipsis are set
 //! aside (`Related Tags:`), so that a sentence or a heading that only begins with one
 //! (`Comments on the draft standard`) stays text. A date line holds a date (a month's name
 //! beside a number, or digits in a date's shape, `2019-11-20`, `08/01/2014`) and besides its
-//! numbers, months, weekdays and the words of a time stamp (`posted`, `updated`, `at`, `PST`)
-//! at most three words: a name, a place or the site (`Jose Altoveros 2019-11-20 14:35:08`).
+//! numbers, months, weekdays and the words of a time stamp (`posted`, `updated`, `at`, `PST`,
+//! `de`: a stamp word between a number and its month keeps them beside each other, `4 de
+//! outubro de 2019`) at most three words: a name, a place or the site (`Jose Altoveros
+//! 2019-11-20 14:35:08`).
 //! A byline is `By` and a name of one to four capitalised words. A line of a reading time
 //! (`5 min read`, `Lesezeit: 3 Minuten`) is a label too. A label that heads a list
 //! of other stories (`Our Latest Stories`, `Related Articles`) takes its section with it
@@ -549,8 +552,8 @@ fn is_date_line(n: &str) -> bool {
     // The kind of the word before: 0 none, 1 a number, 2 a month.
     let mut before = 0u8;
     // A word lowercased: ASCII in a buffer on the stack; a longer one is no month or stamp
-    // word (the longest is 16 bytes, `сентября`); one outside ASCII, rare in a line with digits, in a
-    // string of its own.
+    // word (the longest is 16 bytes, `сентября`); one outside ASCII, rare in a line with
+    // digits, in a string of its own.
     let mut buf = [0u8; 16];
     for w in n
         .split(|c: char| !c.is_alphanumeric())

@@ -20,9 +20,9 @@
 //! more of them beside the choice), and with those of its siblings that score nearly as well
 //! (a fifth of its score; a sibling of its own class, a part of the same kind, is given a fifth
 //! more, as Readability gives it): so an index page of posts X, Y and Z keeps all three, and a
-//! story written in two `div class="rich-text"` around a call to action keeps both. Siblings that are paragraphs come too: a
-//! `p`, or a `div` of its own text only, over 80 bytes with few links (Readability reads such
-//! a `div` as a `p`: an article's lead beside its story).
+//! story written in two `div class="rich-text"` around a call to action keeps both. Siblings
+//! that are paragraphs come too: a `p`, or a `div` of its own text only, over 80 bytes with
+//! few links (Readability reads such a `div` as a `p`: an article's lead beside its story).
 //!
 //! What is never main content, decided on whole words of `class`, `id` and `role` values
 //! (a value `site-header` names a header; `post-header-and-body` and `no-sidebars` do not; a
