@@ -47,7 +47,9 @@
 //! article sometimes sits in an element marked `related`), and taken where it finds much
 //! more; frame tags and roles hold in both. Hidden elements (`hidden`, `aria-hidden`,
 //! `display: none`; not a boundary React streams, `div hidden id="S:4"`, which its script
-//! shows at once), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
+//! shows at once, nor one element hidden by its own mark that holds nine tenths of the page's
+//! text, a page its script shows, `div class="root hide"` around it all: the page is read
+//! again with it shown, and that reading taken where it finds much more), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
 //! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
 //! photo's caption or credit, `wp-caption`, `imageEmbedCredit`: what a photo shows and whose
 //! it is) or the characters a reader never sees (soft hyphens, zero-width spaces and
@@ -187,15 +189,52 @@ fn finds_much_more(got: usize, kept: usize, main: bool) -> bool {
     got >= MIN_MAIN_BYTES && (!main || got >= 3 * kept)
 }
 
+/// The element to show in a second reading of a page whose script shows it
+/// ([`extract_as`]): the element hidden by its own mark that holds the most hidden text,
+/// where that is nine tenths of the page's text or more (a wrapper of the whole page, not a
+/// hidden block beside what is shown) and at least [`MIN_REVEALED`] bytes.
+fn revealing(s: &Scratch) -> Option<u32> {
+    let &(root, bytes) = s.hidden_by.iter().max_by_key(|(_, b)| *b)?;
+    if bytes < MIN_REVEALED {
+        return None;
+    }
+    let shown = s.text.bytes().filter(|c| !c.is_ascii_whitespace()).count();
+    (bytes * 10 >= 9 * (shown + s.hidden_bytes)).then_some(root)
+}
+
+/// The fewest bytes of hidden text (white space aside) one element must hold to be shown in
+/// a second reading ([`revealing`]): a page's worth of text, not a dialog.
+const MIN_REVEALED: usize = 2000;
+
 fn extract_as(html: &str, out: &mut String, noscript: bool) -> Found {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();
         s.unframed.clear();
+        s.revealed = 0;
         let s = &mut *s;
         scan(html, s, noscript);
         let from = out.len();
-        let found = write(s, out);
+        let mut found = write(s, out);
+        // A page a script shows: most of its text in one element hidden by its own mark
+        // (`div class="root hide"` around the whole page until its script runs) is read
+        // again with that element shown, and taken where that finds much more.
+        if let Some(root) = revealing(s) {
+            let kept = out.split_off(from);
+            s.clear();
+            s.revealed = root;
+            scan(html, s, noscript);
+            let again = write(s, out);
+            if again.main && finds_much_more(out.len() - from, kept.len(), found.main) {
+                found = again;
+            } else {
+                out.truncate(from);
+                out.push_str(&kept);
+                s.clear();
+                s.revealed = 0;
+                scan(html, s, noscript);
+            }
+        }
         named_beside(&s.nodes, &mut s.unframed);
         if s.unframed.is_empty() {
             return found;
@@ -248,6 +287,11 @@ struct Scratch {
     unframed: Vec<u32>,
     /// Bytes of hidden text (whitespace aside), not in `text`.
     hidden_bytes: usize,
+    /// Per element whose own mark hides it (in document order): the bytes of hidden text it
+    /// holds ([`State::hide_root`]).
+    hidden_by: Vec<(u32, usize)>,
+    /// The element whose hidden mark the page's second reading ignores ([`revealing`]).
+    revealed: u32,
 }
 
 impl Scratch {
@@ -259,6 +303,7 @@ impl Scratch {
         self.region.clear();
         self.title = None;
         self.hidden_bytes = 0;
+        self.hidden_by.clear();
     }
 }
 
@@ -322,6 +367,9 @@ struct Open {
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct State {
     hidden: bool,
+    /// The element whose own mark hides this one (itself or its outermost hidden ancestor
+    /// hidden by a mark; 0: none), whose hidden text is counted ([`Scratch::hidden_by`]).
+    hide_root: u32,
     /// In the frame, by any sign; by its tag or role (`nav`, `aside`, `role="navigation"`).
     frame: bool,
     frame_tag: bool,

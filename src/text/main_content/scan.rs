@@ -21,6 +21,8 @@ pub(super) fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         index,
         unframed,
         hidden_bytes,
+        hidden_by,
+        revealed,
         ..
     } = s;
     index.build(b);
@@ -61,6 +63,8 @@ pub(super) fn scan(html_text: &str, s: &mut Scratch, noscript: bool) {
         block_link_commas: 0,
         block_anchors: 0,
         hidden_bytes,
+        hidden_by,
+        revealed: *revealed,
     };
     let mut i = 0;
     while i < n {
@@ -179,6 +183,10 @@ pub(super) struct Pass<'a, 'o> {
     block_link_commas: u32,
     /// [`Scratch::hidden_bytes`].
     hidden_bytes: &'a mut usize,
+    /// [`Scratch::hidden_by`].
+    hidden_by: &'a mut Vec<(u32, usize)>,
+    /// [`Scratch::revealed`].
+    revealed: u32,
     /// Links begun in the current block.
     block_anchors: u16,
 }
@@ -198,11 +206,19 @@ impl Pass<'_, '_> {
         if from >= to {
             return;
         }
-        if self.state().hidden {
-            *self.hidden_bytes += html_text.as_bytes()[from..to]
+        let state = self.state();
+        if state.hidden {
+            let n = html_text.as_bytes()[from..to]
                 .iter()
                 .filter(|c| !c.is_ascii_whitespace())
                 .count();
+            *self.hidden_bytes += n;
+            if state.hide_root != 0 {
+                match self.hidden_by.last_mut() {
+                    Some((root, bytes)) if *root == state.hide_root => *bytes += n,
+                    _ => self.hidden_by.push((state.hide_root, n)),
+                }
+            }
             return;
         }
         self.append(|tb| html::append_text(html_text, from, to, tb, index));
@@ -367,6 +383,10 @@ impl Pass<'_, '_> {
         if tag == Tag::Heading && marks.header_only && !marks.frame_role {
             marks.frame = false;
         }
+        let this = self.nodes.len() as u32;
+        if marks.hidden && this == self.revealed {
+            marks.hidden = false;
+        }
         // A `header` named as the content's body (`header class="section_blog-post-content"`
         // around a whole post) is not the page's header.
         let header_as_body = nb == b"header" && marks.body;
@@ -396,6 +416,13 @@ impl Pass<'_, '_> {
             link: (parent_state.link && nb != b"p") || nb == b"a",
             in_main: parent_state.in_main || matches!(tag, Tag::Main | Tag::Article),
             code: parent_state.code || nb == b"pre",
+            hide_root: if parent_state.hidden {
+                parent_state.hide_root
+            } else if marks.hidden {
+                this
+            } else {
+                0
+            },
         };
         if nb == b"a" && !parent_state.link && !state.hidden {
             self.block_anchors = self.block_anchors.saturating_add(1);

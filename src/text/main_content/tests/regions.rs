@@ -697,3 +697,40 @@ fn a_table_of_contents_heading_goes_with_its_links() {
         }
     }
 }
+
+#[test]
+fn a_page_its_script_shows_is_read_as_shown() {
+    // The whole page in a wrapper hidden until its script runs: its article is the content,
+    // not the page read whole with its menus and footer.
+    let story: String = (0..12)
+        .map(|i| format!("<p>{P1} Part {i}. {P2}</p>"))
+        .collect();
+    let body = format!(
+        "<nav><a href=/>Home</a> <a href=/blog>Blog</a> <a href=/pricing>Pricing</a></nav>\
+         <main><article><h1>The headline</h1>{story}</article></main>\
+         <footer><p>Company</p><p>Imprint Privacy Policy</p></footer>"
+    );
+    for wrapper in [
+        r#"<div class="root hide">"#,
+        r#"<div style="display: none">"#,
+        r#"<div hidden>"#,
+    ] {
+        let t = main_text(&format!("<html><body>{wrapper}{body}</div></body></html>"));
+        assert!(
+            t.contains("Part 11.") && t.contains("The headline"),
+            "{wrapper}: {t}"
+        );
+        assert!(
+            !t.contains("Privacy Policy") && !t.contains("Pricing"),
+            "{wrapper}: {t}"
+        );
+    }
+    // A hidden block beside a page that is shown is not shown, however long: the page's own
+    // text stays the content.
+    let shown: String = (0..3).map(|i| format!("<p>{P2} Shown {i}.</p>")).collect();
+    let t = main_text(&format!(
+        "<html><body><article>{shown}</article><div class=hide><article>{story}</article></div></body></html>"
+    ));
+    assert!(t.contains("Shown 2."), "{t}");
+    assert!(!t.contains("Part 11."), "{t}");
+}
