@@ -15,6 +15,10 @@ snippet and in the output, and a snippet counts when it is a substring of the ou
 found is a false positive, one absent a true negative. Precision, recall, accuracy and F1 are
 taken over the counts pooled across all pages.
 
+The modern-web benchmark (a copy of github.com/tiptopjaw/web-content-extraction-benchmark)
+gives its pages snippets in the same form; `--modern modern-tune` scores its even pages (what
+main content may be tuned on), `--modern modern-holdout` its odd ones.
+
 Usage:
   git clone https://github.com/adbar/trafilatura; scripts/snippet_eval.py trafilatura/tests \\
       --neardup target/release/neardup [--peers trafilatura,readability,resiliparse] [--rounds 5]
@@ -24,6 +28,7 @@ neardup runs as one process on one thread (`--threads 1`: start, reading the fil
 JSON lines); each peer in this process, on bytes already read. The speed ratio is of CPU times.
 """
 import argparse
+import gzip
 import json
 import os
 import re
@@ -39,12 +44,19 @@ def norm(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
-def count(item, result):
-    """(tp, fp, fn, tn) of one page, as trafilatura's `count_item`."""
+# The modern-web benchmark's snippets write straight quotes where its pages have typographic
+# ones (`they're` for `they’re`): folded on both sides there, for every extractor alike.
+FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def count(item, result, fold=False):
+    """(tp, fp, fn, tn) of one page, as trafilatura's `count_item` (with `fold`, quotes
+    folded first: [`FOLD`])."""
+    f = (lambda t: norm(t).translate(FOLD)) if fold else norm
     if isinstance(result, str):
-        res = norm(result)
-        tp = sum(1 for w in item["with"] if norm(w) in res)
-        fp = sum(1 for w in item["without"] if norm(w) in res)
+        res = f(result)
+        tp = sum(1 for w in item["with"] if f(w) in res)
+        fp = sum(1 for w in item["without"] if f(w) in res)
     else:
         tp = fp = 0
     return tp, fp, len(item["with"]) - tp, len(item["without"]) - fp
@@ -67,14 +79,43 @@ def resolve(tests, name):
     return None
 
 
+def read_page(p):
+    """A page's bytes (a `.gz` file inflated)."""
+    b = Path(p).read_bytes()
+    return gzip.decompress(b) if str(p).endswith(".gz") else b
+
+
+def modern_pages(root, split):
+    """The modern-web benchmark's pages of `split` (`modern-tune`: even numbers,
+    `modern-holdout`: odd, as `main_content_eval.py` splits them) that carry snippets:
+    ({url: item}, {url: path})."""
+    data, pages = {}, {}
+    odd = split == "modern-holdout"
+    for gt in sorted((Path(root) / "benchmark" / "ground-truth").glob("*.json")):
+        if int(gt.stem) % 2 != odd:
+            continue
+        item = json.load(open(gt, encoding="utf-8"))
+        truth = item.get("ground_truth", {})
+        html = Path(root) / "release" / "html" / f"{gt.stem}.html.gz"
+        if truth.get("with") and truth.get("without") and html.is_file():
+            key = f"{gt.stem} {item.get('url', '')}"
+            data[key] = {"file": html.name, "with": truth["with"], "without": truth["without"]}
+            pages[key] = html
+    return data, pages
+
+
 def run_neardup(exe, paths, threads):
     """neardup's `text` of every page in one process: {path: text}, and its CPU time. The
-    pages are linked under plain names first, so that no file name needs quoting."""
+    pages are written under plain names first (inflated where gzipped), so that no file name
+    needs quoting."""
     with tempfile.TemporaryDirectory() as d:
         names = {}
         for i, p in enumerate(paths):
             link = Path(d) / f"{i:05}.html"
-            os.symlink(p.resolve(), link)
+            if str(p).endswith(".gz"):
+                link.write_bytes(read_page(p))
+            else:
+                os.symlink(p.resolve(), link)
             names[str(link)] = p
         t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run(
@@ -126,7 +167,10 @@ def version(name):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("tests", help="trafilatura's tests/ folder (evaldata.json, eval/, cache/)")
+    ap.add_argument("tests", help="trafilatura's tests/ folder (evaldata.json, eval/, cache/), "
+                    "or with --modern the modern-web benchmark's copy")
+    ap.add_argument("--modern", choices=["modern-tune", "modern-holdout"],
+                    help="score the modern-web benchmark's snippets of this split instead")
     ap.add_argument("--neardup", default="target/release/neardup")
     ap.add_argument("--peers", default="trafilatura,readability,resiliparse")
     ap.add_argument("--worst", type=int, default=0, help="print neardup's N worst pages")
@@ -134,18 +178,21 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="run each extractor this many times, alternating; its CPU time is the median")
     a = ap.parse_args()
-    data = json.load(open(Path(a.tests) / "evaldata.json", encoding="utf-8"))
-    pages = {}
-    for url, item in data.items():
-        p = resolve(a.tests, item["file"])
-        if p is None:
-            print(f"{url}: {item['file']} not found, left out", file=sys.stderr)
-            continue
-        pages[url] = p
-    mb = sum(p.stat().st_size for p in pages.values()) / 1e6
+    if a.modern:
+        data, pages = modern_pages(a.tests, a.modern)
+    else:
+        data = json.load(open(Path(a.tests) / "evaldata.json", encoding="utf-8"))
+        pages = {}
+        for url, item in data.items():
+            p = resolve(a.tests, item["file"])
+            if p is None:
+                print(f"{url}: {item['file']} not found, left out", file=sys.stderr)
+                continue
+            pages[url] = p
+    mb = sum(len(read_page(p)) for p in pages.values()) / 1e6
     names = [x for x in a.peers.split(",") if x]
     fns = {name: peer(name) for name in names}
-    html = {u: p.read_bytes() for u, p in pages.items()}
+    html = {u: read_page(p) for u, p in pages.items()}
     outs, times = {}, {}
     # Rounds alternate the extractors, so that a machine's slow spell falls on all of them.
     for _ in range(max(a.rounds, 1)):
@@ -178,7 +225,7 @@ def main():
         tot = [0, 0, 0, 0]
         bad = 0
         for u in pages:
-            c = count(data[u], out.get(u))
+            c = count(data[u], out.get(u), fold=bool(a.modern))
             tot = [x + y for x, y in zip(tot, c)]
             bad += c[1] + c[2] > 0
         p, r, acc, f1 = scores(tot)
@@ -190,7 +237,7 @@ def main():
     if a.worst:
         worst = []
         for u in pages:
-            tp, fp, fn, tn = count(data[u], by_url[u])
+            tp, fp, fn, tn = count(data[u], by_url[u], fold=bool(a.modern))
             if fp + fn:
                 worst.append((fp + fn, u, fp, fn))
         for n, u, fp, fn in sorted(worst, reverse=True)[: a.worst]:
