@@ -49,8 +49,8 @@
 //! `display: none`; not a boundary React streams, `div hidden id="S:4"`, which its script
 //! shows at once, nor one element hidden by its own mark that holds nine tenths of the page's
 //! text, a page its script shows, `div class="root hide"` around it all: the page is read
-//! again with it shown, and that reading taken where it finds much more), `template`, `textarea`, `select`, `button` and `iframe` are not text, nor
-//! are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
+//! again with it shown, and that reading taken where it finds much more), `template`,
+//! `textarea`, `select`, `button` and `iframe` are not text, nor are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
 //! photo's caption or credit, `wp-caption`, `imageEmbedCredit`: what a photo shows and whose
 //! it is) or the characters a reader never sees (soft hyphens, zero-width spaces and
 //! joiners, private-use icon glyphs). A visible `main` or `article` the
@@ -216,26 +216,28 @@ fn extract_as(html: &str, out: &mut String, noscript: bool) -> Found {
         scan(html, s, noscript);
         let from = out.len();
         let mut found = write(s, out);
+        named_beside(&s.nodes, &mut s.unframed);
         // A page a script shows: most of its text in one element hidden by its own mark
         // (`div class="root hide"` around the whole page until its script runs) is read
-        // again with that element shown, and taken where that finds much more.
+        // again with that element shown, and taken where that finds much more. The wrappers
+        // the unframed reading below ignores are those of the reading taken.
         if let Some(root) = revealing(s) {
             let kept = out.split_off(from);
+            let first = std::mem::take(&mut s.unframed);
             s.clear();
             s.revealed = root;
             scan(html, s, noscript);
             let again = write(s, out);
             if again.main && finds_much_more(out.len() - from, kept.len(), found.main) {
                 found = again;
+                named_beside(&s.nodes, &mut s.unframed);
             } else {
                 out.truncate(from);
                 out.push_str(&kept);
-                s.clear();
+                s.unframed = first;
                 s.revealed = 0;
-                scan(html, s, noscript);
             }
         }
-        named_beside(&s.nodes, &mut s.unframed);
         if s.unframed.is_empty() {
             return found;
         }

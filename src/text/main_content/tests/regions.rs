@@ -733,4 +733,14 @@ fn a_page_its_script_shows_is_read_as_shown() {
     ));
     assert!(t.contains("Shown 2."), "{t}");
     assert!(!t.contains("Part 11."), "{t}");
+    // A hidden menu holding nine tenths of the page is read again shown, and that reading
+    // (the same story, its links left out) is not taken: the story as first read stays.
+    let menu: String = (0..150)
+        .map(|i| format!("<li><a href=/c{i}>Category number {i} of the shop</a></li>"))
+        .collect();
+    let t = main_text(&format!(
+        "<html><body><div class=hide><ul>{menu}</ul></div><article>{shown}</article></body></html>"
+    ));
+    assert!(t.contains("Shown 2."), "{t}");
+    assert!(!t.contains("Category number"), "{t}");
 }
