@@ -20,7 +20,9 @@ every lowercase word token as it is (the truth of the figures before 2026-11-29)
 
 Precision: the removal pairs of `remove.tsv` (removed page, the kept page it names) that are
 truth pairs. Recall: the truth pairs of which the run removed at least one page (either may
-be the one kept).
+be the one kept). Template only: the removals that are no truth pair and whose pages share
+only their site's template, their own texts (however short) at S3 under 0.5; the issue's
+"template-only removals" (a sign-up page for a login page, two API stubs under one sidebar).
 Truth pairs are found exactly: every pair sharing a shingle in its prefix (the rarest
 shingles, prefix filtering for the S3 threshold) is compared.
 
@@ -142,10 +144,12 @@ def truth_pages(warc):
         own = [l for l in ls if count[(h, l)] < t or per[h] < 5]
         ow = analysed("\n".join(own))
         ww = analysed("\n".join(ls))
+        own_all = sh(ow)
         out.append(
             {
                 "id": rid,
-                "own": sh(ow) if len(ow) >= 20 else set(),
+                "own": own_all if len(ow) >= 20 else set(),
+                "own_all": own_all,
                 "whole": sh(ww),
                 "words": set(ow),
             }
@@ -158,6 +162,12 @@ def is_pair(a, b):
         return True
     ws = s3(a["words"], b["words"]) if (a["words"] or b["words"]) else 1.0
     return s3(a["whole"], b["whole"]) >= 0.95 and ws >= 0.8
+
+
+def template_only(a, b):
+    """A wrong removal whose pages share only their site's template: their own texts (however
+    short; two pages with none share nothing of their own) at S3 under 0.5."""
+    return not is_pair(a, b) and s3(a["own_all"], b["own_all"]) < 0.5
 
 
 def joins(pages, key, t):
@@ -191,14 +201,18 @@ def truth_pairs(pages):
 
 
 def scored(pages, at, pairs, removals):
-    """Precision and recall of `removals` (removed, kept ids) against the truth, and the
-    indexes of the pages removed. `at` maps an id to its index in `pages`."""
+    """Precision and recall of `removals` (removed, kept ids) against the truth, the indexes
+    of the pages removed, and how many removals are template only (`template_only`). `at`
+    maps an id to its index in `pages`."""
     right = sum(1 for r, k in removals if r in at and k in at and is_pair(pages[at[r]], pages[at[k]]))
+    template = sum(
+        1 for r, k in removals if r in at and k in at and template_only(pages[at[r]], pages[at[k]])
+    )
     removed = {at[r] for r, _ in removals if r in at}
     precision = right / len(removals) if removals else 1.0
     found = sum(1 for i, j in pairs if i in removed or j in removed)
     recall = found / len(pairs) if pairs else 1.0
-    return precision, recall, removed
+    return precision, recall, removed, template
 
 
 def run(exe, warc, mode, out):
@@ -230,8 +244,8 @@ def main():
     )
     a = ap.parse_args()
     ANALYSIS["mode"] = a.analysis
-    print("| crawl | pages | truth pairs | run | removed | precision | recall |")
-    print("|---|---|---|---|---|---|---|")
+    print("| crawl | pages | truth pairs | run | removed | template only | precision | recall |")
+    print("|---|---|---|---|---|---|---|---|")
     for warc in a.warc:
         pages = truth_pages(warc)
         at = {p["id"]: i for i, p in enumerate(pages)}
@@ -239,9 +253,12 @@ def main():
         for mode in a.runs.split(","):
             with tempfile.TemporaryDirectory() as d:
                 removals = run(a.neardup, warc, mode, os.path.join(d, "out"))
-            prec, rec, removed = scored(pages, at, pairs, removals)
+            prec, rec, removed, template = scored(pages, at, pairs, removals)
             name = os.path.basename(warc)
-            print(f"| {name} | {len(pages)} | {len(pairs)} | {mode} | {len(removals)} | {prec:.3f} | {rec:.3f} |")
+            print(
+                f"| {name} | {len(pages)} | {len(pairs)} | {mode} | {len(removals)} | {template}"
+                f" | {prec:.3f} | {rec:.3f} |"
+            )
             sys.stdout.flush()
             if a.wrong:
                 with open(f"{a.wrong}.{name}.{mode}.tsv", "w") as f:
