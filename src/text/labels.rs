@@ -568,8 +568,12 @@ fn is_more_from(n: &str) -> bool {
 }
 
 /// Whether the line `n` is a date line: a date, and at most
-/// [`MAX_OTHER_WORDS`] words besides its numbers and time-stamp words.
+/// [`MAX_OTHER_WORDS`] words besides its numbers and time-stamp words. A line that names a
+/// version or a hash ([`names_release`]) is the content of a release's notes, not a stamp.
 fn is_date_line(n: &str) -> bool {
+    if names_release(n) {
+        return false;
+    }
     let number = |w: &str| w.bytes().any(|b| b.is_ascii_digit());
     let (mut month_beside_number, mut other) = (false, 0);
     // The kind of the word before: 0 none, 1 a number, 2 a month.
@@ -612,6 +616,42 @@ fn is_date_line(n: &str) -> bool {
         before = kind;
     }
     month_beside_number || has_numeric_date(n)
+}
+
+/// Whether the line `n` holds a version number (`3.11.0`, `v2.1`) or a hexadecimal hash
+/// (`f047920ce1`): a release's heading (`Release 3.11.1 on 2016-03-03`, `Changes in version
+/// 3.11.0 (2016-02-15):`) or a build's stamp, which differ from one release's page to the
+/// next where a date line is the story's byline.
+fn names_release(n: &str) -> bool {
+    n.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+        .any(|w| is_version(w) || is_hash(w))
+}
+
+/// Whether `w` is a version: three or more parts of digits joined by dots, none of four
+/// digits (a date's year: `05.12.2026`), or two or more after a `v` (`v2.1`).
+fn is_version(w: &str) -> bool {
+    let w = w.trim_end_matches('.');
+    let (w, least) = match w.strip_prefix(['v', 'V']) {
+        Some(rest) => (rest, 2),
+        None => (w, 3),
+    };
+    let mut parts = 0;
+    for p in w.split('.') {
+        if p.is_empty() || p.len() >= 4 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        parts += 1;
+    }
+    parts >= least
+}
+
+/// Whether `w` is a hexadecimal hash: seven or more hexadecimal digits, with a digit and a
+/// letter among them (a commit, a checksum).
+fn is_hash(w: &str) -> bool {
+    w.len() >= 7
+        && w.bytes().all(|b| b.is_ascii_hexdigit())
+        && w.bytes().any(|b| b.is_ascii_digit())
+        && w.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 /// Whether `s` says how long the story takes to read: a number of minutes and a word of
@@ -872,8 +912,20 @@ mod tests {
             // A version is not a date.
             "Python 3.11.4",
             "1.2.3",
+            // A release's heading and a build's stamp: a date, and a version or a hash.
+            "Release 2.4.1 on 2021-06-30",
+            "Changes in version 1.8.0 (2020-11-02):",
+            "v4.2 released June 3, 2021",
+            "Build 7f3a9c21e0 of 2022-01-15 09:30",
         ] {
             assert!(!is_label(s), "{s:?}");
+        }
+        // A date written with dots is no version, and a word of hex letters alone no hash.
+        for s in [
+            "Updated 05.12.2026 10:42",
+            "Posted by deadbeef on March 3, 2020",
+        ] {
+            assert!(is_label(s), "{s:?}");
         }
     }
 

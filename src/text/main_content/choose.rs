@@ -137,6 +137,10 @@ pub(super) fn choose(nodes: &[Node], strict: bool) -> Option<Vec<u32>> {
         }
         last = s;
     }
+    // A page of sections of one kind: the choice, or one of its wrappers, is one of them.
+    if let Some(whole) = sections_of_one_kind(nodes, top, visible) {
+        top = whole;
+    }
     // A cell or row of a table of data (holding under three quarters of its table's text) is
     // one of many: the table is the content, with what stands beside it (its caption, the
     // text that introduces it). A layout table's content cell holds most of its table's text

@@ -333,6 +333,33 @@ impl Pass<'_, '_> {
         // Implied end tags: a block closes an open paragraph, an item the open item, a
         // cell the open cell.
         if block_level {
+            // An item closes its list's open item through the paragraphs, `div`s and inline
+            // elements still open inside it, as browsers do: `<li>text<p><b>Bug
+            // fixes:</b><li>` opens the second item beside the first, not inside it.
+            if matches!(nb, b"li" | b"dt" | b"dd") {
+                let item = |t: &[u8]| {
+                    if nb == b"li" {
+                        t == b"li"
+                    } else {
+                        matches!(t, b"dt" | b"dd")
+                    }
+                };
+                let through = |o: &Open| {
+                    o.owner != o.node || matches!(o.name.as_bytes(), b"p" | b"div" | b"address")
+                };
+                let open = self
+                    .stack
+                    .iter()
+                    .rev()
+                    .take(MAX_CLOSE)
+                    .position(|o| item(o.name.as_bytes()) || !through(o))
+                    .filter(|&k| item(self.stack[self.stack.len() - 1 - k].name.as_bytes()));
+                if let Some(k) = open.filter(|&k| k > 0) {
+                    for _ in 0..k {
+                        self.pop();
+                    }
+                }
+            }
             if let Some(top) = self.stack.last() {
                 let t = top.name.as_bytes();
                 let implied = match nb {

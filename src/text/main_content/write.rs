@@ -364,6 +364,62 @@ pub(super) fn many_equal_parts(
     enough.then(|| up[meet])
 }
 
+/// A page of sections of one kind (a manual page's `div class="sect1"` for each of its NAME,
+/// SYNOPSIS, DESCRIPTION, OPTIONS and EXAMPLES, each a heading and its body) has its longest
+/// section's body as the choice, and drops the rest: the page's description, its examples.
+/// Where the choice, or one of its wrappers up to [`SECTION_UP`] levels above it, has a class
+/// that [`MIN_SECTIONS`] or more visible siblings share (itself counted), each of them headed
+/// by a heading, and under 3 in 10 of their bytes are links (not a column of link boxes), the
+/// content is the element that holds them; never the `body`, which holds the page's frame.
+pub(super) fn sections_of_one_kind(
+    nodes: &[Node],
+    choice: usize,
+    visible: impl Fn(&Node) -> bool,
+) -> Option<usize> {
+    let mut s = choice;
+    for _ in 0..=SECTION_UP {
+        let p = nodes[s].parent as usize;
+        if p == 0 || nodes[p].tag == Tag::Body || !visible(&nodes[p]) {
+            return None;
+        }
+        let class = nodes[s].class;
+        if class != 0 {
+            let (mut kin, mut headed, mut text, mut links) = (0, 0, 0u64, 0u64);
+            // Nodes are in document order: `p`'s descendants are the nodes after it up to
+            // the first whose parent comes before it.
+            for i in (p + 1..nodes.len()).take_while(|&i| nodes[i].parent as usize >= p) {
+                let n = &nodes[i];
+                if n.parent as usize != p || n.class != class || !visible(n) || n.text == 0 {
+                    continue;
+                }
+                kin += 1;
+                text += u64::from(n.text);
+                links += u64::from(n.links);
+                let first = i + 1;
+                if first < nodes.len()
+                    && nodes[first].parent as usize == i
+                    && nodes[first].text > 0
+                    && heads(nodes, first)
+                {
+                    headed += 1;
+                }
+            }
+            if kin >= MIN_SECTIONS && headed == kin && links * 10 < text * 3 {
+                return Some(p);
+            }
+        }
+        s = p;
+    }
+    None
+}
+
+/// How many levels above the choice a section of [`sections_of_one_kind`] is looked for: a
+/// section's body, its list, an item of it.
+const SECTION_UP: usize = 3;
+
+/// The fewest sections of one kind ([`sections_of_one_kind`]) that make a page of them.
+const MIN_SECTIONS: usize = 3;
+
 /// The parts beside a choice: candidates scoring two fifths of the best or more that are not
 /// the choice, not inside it and not above it, each counted once (the outermost of those that
 /// score: a section's wrapper and the text inside it are one part). Returns the choice's

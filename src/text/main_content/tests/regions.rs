@@ -744,3 +744,136 @@ fn a_page_its_script_shows_is_read_as_shown() {
     assert!(t.contains("Shown 2."), "{t}");
     assert!(!t.contains("Category number"), "{t}");
 }
+
+#[test]
+fn an_item_closes_the_open_item_through_a_paragraph_inside_it() {
+    // A release's notes: the release's own list first, then the lists carried over from the
+    // patch releases, each `ol` of one class with `p` headings written between its items
+    // (`<li>text<p><b>Bug fixes:</b><li>`), as a changelog generator writes them.
+    let items = |n: usize, w: &str| {
+        each(n, |i| {
+            format!(
+                "<li>Fix {w} {i}: the reader, when a record spans two blocks, now keeps the \
+                 tail of the file, which it used to drop early, and warns once.\n"
+            )
+        })
+    };
+    let page = format!(
+        "<html><body><div class=menu><ul><li><a href=/>Home</a><li><a href=/docs>Docs</a>\
+         <li><a href=/dl>Download</a></ul></div>\
+         <h2>Release 2.4.2</h2><p><b>Changes in version 2.4.0:</b></p>\
+         <p><ol class='lessindent'><p><b>Performance:</b>\n{}<p><b>New features:</b>\n{}\
+         <p><b>Bug fixes:</b>\n{}</ol>\
+         <p><b>Additional changes in version 2.4.1:</b></p>\
+         <p><ol class='lessindent'>{}</ol>\
+         <p><b>Additional changes in version 2.4.2:</b></p>\
+         <p><ol class='lessindent'>{}</ol></p></body></html>",
+        items(5, "alpha"),
+        items(5, "epsilon"),
+        items(8, "delta"),
+        items(3, "beta"),
+        items(4, "gamma"),
+    );
+    let t = main_text(&page);
+    for w in [
+        "alpha 0",
+        "epsilon 4",
+        "delta 7",
+        "beta 2",
+        "gamma 3",
+        "version 2.4.1",
+    ] {
+        assert!(t.contains(w), "{w}: {t}");
+    }
+    assert!(!t.contains("Download"), "{t}");
+    // Through a `div` and inline elements left open too; a nested list's item stays nested.
+    let page = format!(
+        "<body><ul><li><div><i>First</i> <b>{P1}<li>Second {P2}</ul>\
+         <ul><li>Outer {P1}<ul><li>Inner {P2}</ul></ul></body>"
+    );
+    let mut s = Scratch::default();
+    scan(&page, &mut s, false);
+    // The lists and items in document order: the first `ul`, its two items, the second `ul`,
+    // its item, the nested `ul` and its item.
+    let lists: Vec<usize> = (0..s.nodes.len())
+        .filter(|&i| s.nodes[i].tag == Tag::List)
+        .collect();
+    let parent = |i: usize| s.nodes[lists[i]].parent as usize;
+    assert_eq!(lists.len(), 7, "{lists:?}");
+    assert_eq!(parent(1), lists[0]);
+    assert_eq!(
+        parent(2),
+        lists[0],
+        "the second item is the first's sibling"
+    );
+    assert_eq!(parent(5), lists[4], "the nested list stays in its item");
+    assert_eq!(parent(6), lists[5], "the nested item stays in its list");
+}
+
+#[test]
+fn a_page_of_sections_of_one_kind_is_read_whole() {
+    // A manual page: each of its sections a `div class="sect1"` of a heading and its body,
+    // the options' list by far the longest.
+    let options = each(30, |i| {
+        format!(
+            "<dt>--option-{i}</dt><dd><p>Sets the {i}th switch, which changes how the \
+             records are read, and how many of them are kept.</p></dd>"
+        )
+    });
+    let section = |id: &str, title: &str, body: &str| {
+        format!(
+            "<div class=\"sect1\"><h2 id=\"{id}\">{title}</h2><div class=\"sectionbody\">\
+             {body}</div></div>"
+        )
+    };
+    let page = |class: &str| {
+        format!(
+            "<body><div id=\"header\"><h1>tool(1) Manual Page</h1></div><div id=\"content\">{}{}{}{}\
+             </div><div id=\"footer\"><div id=\"footer-text\">Last updated 2023-01-01</div></div>\
+             </body>",
+            section("synopsis", "SYNOPSIS", "<pre>tool [options] file</pre>"),
+            section(
+                "description",
+                "DESCRIPTION",
+                &format!("<div class=\"paragraph\"><p>{P1}</p></div><div class=\"paragraph\"><p>{P2}</p></div>"),
+            ),
+            section("options", "OPTIONS", &format!("<div class=\"dlist\"><dl>{options}</dl></div>")),
+            section(
+                "examples",
+                "EXAMPLES",
+                "<div class=\"paragraph\"><p>Read two files, keeping every record of the first one.</p></div>"
+            ),
+        )
+        .replace("sect1", class)
+    };
+    let t = main_text(&page("sect1"));
+    for w in [
+        "tool [options] file",
+        P1,
+        P2,
+        "--option-29",
+        "Read two files",
+        "EXAMPLES",
+    ] {
+        assert!(t.contains(w), "{w}: {t}");
+    }
+    assert!(!t.contains("Last updated"), "{t}");
+    // Sections without a class in common are no such page: the longest is the content.
+    let t = main_text(&page("sect1").replace(" class=\"sect1\"", ""));
+    assert!(
+        t.contains("--option-29") && !t.contains("Read two files"),
+        "{t}"
+    );
+    // Boxes of one class, each a heading and a list of links, beside the story: the story.
+    let boxes = each(4, |b| {
+        let links = each(6, |i| {
+            format!("<li><a href=/t/{b}/{i}>Topic {b}.{i}</a></li>")
+        });
+        format!("<div class=\"box\"><h3>Box {b}</h3><ul>{links}</ul></div>")
+    });
+    let t = main_text(&format!(
+        "<body><div id=\"wrap\"><div class=\"box\"><h2>The story</h2><p>{P1}</p><p>{P2}</p>\
+         <p>{P1} Again, {P2}</p></div>{boxes}</div></body>"
+    ));
+    assert!(t.contains(P1) && !t.contains("Topic 2.3"), "{t}");
+}
