@@ -189,10 +189,10 @@ def main():
                 print(f"{url}: {item['file']} not found, left out", file=sys.stderr)
                 continue
             pages[url] = p
-    mb = sum(len(read_page(p)) for p in pages.values()) / 1e6
+    html = {u: read_page(p) for u, p in pages.items()}
+    mb = sum(len(b) for b in html.values()) / 1e6
     names = [x for x in a.peers.split(",") if x]
     fns = {name: peer(name) for name in names}
-    html = {u: read_page(p) for u, p in pages.items()}
     outs, times = {}, {}
     # Rounds alternate the extractors, so that a machine's slow spell falls on all of them.
     for _ in range(max(a.rounds, 1)):

@@ -50,13 +50,14 @@
 //! shows at once, nor one element hidden by its own mark that holds nine tenths of the page's
 //! text, a page its script shows, `div class="root hide"` around it all: the page is read
 //! again with it shown, and that reading taken where it finds much more), `template`,
-//! `textarea`, `select`, `button` and `iframe` are not text, nor are ruby annotations (`rt`, `rp`), figure captions (`figcaption`, or a class naming a
-//! photo's caption or credit, `wp-caption`, `imageEmbedCredit`: what a photo shows and whose
-//! it is) or the characters a reader never sees (soft hyphens, zero-width spaces and
-//! joiners, private-use icon glyphs). A visible `main` or `article` the
-//! author declared (DocBook's `div class="refentry"`, one reference page whole, counts as a
-//! declared `main`) is never passed over for a sibling outside it, and a choice inside one
-//! that holds under three quarters of its text is one section of many (an API page's method
+//! `textarea`, `select`, `button` and `iframe` are not text, nor are ruby annotations
+//! (`rt`, `rp`), figure captions (`figcaption`, or a class naming a photo's caption or
+//! credit, `wp-caption`, `imageEmbedCredit`: what a photo shows and whose it is) or the
+//! characters a reader never sees (soft hyphens, zero-width spaces and joiners, private-use
+//! icon glyphs). A visible `main` or `article` the author declared (DocBook's `div
+//! class="refentry"`, one reference page whole, counts as a declared `main`) is never passed
+//! over for a sibling outside it, and a choice inside one that holds under three quarters
+//! of its text is one section of many (an API page's method
 //! summary; a package page's table of classes beside the package's description): the `main`
 //! is taken, and so it is where the `main` holds 200 bytes or more of text beside the choice
 //! that are not mostly links (an API page whose trait implementations outweigh the type's

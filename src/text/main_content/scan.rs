@@ -330,41 +330,14 @@ impl Pass<'_, '_> {
     pub(super) fn open(&mut self, name: Name, tag: Tag, marks: Marks, self_closed: bool) {
         let nb = name.as_bytes();
         let block_level = tag != Tag::Inline;
-        // Implied end tags: a block closes an open paragraph, an item the open item, a
-        // cell the open cell.
+        // Implied end tags.
         if block_level {
-            // An item closes its list's open item through the paragraphs, `div`s and inline
-            // elements still open inside it, as browsers do: `<li>text<p><b>Bug
-            // fixes:</b><li>` opens the second item beside the first, not inside it.
-            if matches!(nb, b"li" | b"dt" | b"dd") {
-                let item = |t: &[u8]| {
-                    if nb == b"li" {
-                        t == b"li"
-                    } else {
-                        matches!(t, b"dt" | b"dd")
-                    }
-                };
-                let through = |o: &Open| {
-                    o.owner != o.node || matches!(o.name.as_bytes(), b"p" | b"div" | b"address")
-                };
-                let open = self
-                    .stack
-                    .iter()
-                    .rev()
-                    .take(MAX_CLOSE)
-                    .position(|o| item(o.name.as_bytes()) || !through(o))
-                    .filter(|&k| item(self.stack[self.stack.len() - 1 - k].name.as_bytes()));
-                if let Some(k) = open.filter(|&k| k > 0) {
-                    for _ in 0..k {
-                        self.pop();
-                    }
-                }
-            }
-            if let Some(top) = self.stack.last() {
+            // An item closes its list's open item ([`Pass::close_item`]); any other block
+            // closes an open paragraph, a cell the open cell.
+            let item = matches!(nb, b"li" | b"dt" | b"dd") && self.close_item(nb);
+            if let Some(top) = self.stack.last().filter(|_| !item) {
                 let t = top.name.as_bytes();
                 let implied = match nb {
-                    b"li" => t == b"li" || t == b"p",
-                    b"dt" | b"dd" => matches!(t, b"dt" | b"dd" | b"p"),
                     b"td" | b"th" => matches!(t, b"td" | b"th" | b"p"),
                     b"tr" => matches!(t, b"td" | b"th" | b"tr" | b"p"),
                     b"option" => t == b"option",
@@ -494,6 +467,37 @@ impl Pass<'_, '_> {
             owner,
             state,
         });
+    }
+
+    /// Closes the open item that a start tag `nb` (`li`, `dt` or `dd`) ends, through the
+    /// paragraphs, `div`s and inline elements still open inside it, as browsers do:
+    /// `<li>text<p><b>Bug fixes:</b><li>` opens the second item beside the first, not inside
+    /// it. Any other block stops the search (a nested list's item stays in it). Whether an
+    /// item was closed.
+    fn close_item(&mut self, nb: &[u8]) -> bool {
+        let item = |t: &[u8]| {
+            if nb == b"li" {
+                t == b"li"
+            } else {
+                matches!(t, b"dt" | b"dd")
+            }
+        };
+        let through =
+            |o: &Open| o.owner != o.node || matches!(o.name.as_bytes(), b"p" | b"div" | b"address");
+        let Some(k) = self
+            .stack
+            .iter()
+            .rev()
+            .take(MAX_CLOSE)
+            .position(|o| item(o.name.as_bytes()) || !through(o))
+            .filter(|&k| item(self.stack[self.stack.len() - 1 - k].name.as_bytes()))
+        else {
+            return false;
+        };
+        for _ in 0..=k {
+            self.pop();
+        }
+        true
     }
 
     /// An end tag: closes its element if it is open near the top of the stack.
